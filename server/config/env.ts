@@ -1,0 +1,50 @@
+/**
+ * The one place that reads process.env for the app. Parsed once at start with zod;
+ * tests pass their own record instead.
+ */
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+
+const Env = z.object({
+  TRAINYARD_HOME: z.string().min(1).optional(),
+  TRAINYARD_HOST: z.string().min(1).default("127.0.0.1"),
+  TRAINYARD_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  TRAINYARD_URL: z.string().url().optional(),
+  TRAINYARD_TOKEN: z.string().min(1).optional(),
+  // Minutes a job may stay unreachable before it becomes `unknown`.
+  TRAINYARD_UNREACHABLE_MINUTES: z.coerce.number().positive().default(5),
+  TRAINYARD_RECONCILE_MS: z.coerce.number().int().positive().default(2000),
+});
+
+export interface AppConfig {
+  home: string;
+  host: string;
+  port: number;
+  url: string;
+  token: string | undefined;
+  unreachableMinutes: number;
+  reconcileMs: number;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `Invalid setting ${issue?.path.join(".") ?? "?"}: ${issue?.message ?? "bad value"}`,
+    );
+  }
+  const e = parsed.data;
+  const home = path.resolve(e.TRAINYARD_HOME ?? path.join(os.homedir(), ".trainyard"));
+  const urlHost = e.TRAINYARD_HOST.includes(":") ? `[${e.TRAINYARD_HOST}]` : e.TRAINYARD_HOST;
+  return {
+    home,
+    host: e.TRAINYARD_HOST,
+    port: e.TRAINYARD_PORT,
+    url: e.TRAINYARD_URL ?? `http://${urlHost === "0.0.0.0" ? "127.0.0.1" : urlHost}:${e.TRAINYARD_PORT}`,
+    token: e.TRAINYARD_TOKEN,
+    unreachableMinutes: e.TRAINYARD_UNREACHABLE_MINUTES,
+    reconcileMs: e.TRAINYARD_RECONCILE_MS,
+  };
+}
