@@ -1,0 +1,84 @@
+"""Job `predict`: features in, predictions out; labels are never read.
+
+Input: {model: a train output folder, features: features.parquet (with row_id) or a
+table of new rows (then datasetFormat is required and row ids are the 0-based row index)}.
+Output: predictions.parquet with row_id, prediction and, for classification, one
+proba::<class> column per class (contracts.md).
+The model folder may be read-only (the worker's store): nothing is written into it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pandas as pd
+from trainyard_recipe import BadInput, emit, read_table
+
+from recipes.tabular.feature_schema import conform
+
+PROBA_PREFIX = "proba::"
+
+
+def load_model_dir(model_dir: str):
+    predictor_dir = os.path.join(model_dir, "predictor")
+    schema_path = os.path.join(model_dir, "feature_schema.json")
+    training_path = os.path.join(model_dir, "training.json")
+    for path in (predictor_dir, schema_path, training_path):
+        if not os.path.exists(path):
+            raise BadInput(f"model folder {model_dir} has no {os.path.basename(path)}; is it a train job's output?",
+                           code="missing_input")
+    with open(schema_path, encoding="utf-8") as handle:
+        schema = json.load(handle)
+    with open(training_path, encoding="utf-8") as handle:
+        training = json.load(handle)
+    return predictor_dir, schema, training
+
+
+def read_rows(inputs: dict) -> pd.DataFrame:
+    """Rows indexed by row id."""
+    path = inputs.get("features")
+    if not isinstance(path, str) or not path:
+        raise BadInput("predict input field 'features' is required", code="missing_field")
+    if os.path.isdir(path):
+        path = os.path.join(path, "features.parquet")
+    if not os.path.isfile(path):
+        raise BadInput(f"no features file at {path}", code="missing_input")
+    if inputs.get("datasetFormat") is not None:
+        return read_table(path, inputs["datasetFormat"])
+    if not path.endswith(".parquet"):
+        raise BadInput("features that are not a .parquet file need datasetFormat", code="invalid_input")
+    frame = pd.read_parquet(path)
+    if "row_id" not in frame.columns:
+        raise BadInput(f"features file {path} has no row_id column", code="schema_mismatch")
+    return frame.set_index("row_id", drop=True)
+
+
+def predict_frame(predictor, rows: pd.DataFrame, problem_type: str) -> pd.DataFrame:
+    """Shared by the predict job and the tests: the one way predictions are produced."""
+    out = pd.DataFrame({"row_id": rows.index.to_numpy()})
+    if problem_type == "regression":
+        out["prediction"] = predictor.predict(rows).to_numpy()
+        return out
+    proba = predictor.predict_proba(rows, as_multiclass=True)
+    out["prediction"] = predictor.predict_from_proba(proba).to_numpy()
+    for label in predictor.class_labels:
+        out[PROBA_PREFIX + str(label)] = proba[label].to_numpy(dtype="float64")
+    return out
+
+
+def run_predict(ctx, inputs: dict) -> dict:
+    emit(ctx, "phase", phase="preparing_data")
+    model_dir = inputs.get("model")
+    if not isinstance(model_dir, str) or not model_dir:
+        raise BadInput("predict input field 'model' is required", code="missing_field")
+    predictor_dir, schema, training = load_model_dir(model_dir)
+    rows = conform(read_rows(inputs), schema)
+    emit(ctx, "phase", phase="evaluating")
+    from autogluon.tabular import TabularPredictor
+
+    predictor = TabularPredictor.load(predictor_dir, require_version_match=True, check_packages=False,
+                                      verbosity=0)
+    out = predict_frame(predictor, rows, training["task"])
+    out.to_parquet(ctx.output_dir / "predictions.parquet", index=False)
+    return {"rows": int(len(out)), "model": training.get("bestModel")}

@@ -1,0 +1,48 @@
+"""The two presets as AutoGluon fit() keyword arguments.
+
+quick   : AutoGluon's `medium_quality` (no bagging, no stacking) restricted to the model
+          families installed here (LightGBM, CatBoost, random forests, extra trees).
+improve : the same families with random-search hyperparameter tuning, bounded by
+          numTrials and the time budget; tuning runs in-process (scheduler "local").
+Both fit sequentially in one process tree (no Ray) and select models on the validation
+partition given as tuning_data; bagging is never enabled, since it would train on it.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from recipes.tabular.options import ALLOWED_MODEL_KEYS, TrainOptions
+
+
+def default_hyperparameters() -> dict:
+    from autogluon.tabular.configs.hyperparameter_configs import get_hyperparameter_config
+
+    config = get_hyperparameter_config("default")
+    return {key: copy.deepcopy(value) for key, value in config.items() if key in ALLOWED_MODEL_KEYS}
+
+
+def fit_kwargs(options: TrainOptions, cpus: int, callbacks: list) -> dict:
+    hyperparameters = options.hyperparameters or default_hyperparameters()
+    kwargs = {
+        "presets": "medium_quality",
+        "hyperparameters": hyperparameters,
+        "time_limit": options.fit_time_limit,
+        "num_bag_folds": 0,
+        "num_stack_levels": 0,
+        "auto_stack": False,
+        "dynamic_stacking": False,
+        "fit_strategy": "sequential",
+        "num_cpus": cpus,
+        "num_gpus": 0,
+        "ag_args_ensemble": {"fold_fitting_strategy": "sequential_local"},
+        "callbacks": callbacks,
+        "verbosity": 1,
+    }
+    if options.preset == "improve":
+        kwargs["hyperparameter_tune_kwargs"] = {
+            "num_trials": options.num_trials,
+            "scheduler": "local",
+            "searcher": "random",
+        }
+    return kwargs
