@@ -52,8 +52,8 @@ export async function openSchemaEngine(
   // engine.free() leaves the driver's connections open, and a second engine in the same
   // process would then see SQLITE_BUSY; keep them so close() can dispose of them.
   const connections: { dispose(): Promise<void> }[] = [];
-  const tracked = {
-    provider: factory.provider,
+  const tracked: Parameters<typeof bindMigrationAwareSqlAdapterFactory>[0] = {
+    provider: factory.provider as typeof factory.provider,
     adapterName: factory.adapterName,
     connect: async () => {
       const c = await factory.connect();

@@ -1,0 +1,5 @@
+import { ProjectsPage } from "@/components/ml/projects-page";
+
+export default function Home() {
+  return <ProjectsPage />;
+}

@@ -1,0 +1,35 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+export function MlTabs({ projectId }: { projectId: string }) {
+  const pathname = usePathname();
+  const base = `/projects/${projectId}/ml`;
+  const tabs = [
+    { href: base, label: "Overview" },
+    { href: `${base}/experiments`, label: "Experiments" },
+    { href: `${base}/models`, label: "Models" },
+  ];
+  return (
+    <nav aria-label="Machine learning" className="-mx-4 overflow-x-auto px-4">
+      <ul className="flex min-w-max gap-1 border-b border-slate-200">
+        {tabs.map((t) => {
+          const active = pathname === t.href;
+          return (
+            <li key={t.href}>
+              <Link
+                href={t.href}
+                aria-current={active ? "page" : undefined}
+                className={`inline-block min-h-10 border-b-2 px-3 py-2 text-sm font-medium ${
+                  active ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:text-slate-900"
+                }`}
+              >
+                {t.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

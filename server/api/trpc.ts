@@ -1,0 +1,65 @@
+/**
+ * tRPC building blocks: the context (who is calling), one middleware that maps domain
+ * errors to tRPC errors, and the procedure builders. Every request has already passed
+ * the request guard (server/http/request-guard.ts) before it reaches a procedure.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import { ZodError } from "zod";
+import type { Principal } from "@/server/auth/owner.service";
+import { isDomainError, type DomainErrorCode } from "@/server/errors";
+import { PRINCIPAL_HEADER } from "@/server/http/request-guard";
+
+export interface Context {
+  principal: Principal;
+}
+
+export function createContext(req: Request): Context {
+  const raw = req.headers.get(PRINCIPAL_HEADER);
+  let principal: Principal = { kind: "open" };
+  try {
+    if (raw) principal = JSON.parse(raw) as Principal;
+  } catch {
+    principal = { kind: "open" };
+  }
+  return { principal };
+}
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    return {
+      ...shape,
+      data: {
+        ...shape.data,
+        zodIssues: cause instanceof ZodError ? cause.issues.map((i) => ({ path: i.path, message: i.message })) : null,
+        details: isDomainError(cause) ? (cause.details ?? null) : null,
+      },
+    };
+  },
+});
+
+const CODE_MAP: Record<DomainErrorCode, TRPCError["code"]> = {
+  BAD_INPUT: "BAD_REQUEST",
+  NOT_FOUND: "NOT_FOUND",
+  CONFLICT: "CONFLICT",
+  UNAVAILABLE: "SERVICE_UNAVAILABLE" as TRPCError["code"],
+  FORBIDDEN: "FORBIDDEN",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
+};
+
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isDomainError(result.error.cause)) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: CODE_MAP[cause.code], message: cause.message, cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+/** Reachable by whoever passed the request guard (the owner, a token, or open loopback). */
+export const procedure = t.procedure.use(domainErrors);

@@ -1,0 +1,33 @@
+import { loadConfig } from "@/server/config/env";
+import { InstanceLocked } from "@/server/lifecycle/instance-lock";
+import { DatabaseProblem } from "@/server/db/prepare-database";
+import { startServer, StartRefused } from "@/server/http/start-server";
+import { CliError } from "../cli-error";
+import { ensureBuilt } from "../ensure-built";
+import { REPO_ROOT } from "../local-db";
+
+export async function startCommand(args: string[]): Promise<number> {
+  const dev = args.includes("--dev");
+  const config = loadConfig();
+  if (!dev) await ensureBuilt(REPO_ROOT);
+  let server;
+  try {
+    server = await startServer({ config, repoRoot: REPO_ROOT, dev });
+  } catch (err) {
+    if (err instanceof InstanceLocked || err instanceof StartRefused || err instanceof DatabaseProblem) {
+      throw new CliError(err.message);
+    }
+    throw err;
+  }
+  console.log(`Trainyard is running at ${server.url} (data in ${config.home})`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      console.log(`${signal}: stopping…`);
+      resolve();
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,59 @@
+/**
+ * `trainyard` command dispatch. Each command lives in server/cli/commands/. Exit codes:
+ * 0 success, 1 failure, 2 bad usage.
+ */
+import { VERSION } from "@/server/lifecycle/server-info";
+import { backupCommand } from "./commands/backup";
+import { ownerCommand } from "./commands/owner";
+import { startCommand } from "./commands/start";
+import { tokenCommand } from "./commands/token";
+import { CliError } from "./cli-error";
+
+const USAGE = `trainyard ${VERSION} — self-hosted ML workspace
+
+Usage:
+  trainyard start [--dev]              start the server (TRAINYARD_HOST, TRAINYARD_PORT, TRAINYARD_HOME)
+  trainyard owner set-password         set the owner password (reads it from stdin when not a terminal)
+  trainyard token create NAME          create an API token (shown once)
+  trainyard token list                 list API tokens
+  trainyard token revoke ID|PREFIX     revoke an API token
+  trainyard backup DIR                 consistent copy of the database plus a manifest of managed data
+  trainyard --version                  print the version
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "--version":
+      case "-v":
+      case "version":
+        console.log(VERSION);
+        return 0;
+      case undefined:
+      case "--help":
+      case "-h":
+      case "help":
+        console.log(USAGE);
+        return command === undefined ? 2 : 0;
+      case "start":
+        return await startCommand(rest);
+      case "owner":
+        return await ownerCommand(rest);
+      case "token":
+        return await tokenCommand(rest);
+      case "backup":
+        return await backupCommand(rest);
+      default:
+        console.error(`Unknown command "${command}".\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof CliError) {
+      console.error(err.message);
+      return err.exitCode;
+    }
+    console.error(err instanceof Error ? err.message : String(err));
+    return 1;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Typed live events. A topic names what changed ("project:<id>", "experiment:<id>",
+ * "job:<id>", or "projects" for the list); pages subscribe to topics and refetch.
+ */
+import { z } from "zod";
+
+export const LiveEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("project.changed"), projectId: z.string() }),
+  z.object({ type: z.literal("job.changed"), jobId: z.string(), state: z.string(), experimentId: z.string().nullable().optional() }),
+  z.object({ type: z.literal("job.log"), jobId: z.string(), bytes: z.number() }),
+  z.object({ type: z.literal("experiment.changed"), experimentId: z.string(), projectId: z.string(), status: z.string() }),
+  z.object({ type: z.literal("target.changed"), targetId: z.string() }),
+  z.object({ type: z.literal("dataset.changed"), datasetId: z.string(), projectId: z.string().nullable().optional() }),
+]);
+export type LiveEvent = z.infer<typeof LiveEvent>;
+
+export interface Envelope {
+  id: number;
+  topics: string[];
+  event: LiveEvent;
+  at: string;
+}
+
+export function topicsOf(event: LiveEvent): string[] {
+  switch (event.type) {
+    case "project.changed":
+      return ["projects", `project:${event.projectId}`];
+    case "job.changed":
+    case "job.log":
+      return ["jobs", `job:${event.jobId}`, ...("experimentId" in event && event.experimentId ? [`experiment:${event.experimentId}`] : [])];
+    case "experiment.changed":
+      return [`experiment:${event.experimentId}`, `project:${event.projectId}`];
+    case "target.changed":
+      return ["targets", `target:${event.targetId}`];
+    case "dataset.changed":
+      return ["datasets", ...(event.projectId ? [`project:${event.projectId}`] : [])];
+    default: {
+      const never: never = event;
+      return never;
+    }
+  }
+}

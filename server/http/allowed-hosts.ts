@@ -1,0 +1,44 @@
+/**
+ * The names this server answers to. A request whose Host header is anything else is
+ * refused: that is how a DNS-rebinding page on another site would reach a loopback
+ * server. Mutations must also come from one of these origins (CSRF).
+ */
+import os from "node:os";
+
+export const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]", "::1"];
+
+export function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
+}
+
+function bracket(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+export function allowedHostNames(boundHost: string, extra: string[] = []): Set<string> {
+  const names = new Set<string>([...LOOPBACK_NAMES, bracket(boundHost), ...extra]);
+  if (boundHost === "0.0.0.0" || boundHost === "::") {
+    names.add(os.hostname());
+    for (const addrs of Object.values(os.networkInterfaces())) {
+      for (const a of addrs ?? []) names.add(bracket(a.address));
+    }
+  }
+  return names;
+}
+
+/** Splits "name:port" / "[v6]:port" into the name part, lower-cased. */
+export function hostNameOf(hostHeader: string): string {
+  const h = hostHeader.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
+  const colon = h.lastIndexOf(":");
+  return colon === -1 ? h : h.slice(0, colon);
+}
+
+export function originAllowed(origin: string, names: Set<string>): boolean {
+  try {
+    const url = new URL(origin);
+    return names.has(hostNameOf(url.host));
+  } catch {
+    return false;
+  }
+}
