@@ -114,7 +114,7 @@ def score_classification(joined: Joined, task: str, positive_in, classes_in) -> 
         classes = [class_key(c) for c in classes_in]
     else:
         classes = sorted(set(actual) | set(predicted) | set(proba.columns if proba is not None else []))
-    classes += sorted(set(actual) | set(predicted) - set(classes))  # never drop a seen class
+    classes += sorted((set(actual) | set(predicted)) - set(classes))  # never drop a seen class
     positive = None
     if task == "binary":
         if len(classes) != 2:

@@ -1,0 +1,82 @@
+"""MODEL_CARD.md text from the training record, the two receipts and the controller's card facts."""
+
+from __future__ import annotations
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
+
+
+def _metrics_table(candidate: dict, baseline: dict) -> list:
+    names = [n for n in candidate.get("metrics", {}) if n in baseline.get("metrics", {})]
+    lines = ["| metric | candidate | baseline |", "| --- | --- | --- |"]
+    for name in names:
+        mark = " (primary)" if name == candidate.get("primaryMetric") else ""
+        lines.append(f"| {name}{mark} | {_fmt(candidate['metrics'][name])} | {_fmt(baseline['metrics'][name])} |")
+    return lines
+
+
+def render(training: dict, candidate: dict, baseline: dict, comparison: dict, card: dict, model_sha: str) -> str:
+    resources = card.get("resources") or {}
+    hashes = candidate.get("hashes", {})
+    if comparison.get("comparable"):
+        verdict = ("beats" if comparison["better"] else "does NOT beat") + " the baseline: " + comparison["reason"]
+    else:
+        verdict = "cannot be compared with the baseline: " + comparison.get("reason", "unknown")
+    lines = [
+        f"# Model card — {card.get('experiment') or training.get('target')}",
+        "",
+        f"Project: {card.get('project') or 'n/a'} · dataset: {card.get('datasetName') or 'n/a'}",
+        "",
+        "## Task",
+        "",
+        f"- Task: {training['task']}, target column `{training['target']}`",
+        f"- Primary metric: {candidate.get('primaryMetric')} ({candidate.get('direction')})"
+        + (f", positive class `{candidate.get('positiveClass')}`" if candidate.get("positiveClass") is not None else ""),
+        f"- Classes: {', '.join(training['classLabels'])}" if training.get("classLabels") else "- Regression target",
+        f"- Features ({len(training.get('features', []))}): {', '.join(training.get('features', []))}",
+        "",
+        "## Results on the held-out test partition",
+        "",
+        f"The candidate {verdict}.",
+        "",
+        *_metrics_table(candidate, baseline),
+        "",
+        f"Test rows scored: {candidate.get('rows')}. Baseline: training majority class / training mean.",
+        "",
+        "## Training",
+        "",
+        f"- AutoGluon {training.get('autogluonVersion')}, preset `{training.get('preset')}`, best model "
+        f"`{training.get('bestModel')}` ({training.get('modelsFit')} models fitted)",
+        f"- Validation {training.get('metric')}: {_fmt(training.get('validationScore'))}",
+        f"- Rows: {training.get('trainRows')} train, {training.get('validationRows')} validation",
+        f"- Time: {_fmt(card.get('trainingSeconds') or training.get('wallSeconds'))} s of a "
+        f"{_fmt(training.get('timeLimitSeconds'))} s budget; CPUs: {resources.get('cpus', training.get('cpus'))}",
+        *[f"- {key}: {value}" for key, value in resources.items() if key != "cpus"],
+        "",
+        "## Lineage",
+        "",
+        f"- Data snapshot sha256: `{hashes.get('snapshotSha256') or training.get('snapshotSha256')}`",
+        f"- Split contract sha256: `{hashes.get('splitSha256') or training.get('splitSha256')}`",
+        f"- Trained model (job output manifest) sha256: `{model_sha}`",
+        f"- Evaluation contract sha256: `{candidate.get('contractSha256')}`",
+        f"- Evaluator: `{candidate.get('evaluationContract', {}).get('evaluatorVersion')}`",
+        "",
+        "## Known limits",
+        "",
+        "- Scores come from one random test partition of this dataset; new data that drifts from it will score differently.",
+        "- Inputs must match feature_schema.json (column names and types); values outside the training"
+        " ranges or unseen categories are accepted but were never evaluated.",
+        "- The predictor is a pickle: load it only after `python verify.py .` passes, and only with the"
+        " exact AutoGluon version in environment.lock (`require_version_match`).",
+        "- No fairness, calibration or robustness analysis was performed.",
+    ]
+    if card.get("notes"):
+        lines += ["", "## Notes", "", str(card["notes"])]
+    lines += ["", "## Loading", "", "```", "pip install -r requirements.txt",
+              "python verify.py .", "python predict.py rows.csv > predictions.csv", "```", ""]
+    return "\n".join(lines)
