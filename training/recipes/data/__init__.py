@@ -1,0 +1,1 @@
+"""The `data` recipe: profile, checks, split and features for tabular datasets."""
