@@ -1,0 +1,74 @@
+// The job receipt: the worker's durable record of one job (what `inspect` returns).
+import { z } from "zod";
+import { ZJobReason, ZJobState } from "./states";
+import { ZResources } from "./requests";
+
+const ZIso = z.string();
+/** A process identified beyond its pid: pid reuse and reboots cannot be confused with it. */
+export const ZProcessIdentity = z.object({ pid: z.number().int(), startTime: z.number(), bootId: z.string() });
+export type TProcessIdentity = z.infer<typeof ZProcessIdentity>;
+
+export const ZUsage = z.object({
+  wallSeconds: z.number().nullable(),
+  cpuSeconds: z.number().nullable(),
+  peakRssBytes: z.number().nullable(),
+  outputBytes: z.number().nullable(),
+});
+
+export const ZReservation = z.object({
+  cpus: z.number(),
+  ramGb: z.number(),
+  /** GPU UUIDs held exclusively. */
+  gpuIds: z.array(z.string()),
+  /** GPU shared by memory: which GPU and how much. */
+  gpuShare: z.object({ gpuId: z.string(), memoryGb: z.number() }).nullable(),
+});
+export type TReservation = z.infer<typeof ZReservation>;
+
+export const ZReceipt = z.object({
+  jobId: z.string(),
+  opId: z.string(),
+  intentHash: z.string(),
+  /** `run` = a recipe job; `prepare` = building a recipe environment. */
+  kind: z.enum(["run", "prepare"]),
+  recipe: z.string(),
+  job: z.string(),
+  environmentId: z.string(),
+  state: ZJobState,
+  reason: ZJobReason.nullable(),
+  /** Why a queued job waits (resources, disk). */
+  queuedReason: z.string().nullable(),
+  /** Human-readable detail of the reason (e.g. manifest problem). */
+  detail: z.string().nullable(),
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  priority: z.number().int(),
+  /** Admission order among queued jobs (FIFO within a priority). */
+  seq: z.number().int(),
+  resources: ZResources,
+  reservation: ZReservation.nullable(),
+  reservationReleasedAt: ZIso.nullable(),
+  createdAt: ZIso,
+  admittedAt: ZIso.nullable(),
+  startedAt: ZIso.nullable(),
+  endedAt: ZIso.nullable(),
+  deadlineSeconds: z.number(),
+  deadlineAt: ZIso.nullable(),
+  graceSeconds: z.number(),
+  cancelRequestedAt: ZIso.nullable(),
+  bootId: z.string(),
+  supervisor: ZProcessIdentity.nullable(),
+  /** The recipe's process (its pid is also its process group id). */
+  recipeProcess: ZProcessIdentity.nullable(),
+  usage: ZUsage,
+  report: z.unknown().nullable(),
+  outputSha256: z.string().nullable(),
+  logBytes: z.number().int(),
+  logDroppedBytes: z.number().int(),
+  eventsBytes: z.number().int(),
+  /** Store hashes / job outputs this job's input resolved (kept from gc while active). */
+  inputRefs: z.array(z.string()),
+  jobDir: z.string(),
+  gcAt: ZIso.nullable(),
+});
+export type TReceipt = z.infer<typeof ZReceipt>;

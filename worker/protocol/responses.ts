@@ -1,0 +1,144 @@
+// Response schemas of the worker control protocol (one JSON object on stdout).
+import { z } from "zod";
+import { ZErrorCode } from "./states";
+import { ZReceipt } from "./receipt";
+
+export const ZWorkerError = z.object({ code: ZErrorCode, message: z.string(), details: z.unknown().optional() });
+export type TWorkerError = z.infer<typeof ZWorkerError>;
+export const ZErrorResponse = z.object({ ok: z.literal(false), protocol: z.number(), error: ZWorkerError });
+
+const ok = { ok: z.literal(true), protocol: z.number() };
+
+export const ZProblem = z.object({ kind: z.string(), jobId: z.string().nullable(), path: z.string(), message: z.string() });
+export const ZPythonInfo = z.object({
+  candidate: z.string(),
+  path: z.string().nullable(),
+  version: z.string().nullable(),
+  canCreateVenv: z.boolean(),
+  problem: z.string().nullable(),
+  fix: z.string().nullable(),
+});
+export const ZGpuInfo = z.object({ index: z.number().int(), uuid: z.string(), name: z.string(), memoryTotalBytes: z.number(), memoryFreeBytes: z.number() });
+export const ZRecipeInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  description: z.string(),
+  module: z.string(),
+  dir: z.string(),
+  jobs: z.array(z.string()),
+  environmentId: z.string().nullable(),
+  environmentReady: z.boolean(),
+});
+export const ZEnvironmentInfo = z.object({
+  environmentId: z.string(),
+  recipe: z.string().nullable(),
+  pythonVersion: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  path: z.string(),
+});
+export const ZProbeResponse = z.object({
+  ...ok,
+  workerId: z.string(),
+  version: z.string(),
+  workerProtocol: z.number(),
+  machineId: z.string().nullable(),
+  bootId: z.string().nullable(),
+  hostname: z.string(),
+  platform: z.string(),
+  home: z.string(),
+  trainingDir: z.string(),
+  envsDir: z.string(),
+  cpus: z.number(),
+  ramBytes: z.number(),
+  diskFreeBytes: z.number().nullable(),
+  capacity: z.object({ cpus: z.number(), ramGb: z.number(), gpus: z.number() }),
+  gpus: z.array(ZGpuInfo),
+  gpuProblem: z.string().nullable(),
+  pythons: z.array(ZPythonInfo),
+  chosenPython: z.string().nullable(),
+  environments: z.array(ZEnvironmentInfo),
+  recipes: z.array(ZRecipeInfo),
+  problems: z.array(ZProblem),
+});
+
+export const ZPrepareResponse = z.object({
+  ...ok,
+  ready: z.boolean(),
+  environmentId: z.string(),
+  path: z.string(),
+  jobId: z.string().nullable(),
+  receipt: ZReceipt.nullable(),
+});
+export const ZPutResponse = z.object({
+  ...ok,
+  complete: z.boolean(),
+  offset: z.number().int(),
+  sha256: z.string(),
+  bytes: z.number().int(),
+  path: z.string().nullable(),
+});
+export const ZReceiptResponse = z.object({ ...ok, receipt: ZReceipt });
+export const ZSubmitResponse = z.object({ ...ok, receipt: ZReceipt, created: z.boolean() });
+export const ZListResponse = z.object({ ...ok, receipts: z.array(ZReceipt), problems: z.array(ZProblem) });
+export const ZLogsResponse = z.object({
+  ...ok,
+  data: z.string(),
+  offset: z.number().int(),
+  nextOffset: z.number().int(),
+  eof: z.boolean(),
+  size: z.number().int(),
+  /** Bytes the log cap dropped (after the kept first part); offsets stay stable. */
+  droppedBytes: z.number().int(),
+  truncatedBefore: z.number().int().optional(),
+});
+export const ZManifestEntry = z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string() });
+export const ZArtifactsResponse = z.object({ ...ok, jobId: z.string(), outputDir: z.string(), outputSha256: z.string(), files: z.array(ZManifestEntry) });
+export const ZFetchResponse = z.object({ ...ok, path: z.string(), sha256: z.string(), bytes: z.number().int() });
+export const ZPeekResponse = z.object({
+  ...ok,
+  path: z.string(),
+  bytes: z.number().int(),
+  lines: z.array(z.string()),
+  truncated: z.boolean(),
+});
+export const ZImportResponse = z.object({ ...ok, sha256: z.string(), bytes: z.number().int(), path: z.string() });
+export const ZGcResponse = z.object({
+  ...ok,
+  dryRun: z.boolean(),
+  jobs: z.array(z.string()),
+  incoming: z.array(z.string()),
+  blobs: z.array(z.string()),
+  freedBytes: z.number().int(),
+});
+
+export const RESPONSE_SCHEMAS = {
+  probe: ZProbeResponse,
+  prepare: ZPrepareResponse,
+  put: ZPutResponse,
+  submit: ZSubmitResponse,
+  inspect: ZReceiptResponse,
+  list: ZListResponse,
+  logs: ZLogsResponse,
+  cancel: ZReceiptResponse,
+  artifacts: ZArtifactsResponse,
+  fetch: ZFetchResponse,
+  peek: ZPeekResponse,
+  import: ZImportResponse,
+  gc: ZGcResponse,
+} as const;
+
+export type TProbeResponse = z.infer<typeof ZProbeResponse>;
+export type TPrepareResponse = z.infer<typeof ZPrepareResponse>;
+export type TPutResponse = z.infer<typeof ZPutResponse>;
+export type TSubmitResponse = z.infer<typeof ZSubmitResponse>;
+export type TReceiptResponse = z.infer<typeof ZReceiptResponse>;
+export type TListResponse = z.infer<typeof ZListResponse>;
+export type TLogsResponse = z.infer<typeof ZLogsResponse>;
+export type TArtifactsResponse = z.infer<typeof ZArtifactsResponse>;
+export type TFetchResponse = z.infer<typeof ZFetchResponse>;
+export type TPeekResponse = z.infer<typeof ZPeekResponse>;
+export type TImportResponse = z.infer<typeof ZImportResponse>;
+export type TGcResponse = z.infer<typeof ZGcResponse>;
+export type TErrorResponse = z.infer<typeof ZErrorResponse>;
+export type TProblem = z.infer<typeof ZProblem>;
+export type TManifestEntry = z.infer<typeof ZManifestEntry>;

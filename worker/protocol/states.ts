@@ -1,0 +1,70 @@
+// Job states and failure reasons shared by the worker and the app.
+// The allowed transitions live in worker/src/jobstate.ts; this file only names them.
+import { z } from "zod";
+
+export const JOB_STATES = [
+  "queued",
+  "admitted",
+  "running",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "timed_out",
+  "unknown",
+] as const;
+export const ZJobState = z.enum(JOB_STATES);
+export type JobState = z.infer<typeof ZJobState>;
+
+export const TERMINAL_STATES: readonly JobState[] = ["succeeded", "failed", "cancelled", "timed_out"];
+/** `unknown` is not terminal: it keeps its reservation until the host says what happened. */
+export const ACTIVE_STATES: readonly JobState[] = ["queued", "admitted", "running", "unknown"];
+
+export function isTerminal(state: JobState): boolean {
+  return TERMINAL_STATES.includes(state);
+}
+export function isActive(state: JobState): boolean {
+  return !isTerminal(state);
+}
+
+/** Why a job ended the way it did (or why it is unknown). */
+export const JOB_REASONS = [
+  "completed",
+  "exit_code",
+  "bad_input",
+  "manifest_invalid",
+  "out_of_memory",
+  "disk_full",
+  "interrupted",
+  "deadline",
+  "cancel_requested",
+  "launch_failed",
+  "environment_missing",
+  "supervisor_gone",
+] as const;
+export const ZJobReason = z.enum(JOB_REASONS);
+export type JobReason = z.infer<typeof ZJobReason>;
+
+/** Typed error codes of the control protocol. */
+export const ERROR_CODES = [
+  "protocol_mismatch",
+  "unknown_op",
+  "bad_request",
+  "not_found",
+  "op_conflict",
+  "exceeds_capacity",
+  "disk_low",
+  "missing_input",
+  "hash_mismatch",
+  "path_not_allowed",
+  "not_a_regular_file",
+  "file_changed",
+  "receipt_corrupt",
+  "environment_not_ready",
+  "recipe_not_found",
+  "no_python",
+  "lock_timeout",
+  "disk_full",
+  "internal",
+] as const;
+export const ZErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ZErrorCode>;

@@ -1,0 +1,147 @@
+// Resource ledger and the "start what fits" routine. ledger.json maps jobId -> the
+// resources it holds (CPU slots, RAM, whole GPUs, or memory on a shared GPU).
+// Everything here runs under the ledger lock, the single global lock; it is taken
+// before any job lock, never after (lock order: ledger -> job).
+// Queue policy: priority (higher first) then admission order, strictly — a job that
+// does not fit blocks the ones behind it (no backfill), so a large job is never starved.
+import fs from "node:fs";
+import type { TReceipt, TReservation } from "../protocol/receipt";
+import type { TResources } from "../protocol/requests";
+import { isTerminal } from "../protocol/states";
+import type { WorkerConfig } from "./config";
+import { readText, writeJsonAtomic, nowIso } from "./fsx";
+import { detectGpus } from "./gpus";
+import type { Home } from "./home";
+import { withLock } from "./lock";
+import { listReceipts, updateReceipt } from "./receipts";
+import { transition } from "./jobstate";
+import { launchSupervisor } from "./launch";
+import { reconcileJob } from "./reconcile";
+
+export interface Ledger {
+  reservations: Record<string, TReservation>;
+}
+
+interface GpuSlot {
+  id: string;
+  memoryGb: number;
+}
+
+export function readLedger(home: Home): Ledger {
+  const text = readText(home.ledger());
+  if (!text) return { reservations: {} };
+  try {
+    return JSON.parse(text) as Ledger;
+  } catch {
+    // The ledger is derived state: rebuild it from receipts rather than refuse to schedule.
+    fs.renameSync(home.ledger(), `${home.ledger()}.corrupt-${Date.now()}`);
+    return { reservations: {} };
+  }
+}
+
+export function gpuSlots(cfg: WorkerConfig, needGpus: boolean): GpuSlot[] {
+  if (!needGpus && cfg.capacity.gpus === 0) return [];
+  const detected = needGpus || cfg.capacity.gpus === null ? detectGpus().gpus : [];
+  const slots = detected.map((g) => ({ id: g.uuid, memoryGb: g.memoryTotalBytes / 1024 ** 3 }));
+  const n = cfg.capacity.gpus ?? slots.length;
+  while (slots.length < n) slots.push({ id: `gpu-${slots.length}`, memoryGb: Number.POSITIVE_INFINITY });
+  return slots.slice(0, n);
+}
+
+export function capacityError(cfg: WorkerConfig, r: TResources): string | null {
+  if (r.cpus > cfg.capacity.cpus) return `asks ${r.cpus} CPUs, the worker has ${cfg.capacity.cpus}`;
+  if (r.ramGb > cfg.capacity.ramGb) return `asks ${r.ramGb} GB RAM, the worker has ${cfg.capacity.ramGb}`;
+  if ((r.gpus ?? 0) > 0 || r.gpuMemoryGb) {
+    const slots = gpuSlots(cfg, true);
+    if ((r.gpus ?? 0) > slots.length) return `asks ${r.gpus} GPUs, the worker has ${slots.length}`;
+    if (r.gpuMemoryGb && !slots.some((s) => s.memoryGb >= r.gpuMemoryGb!)) {
+      return `asks ${r.gpuMemoryGb} GB on one GPU, no GPU here has that much (${slots.length} GPUs)`;
+    }
+  }
+  return null;
+}
+
+/** Try to reserve `r` given current reservations; null + reason when it does not fit. */
+export function fit(cfg: WorkerConfig, ledger: Ledger, r: TResources): { reservation: TReservation | null; reason: string } {
+  const held = Object.values(ledger.reservations);
+  const cpus = held.reduce((s, h) => s + h.cpus, 0);
+  const ram = held.reduce((s, h) => s + h.ramGb, 0);
+  if (cpus + r.cpus > cfg.capacity.cpus) return { reservation: null, reason: `waiting for CPUs (${cpus}/${cfg.capacity.cpus} reserved, needs ${r.cpus})` };
+  if (ram + r.ramGb > cfg.capacity.ramGb) return { reservation: null, reason: `waiting for RAM (${ram}/${cfg.capacity.ramGb} GB reserved, needs ${r.ramGb})` };
+  const wantGpus = r.gpus ?? 0;
+  const slots = wantGpus > 0 || r.gpuMemoryGb ? gpuSlots(cfg, true) : [];
+  const exclusive = new Set(held.flatMap((h) => h.gpuIds));
+  const shared = new Map<string, number>();
+  for (const h of held) if (h.gpuShare) shared.set(h.gpuShare.gpuId, (shared.get(h.gpuShare.gpuId) ?? 0) + h.gpuShare.memoryGb);
+  let gpuIds: string[] = [];
+  if (wantGpus > 0) {
+    const free = slots.filter((s) => !exclusive.has(s.id) && !shared.has(s.id));
+    if (free.length < wantGpus) return { reservation: null, reason: `waiting for ${wantGpus} free GPU(s) (${free.length} free)` };
+    gpuIds = free.slice(0, wantGpus).map((s) => s.id);
+  }
+  let gpuShare: TReservation["gpuShare"] = null;
+  if (r.gpuMemoryGb) {
+    const slot = slots.find((s) => !exclusive.has(s.id) && (shared.get(s.id) ?? 0) + r.gpuMemoryGb! <= s.memoryGb);
+    if (!slot) return { reservation: null, reason: `waiting for ${r.gpuMemoryGb} GB of GPU memory` };
+    gpuShare = { gpuId: slot.id, memoryGb: r.gpuMemoryGb };
+  }
+  return { reservation: { cpus: r.cpus, ramGb: r.ramGb, gpuIds, gpuShare }, reason: "" };
+}
+
+export function diskFreeBytes(dir: string): number | null {
+  try {
+    const s = fs.statfsSync(dir);
+    return Number(s.bavail) * Number(s.bsize);
+  } catch {
+    return null;
+  }
+}
+
+export function queueOrder(a: TReceipt, b: TReceipt): number {
+  return b.priority - a.priority || a.seq - b.seq;
+}
+
+/**
+ * Reconcile active jobs, release reservations of finished ones, then admit queued jobs in
+ * order while they fit and launch their supervisors. Called by submit, by inspect/list
+ * after a reconcile, and by every finishing supervisor — so the queue moves with no
+ * controller running.
+ */
+export function startWhatFits(home: Home, cfg: WorkerConfig): void {
+  withLock(home.lock("ledger"), "ledger", () => {
+    const ledger = readLedger(home);
+    let receipts = listReceipts(home).receipts.map((r) => reconcileJob(home, r));
+    const byId = new Map(receipts.map((r) => [r.jobId, r]));
+    let dirty = false;
+    for (const jobId of Object.keys(ledger.reservations)) {
+      const r = byId.get(jobId);
+      if (!r || isTerminal(r.state)) {
+        delete ledger.reservations[jobId];
+        dirty = true;
+        if (r && !r.reservationReleasedAt) updateReceipt(home, jobId, (x) => ({ ...x, reservationReleasedAt: nowIso() }));
+      }
+    }
+    receipts = receipts.filter((r) => r.state === "queued").sort(queueOrder);
+    const free = diskFreeBytes(home.root);
+    for (const q of receipts) {
+      let reservation = ledger.reservations[q.jobId] ?? null; // reserved before a crash
+      let reason = "";
+      if (!reservation && free !== null && free < cfg.minFreeDiskBytes) {
+        reason = `disk_low: ${free} bytes free in ${home.root}, below minFreeDiskBytes ${cfg.minFreeDiskBytes}`;
+      } else if (!reservation) {
+        ({ reservation, reason } = fit(cfg, ledger, q.resources));
+      }
+      if (!reservation) {
+        if (q.queuedReason !== reason) updateReceipt(home, q.jobId, (x) => (x.state === "queued" ? { ...x, queuedReason: reason } : null));
+        break;
+      }
+      ledger.reservations[q.jobId] = reservation;
+      writeJsonAtomic(home.ledger(), ledger);
+      dirty = false;
+      const res = reservation;
+      const t = transition(home, q.jobId, "admitted", null, () => ({ admittedAt: nowIso(), reservation: res, queuedReason: null }), ["queued"]);
+      if (t.changed) launchSupervisor(home, q.jobId);
+    }
+    if (dirty) writeJsonAtomic(home.ledger(), ledger);
+  });
+}

@@ -1,0 +1,73 @@
+// gc: delete job dirs of terminal jobs older than N days (receipts stay, marked gcAt),
+// incoming parts older than a day, and — only with includeStore — store blobs older
+// than N days that no active job references. A dry run reports the same list.
+import fs from "node:fs";
+import path from "node:path";
+import type { z } from "zod";
+import type { ZGcRequest } from "../../protocol/requests";
+import { isActive, isTerminal } from "../../protocol/states";
+import { nowIso } from "../fsx";
+import { listReceipts, updateReceipt } from "../receipts";
+import type { Ctx } from "./context";
+
+function duBytes(p: string): number {
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!st) return 0;
+  if (!st.isDirectory()) return st.size;
+  return fs.readdirSync(p).reduce((s, n) => s + duBytes(path.join(p, n)), 0);
+}
+
+function makeWritable(p: string): void {
+  // Outputs are frozen 0444 (dirs stay writable), so rm works; re-allow write for safety.
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!st || st.isSymbolicLink()) return;
+  fs.chmodSync(p, st.mode | 0o200);
+  if (st.isDirectory()) for (const n of fs.readdirSync(p)) makeWritable(path.join(p, n));
+}
+
+export function gc(ctx: Ctx, req: z.output<typeof ZGcRequest>) {
+  const { home } = ctx;
+  const cutoff = Date.now() - req.olderThanDays * 86_400_000;
+  const { receipts } = listReceipts(home);
+  const jobs: string[] = [];
+  const incoming: string[] = [];
+  const blobs: string[] = [];
+  let freedBytes = 0;
+
+  for (const r of receipts) {
+    if (!isTerminal(r.state) || r.gcAt || !r.endedAt || Date.parse(r.endedAt) > cutoff) continue;
+    if (!fs.existsSync(r.jobDir)) continue;
+    jobs.push(r.jobId);
+    freedBytes += duBytes(r.jobDir);
+    if (req.dryRun) continue;
+    makeWritable(r.jobDir);
+    fs.rmSync(r.jobDir, { recursive: true, force: true });
+    if (r.outputSha256) fs.rmSync(home.outputIndex(r.outputSha256), { force: true });
+    updateReceipt(home, r.jobId, (x) => ({ ...x, gcAt: nowIso() }));
+  }
+
+  const dayAgo = Date.now() - 86_400_000;
+  for (const f of fs.readdirSync(home.p("incoming"))) {
+    const p = path.join(home.p("incoming"), f);
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st || st.mtimeMs > dayAgo) continue;
+    incoming.push(f);
+    freedBytes += st.size;
+    if (!req.dryRun) fs.rmSync(p, { force: true });
+  }
+
+  if (req.includeStore) {
+    const referenced = new Set(receipts.filter((r) => isActive(r.state)).flatMap((r) => r.inputRefs));
+    for (const sub of fs.readdirSync(home.p("store"))) {
+      for (const sha of fs.readdirSync(home.p("store", sub))) {
+        const p = home.p("store", sub, sha);
+        const st = fs.statSync(p);
+        if (referenced.has(sha) || st.mtimeMs > cutoff) continue;
+        blobs.push(sha);
+        freedBytes += st.size;
+        if (!req.dryRun) fs.rmSync(p, { force: true });
+      }
+    }
+  }
+  return { dryRun: req.dryRun, jobs, incoming, blobs, freedBytes };
+}

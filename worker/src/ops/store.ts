@@ -1,0 +1,140 @@
+// Files in and out of the worker's content-addressed store: put (verify an uploaded
+// part and move it in atomically), import (snapshot a file from an allowed root,
+// detecting changes during the copy), peek (first lines), artifacts and fetch (a
+// job's verified outputs). Stored blobs are read-only (0444).
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { z } from "zod";
+import type { ZArtifactsRequest, ZFetchRequest, ZImportRequest, ZPeekRequest, ZPutRequest } from "../../protocol/requests";
+import { WorkerError } from "../errors";
+import { fsyncDir, sha256File } from "../fsx";
+import { checkReadablePath, openRegular } from "../paths";
+import { unsafeRelativePath } from "../supervisor/manifest";
+import { jobPaths } from "../supervisor/command";
+import type { Ctx } from "./context";
+import { currentReceipt } from "./jobs";
+
+function storeFile(ctx: Ctx, src: string, sha: string): string {
+  const dest = ctx.home.blob(sha);
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  fs.chmodSync(src, 0o444);
+  fs.renameSync(src, dest); // atomic; a concurrent identical put just replaces equal bytes
+  fsyncDir(path.dirname(dest));
+  return dest;
+}
+
+export async function put(ctx: Ctx, req: z.output<typeof ZPutRequest>) {
+  const blob = ctx.home.blob(req.sha256);
+  const done = { complete: true, offset: req.bytes, sha256: req.sha256, bytes: req.bytes, path: blob };
+  if (fs.existsSync(blob)) return done;
+  const part = ctx.home.part(req.sha256);
+  const size = fs.statSync(part, { throwIfNoEntry: false })?.size ?? 0;
+  if (size < req.bytes) return { complete: false, offset: size, sha256: req.sha256, bytes: req.bytes, path: null };
+  const actual = await sha256File(part);
+  if (actual.bytes !== req.bytes || actual.sha256 !== req.sha256) {
+    fs.rmSync(part, { force: true });
+    throw new WorkerError("hash_mismatch", `uploaded part for ${req.sha256} has ${actual.bytes} bytes with SHA-256 ${actual.sha256}; expected ${req.bytes} bytes; the part was deleted`, {
+      expected: { sha256: req.sha256, bytes: req.bytes },
+      actual,
+    });
+  }
+  try {
+    storeFile(ctx, part, req.sha256);
+  } catch (err) {
+    if (!fs.existsSync(blob)) throw err; // lost a race to an identical put: fine
+  }
+  return done;
+}
+
+export async function importFile(ctx: Ctx, req: z.output<typeof ZImportRequest>) {
+  const real = checkReadablePath(req.path, ctx.cfg.allowedRoots);
+  const fd = openRegular(real);
+  const before = fs.fstatSync(fd);
+  const tmp = path.join(ctx.home.p("incoming"), `import-${process.pid}-${crypto.randomBytes(4).toString("hex")}.tmp`);
+  const hash = crypto.createHash("sha256");
+  let bytes = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const rs = fs.createReadStream("", { fd, autoClose: false, highWaterMark: 1 << 20 });
+      const ws = fs.createWriteStream(tmp, { flags: "wx" });
+      rs.on("data", (c) => {
+        hash.update(c as Buffer);
+        bytes += (c as Buffer).length;
+      });
+      rs.on("error", reject);
+      ws.on("error", reject);
+      ws.on("finish", resolve);
+      rs.pipe(ws);
+    });
+    const after = fs.statSync(real);
+    const sha256 = hash.digest("hex");
+    // Size/mtime before vs after, bytes read, and a second hash of the source: a file
+    // rewritten in place during the copy is never snapshotted as if it were whole.
+    const again = await sha256File(real);
+    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || bytes !== before.size || again.sha256 !== sha256) {
+      throw new WorkerError("file_changed", `${req.path} changed while it was being copied (size ${before.size} -> ${after.size}); nothing was stored, try again when it is complete`);
+    }
+    const dest = fs.existsSync(ctx.home.blob(sha256)) ? ctx.home.blob(sha256) : storeFile(ctx, tmp, sha256);
+    return { sha256, bytes, path: dest };
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+export function peek(ctx: Ctx, req: z.output<typeof ZPeekRequest>) {
+  const real = req.sha256
+    ? (() => {
+        const b = ctx.home.blob(req.sha256!);
+        if (!fs.existsSync(b)) throw new WorkerError("not_found", `no blob ${req.sha256} in the store`);
+        return b;
+      })()
+    : checkReadablePath(req.path!, [...ctx.cfg.allowedRoots, ctx.home.p("store")]);
+  const fd = openRegular(real);
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(req.maxBytes, size));
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const text = buf.subarray(0, n).toString("utf8");
+    let lines = text.split(/\r?\n/);
+    const cutMidLine = n < size && !text.endsWith("\n");
+    if (cutMidLine) lines.pop(); // never return half a row
+    if (text.endsWith("\n")) lines.pop();
+    const truncated = lines.length > req.maxRows || n < size;
+    lines = lines.slice(0, req.maxRows);
+    return { path: real, bytes: size, lines, truncated };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function manifestOf(ctx: Ctx, jobId: string) {
+  const r = currentReceipt(ctx, jobId);
+  if (r.state !== "succeeded" || !r.outputSha256) {
+    throw new WorkerError("not_found", `job ${jobId} has no verified outputs (state ${r.state}${r.reason ? `, ${r.reason}` : ""})`);
+  }
+  const outputDir = jobPaths(r.jobDir).outputDir;
+  const manifest = JSON.parse(fs.readFileSync(path.join(outputDir, "manifest.json"), "utf8")) as { files: Array<{ path: string; bytes: number; sha256: string }> };
+  return { r, outputDir, files: manifest.files };
+}
+
+export function artifacts(ctx: Ctx, req: z.output<typeof ZArtifactsRequest>) {
+  const { r, outputDir, files } = manifestOf(ctx, req.jobId);
+  return { jobId: r.jobId, outputDir, outputSha256: r.outputSha256!, files };
+}
+
+export function fetchOutput(ctx: Ctx, req: z.output<typeof ZFetchRequest>) {
+  const { outputDir, files } = manifestOf(ctx, req.jobId);
+  const bad = unsafeRelativePath(req.path);
+  if (bad) throw new WorkerError("path_not_allowed", `fetch of job ${req.jobId}: ${bad}`);
+  const entry = files.find((f) => f.path === req.path);
+  if (!entry) throw new WorkerError("not_found", `job ${req.jobId} has no output ${req.path} in its manifest`);
+  const full = path.join(outputDir, req.path);
+  const real = fs.realpathSync(full);
+  const realOut = fs.realpathSync(outputDir);
+  if (!real.startsWith(realOut + path.sep) || !fs.lstatSync(full).isFile()) {
+    throw new WorkerError("path_not_allowed", `output ${req.path} of job ${req.jobId} is not a regular file inside its output dir`);
+  }
+  return { path: real, sha256: entry.sha256, bytes: entry.bytes };
+}

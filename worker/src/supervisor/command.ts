@@ -1,0 +1,97 @@
+// What the supervisor executes for a job: the recipe module in its private venv, or
+// build_env.py for a prepare job, with the contract's environment variables.
+import fs from "node:fs";
+import path from "node:path";
+import type { TReceipt } from "../../protocol/receipt";
+import type { WorkerConfig } from "../config";
+import { WorkerError } from "../errors";
+import { envDir, envReady, findRecipe } from "../recipes";
+
+export interface JobPaths {
+  jobDir: string;
+  workDir: string;
+  outputDir: string;
+  checkpointDir: string;
+  eventsFile: string;
+  reportFile: string;
+  inputFile: string;
+  logFile: string;
+  cancelFlag: string;
+}
+
+export function jobPaths(jobDir: string): JobPaths {
+  return {
+    jobDir,
+    workDir: path.join(jobDir, "work"),
+    outputDir: path.join(jobDir, "output"),
+    checkpointDir: path.join(jobDir, "checkpoints"),
+    eventsFile: path.join(jobDir, "events.jsonl"),
+    reportFile: path.join(jobDir, "report.json"),
+    inputFile: path.join(jobDir, "input.json"),
+    logFile: path.join(jobDir, "log"),
+    cancelFlag: path.join(jobDir, "cancel-requested"),
+  };
+}
+
+export interface PrepareInput {
+  python: string;
+  recipeDir: string;
+  envsDir: string;
+  buildEnvScript: string;
+}
+
+function baseEnv(): NodeJS.ProcessEnv {
+  const env = {} as NodeJS.ProcessEnv;
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith("TRAINYARD_") || ["PYTHONHOME", "PYTHONPATH", "VIRTUAL_ENV", "PYTHONSTARTUP"].includes(k)) continue;
+    env[k] = v;
+  }
+  return env;
+}
+
+function visibleDevices(r: TReceipt): string {
+  const ids = [...(r.reservation?.gpuIds ?? []), ...(r.reservation?.gpuShare ? [r.reservation.gpuShare.gpuId] : [])];
+  return ids.map((id) => id.replace(/^gpu-/, "")).join(",");
+}
+
+export function buildCommand(cfg: WorkerConfig, r: TReceipt, p: JobPaths): { cmd: string; args: string[]; env: NodeJS.ProcessEnv } {
+  const cpus = String(Math.max(1, Math.ceil(r.reservation?.cpus ?? r.resources.cpus)));
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    TRAINYARD_JOB_ID: r.jobId,
+    TRAINYARD_WORK_DIR: p.workDir,
+    TRAINYARD_OUTPUT_DIR: p.outputDir,
+    TRAINYARD_CHECKPOINT_DIR: p.checkpointDir,
+    TRAINYARD_EVENTS_FILE: p.eventsFile,
+    TRAINYARD_REPORT_FILE: p.reportFile,
+    TRAINYARD_CPUS: cpus,
+    OMP_NUM_THREADS: cpus,
+    OPENBLAS_NUM_THREADS: cpus,
+    MKL_NUM_THREADS: cpus,
+    PYTHONPATH: cfg.trainingDir,
+    PYTHONUNBUFFERED: "1",
+    HF_HUB_OFFLINE: "1",
+    CUDA_VISIBLE_DEVICES: visibleDevices(r),
+  };
+  if (r.kind === "prepare") {
+    const input = JSON.parse(fs.readFileSync(p.inputFile, "utf8")) as PrepareInput;
+    if (!fs.existsSync(input.buildEnvScript)) {
+      throw new WorkerError("environment_not_ready", `cannot build environments: ${input.buildEnvScript} does not exist`);
+    }
+    return {
+      cmd: input.python,
+      args: [input.buildEnvScript, "--recipe-dir", input.recipeDir, "--envs-dir", input.envsDir, "--python", input.python],
+      env: { ...env, PIP_NO_INPUT: "1", PIP_DISABLE_PIP_VERSION_CHECK: "1" },
+    };
+  }
+  if (!envReady(cfg.envsDir, r.environmentId)) {
+    throw new WorkerError("environment_not_ready", `environment ${r.environmentId} is not ready under ${cfg.envsDir} (run prepare)`);
+  }
+  const recipe = findRecipe(cfg.trainingDir, r.recipe);
+  const venv = path.join(envDir(cfg.envsDir, r.environmentId), "venv");
+  return {
+    cmd: path.join(venv, "bin", "python"),
+    args: ["-m", recipe.module, r.job, "--input", p.inputFile],
+    env: { ...env, VIRTUAL_ENV: venv, PATH: `${path.join(venv, "bin")}:${env.PATH ?? "/usr/bin:/bin"}` },
+  };
+}

@@ -1,0 +1,263 @@
+// The job supervisor: one detached process per job. Claims the admitted job (only one
+// supervisor can move it to `running`), runs the recipe in its own process group, caps
+// its log, samples usage, enforces the deadline and cancel flag (SIGTERM the group,
+// grace, SIGKILL), waits until no process of the group remains, verifies outputs,
+// records the terminal receipt, and then hands its slot on (startWhatFits).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import type { TReceipt } from "../../protocol/receipt";
+import type { WorkerConfig } from "../config";
+import { configureFaults, isEnospc, releaseInjectedFaults } from "../faults";
+import { fileSize, mkdirp, writeJsonAtomic } from "../fsx";
+import type { Home } from "../home";
+import { transition } from "../jobstate";
+import { startWhatFits, diskFreeBytes } from "../ledger";
+import { cgroupOomKills, identityOf, isAlive, signalGroup } from "../proc";
+import { readReceipt, updateReceipt } from "../receipts";
+import { envReady } from "../recipes";
+import { buildCommand, jobPaths, type JobPaths } from "./command";
+import { CappedLog } from "./logcap";
+import { decideOutcome, type ExitKind, type StopCause } from "./outcome";
+import { freezeOutputs, verifyManifest } from "./manifest";
+import { UsageSampler } from "./usage";
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function supervise(home: Home, cfg: WorkerConfig, jobId: string): Promise<void> {
+  configureFaults(cfg.testFaults);
+  const me = identityOf(process.pid);
+  const r0 = readReceipt(home, jobId);
+  if (r0.state !== "admitted") return; // already claimed, finished or cancelled
+  if (r0.supervisor && r0.supervisor.pid !== process.pid && isAlive(r0.supervisor)) return;
+  const p = jobPaths(home.jobDir(jobId));
+  if (r0.cancelRequestedAt || fs.existsSync(p.cancelFlag)) {
+    transition(home, jobId, "cancelled", "cancel_requested", () => ({ supervisor: me }), ["admitted"]);
+    startWhatFits(home, cfg);
+    return;
+  }
+  let command: ReturnType<typeof buildCommand>;
+  try {
+    for (const d of [p.workDir, p.outputDir, p.checkpointDir]) mkdirp(d);
+    command = buildCommand(cfg, r0, p);
+  } catch (err) {
+    const reason = (err as { code?: string }).code === "environment_not_ready" ? "environment_missing" : "launch_failed";
+    transition(home, jobId, "failed", reason, () => ({ supervisor: me, detail: (err as Error).message }), ["admitted"]);
+    startWhatFits(home, cfg);
+    return;
+  }
+  const startedAt = new Date();
+  const claim = transition(home, jobId, "running", null, () => ({
+    supervisor: me,
+    startedAt: startedAt.toISOString(),
+    deadlineAt: new Date(startedAt.getTime() + r0.deadlineSeconds * 1000).toISOString(),
+  }), ["admitted"]);
+  if (!claim.changed) return;
+  try {
+    await runRecipe(home, cfg, claim.receipt, p, command);
+  } finally {
+    startWhatFits(home, cfg);
+  }
+}
+
+async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths, command: ReturnType<typeof buildCommand>): Promise<void> {
+  const log = new CappedLog(p.logFile, cfg.logCapBytes);
+  const oomBefore = cgroupOomKills();
+  const graceMs = r.graceSeconds * 1000;
+  const deadline = Date.parse(r.deadlineAt ?? "") || Number.POSITIVE_INFINITY;
+  let stop: StopCause = null;
+  let killAt = Number.POSITIVE_INFINITY;
+  let logBroken = false;
+  let detail: string | null = null;
+
+  const child = spawn(command.cmd, command.args, { cwd: p.workDir, env: command.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let exit: ExitKind | null = null;
+  const exited = new Promise<void>((resolve) => {
+    child.on("exit", (code, signal) => {
+      exit = signal ? { kind: "signalled", signal } : { kind: "exited", code: code ?? 1 };
+      resolve();
+    });
+    child.on("error", (err) => {
+      if (!child.pid) {
+        exit = { kind: "launch_failed" };
+        detail = `could not start ${command.cmd}: ${err.message}`;
+        resolve();
+      }
+    });
+  });
+  const pgid = child.pid ?? -1;
+  if (child.pid) {
+    const id = identityOf(child.pid);
+    updateReceipt(home, r.jobId, (x) => ({ ...x, recipeProcess: id }));
+  }
+
+  const beginStop = (cause: Exclude<StopCause, null>, why: string) => {
+    if (stop) return;
+    stop = cause;
+    log.note(`${why}: SIGTERM to process group ${pgid}, SIGKILL after ${r.graceSeconds} s`);
+    signalGroup(pgid, "SIGTERM");
+    killAt = Date.now() + graceMs;
+  };
+  const onDiskFull = (err: unknown) => {
+    logBroken = true;
+    home.freeReserve();
+    releaseInjectedFaults();
+    detail = `no space left on device while writing the job log (${(err as Error).message})`;
+    beginStop("disk_full", "disk full");
+  };
+  const onChunk = (chunk: Buffer) => {
+    if (logBroken) {
+      log.dropped += chunk.length;
+      return;
+    }
+    try {
+      log.write(chunk);
+    } catch (err) {
+      if (isEnospc(err)) onDiskFull(err);
+      else logBroken = true;
+    }
+  };
+  child.stdout?.on("data", onChunk);
+  child.stderr?.on("data", onChunk);
+  const streamsClosed = Promise.all([child.stdout, child.stderr].map((s) => (s ? new Promise((res) => s.once("close", res)) : null)));
+
+  const sampler = new UsageSampler(pgid);
+  let leftoversTermed = false;
+  for (let tick = 0; ; tick++) {
+    await Promise.race([delay(tick < 5 ? 100 : 500), exited]);
+    const alive = child.pid ? sampler.sample() : 0;
+    const now = Date.now();
+    if (!stop && exit === null) {
+      if (fs.existsSync(p.cancelFlag)) beginStop("cancel", "cancel requested");
+      else if (now >= deadline) beginStop("deadline", `wall deadline of ${r.deadlineSeconds} s reached`);
+    }
+    if (exit !== null && alive > 0 && !stop && !leftoversTermed) {
+      // The recipe's main process ended but left children behind: stop them too.
+      leftoversTermed = true;
+      signalGroup(pgid, "SIGTERM");
+      killAt = now + graceMs;
+    }
+    if (alive > 0 && now >= killAt) signalGroup(pgid, "SIGKILL");
+    if (exit !== null && alive === 0) break;
+  }
+  await Promise.race([streamsClosed, delay(2000)]);
+  log.close();
+  await finish(home, cfg, r, p, { exit: exit ?? { kind: "launch_failed" }, stop, sampler, log, oomBefore, detail });
+}
+
+interface RunResult {
+  exit: ExitKind;
+  stop: StopCause;
+  sampler: UsageSampler;
+  log: CappedLog;
+  oomBefore: number | null;
+  detail: string | null;
+}
+
+function readReport(file: string): unknown {
+  try {
+    const st = fs.statSync(file);
+    if (st.size > 1024 * 1024) return { status: "unknown", error: { message: `report.json is ${st.size} bytes; not copied` } };
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+function diskFullEvidence(p: JobPaths, logFile: string): boolean {
+  const free = diskFreeBytes(p.jobDir);
+  if (free !== null && free < 64 * 1024) return true;
+  try {
+    const size = fileSize(logFile);
+    const fd = fs.openSync(logFile, "r");
+    const buf = Buffer.alloc(Math.min(size, 16 * 1024));
+    fs.readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
+    fs.closeSync(fd);
+    return /No space left on device|ENOSPC|\[Errno 28\]/.test(buf.toString("utf8"));
+  } catch {
+    return false;
+  }
+}
+
+function discardOutputs(p: JobPaths): void {
+  // Rename first (atomic: nothing half-written stays under output/), then delete.
+  const away = `${p.outputDir}.discarded-${Date.now()}`;
+  try {
+    fs.renameSync(p.outputDir, away);
+  } catch {
+    // no output dir
+  }
+  fs.rmSync(away, { recursive: true, force: true });
+}
+
+async function finish(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths, run: RunResult): Promise<void> {
+  const { exit, stop } = run;
+  let detail = run.detail;
+  let manifestOk: boolean | null = null;
+  let outputSha256: string | null = null;
+  let outputBytes: number | null = null;
+  let files: Array<{ path: string; bytes: number; sha256: string }> = [];
+  const exitedZero = exit.kind === "exited" && exit.code === 0;
+  if (exitedZero && !stop && r.kind === "run") {
+    const check = await verifyManifest(p.outputDir, { maxFiles: cfg.maxManifestFiles, maxBytes: cfg.maxOutputBytes });
+    manifestOk = check.ok;
+    if (check.ok) {
+      outputSha256 = check.outputSha256;
+      outputBytes = check.totalBytes;
+      files = check.files;
+    } else detail = check.problem;
+  }
+  if (exitedZero && !stop && r.kind === "prepare" && !envReady(cfg.envsDir, r.environmentId)) {
+    manifestOk = false;
+    detail = `build_env.py exited 0 but ${r.environmentId}/ready.json is missing`;
+  }
+  const oomAfter = cgroupOomKills();
+  const oomKilled = run.oomBefore !== null && oomAfter !== null && oomAfter > run.oomBefore;
+  const evidence = exit.kind !== "exited" || exit.code !== 0 ? diskFullEvidence(p, p.logFile) : false;
+  let outcome = decideOutcome({ stop, exit, manifestOk, oomKilled, diskFullEvidence: evidence });
+  if (outcome.reason === "manifest_invalid" && r.kind === "prepare") outcome = { state: "failed", reason: "exit_code" };
+
+  if (outcome.state === "succeeded" && r.kind === "run" && outputSha256) {
+    try {
+      freezeOutputs(p.outputDir, files);
+      writeJsonAtomic(home.outputIndex(outputSha256), { jobId: r.jobId, outputDir: p.outputDir });
+    } catch (err) {
+      if (!isEnospc(err)) throw err;
+      home.freeReserve();
+      releaseInjectedFaults();
+      fs.rmSync(home.outputIndex(outputSha256), { force: true });
+      outcome = { state: "failed", reason: "disk_full" };
+      detail = `no space left on device while recording outputs`;
+    }
+  }
+  if (outcome.reason === "disk_full") {
+    discardOutputs(p);
+    outputSha256 = null;
+    detail = detail ?? "the recipe failed with no space left on device";
+  }
+  const patch = (x: TReceipt): Partial<TReceipt> => ({
+    exitCode: exit.kind === "exited" ? exit.code : null,
+    signal: exit.kind === "signalled" ? exit.signal : null,
+    detail,
+    report: readReport(p.reportFile),
+    outputSha256,
+    logBytes: run.log.bytes,
+    logDroppedBytes: run.log.dropped,
+    eventsBytes: fileSize(p.eventsFile),
+    usage: {
+      wallSeconds: (Date.now() - Date.parse(x.startedAt ?? x.createdAt)) / 1000,
+      cpuSeconds: run.sampler.cpuSeconds,
+      peakRssBytes: run.sampler.peakRssBytes,
+      outputBytes,
+    },
+  });
+  try {
+    transition(home, r.jobId, outcome.state, outcome.reason, patch, ["running"]);
+  } catch (err) {
+    if (!isEnospc(err)) throw err;
+    // A real full disk: free the reserve file and record the outcome as disk_full.
+    home.freeReserve();
+    releaseInjectedFaults();
+    if (outcome.state === "succeeded") discardOutputs(p);
+    transition(home, r.jobId, "failed", "disk_full", (x) => ({ ...patch(x), outputSha256: null, detail: "no space left on device while recording the outcome" }), ["running"]);
+  }
+}

@@ -1,0 +1,29 @@
+// Resource usage of a recipe's process group, sampled from /proc every ~500 ms.
+// CPU: for every live member, utime+stime plus cutime+cstime (time of children it has
+// reaped), summed; the maximum over samples. A process that dies between samples is
+// still counted if a group member reaped it. Peak RSS: the largest sum of VmRSS over
+// the group in one sample, or the leader's VmHWM if larger. Granularity = sample period.
+import { groupMembers, hwmBytes, rssBytes } from "../proc";
+
+const CLK_TCK = 100; // Linux USER_HZ on every mainstream architecture
+
+export class UsageSampler {
+  cpuSeconds = 0;
+  peakRssBytes = 0;
+
+  constructor(private readonly pgid: number) {}
+
+  sample(): number {
+    const members = groupMembers(this.pgid);
+    let ticks = 0;
+    let rss = 0;
+    for (const m of members) {
+      ticks += m.utime + m.stime + m.cutime + m.cstime;
+      rss += rssBytes(m.pid);
+    }
+    const leaderHwm = members.some((m) => m.pid === this.pgid) ? hwmBytes(this.pgid) : 0;
+    this.cpuSeconds = Math.max(this.cpuSeconds, ticks / CLK_TCK);
+    this.peakRssBytes = Math.max(this.peakRssBytes, rss, leaderHwm);
+    return members.length;
+  }
+}
