@@ -173,3 +173,21 @@ def start_job():
 def tabular_fixtures() -> Path:
     """tests/fixtures/tabular: penguins.csv, seattle_weather.csv, diamonds.csv (see its README)."""
     return FIXTURES
+
+
+def make_job_context(root: Path, cpus: int = 1):
+    """A JobContext whose folders live under `root`, for calling job functions in-process."""
+    from trainyard_recipe.context import JobContext
+
+    root = Path(root) / f"ctx-{next(_job_numbers)}"
+    ctx = JobContext(job_id=root.name, work_dir=root / "work", output_dir=root / "output",
+                     checkpoint_dir=root / "checkpoint", events_file=root / "events.jsonl",
+                     report_file=root / "report.json", cpus=cpus)
+    ctx.ensure_dirs()
+    return ctx
+
+
+@pytest.fixture
+def job_context(tmp_path):
+    """job_context() -> a fresh JobContext under tmp_path (call it once per in-process job)."""
+    return lambda: make_job_context(tmp_path)
