@@ -1,0 +1,1 @@
+"""Worker test fixture recipe (standard library only)."""
