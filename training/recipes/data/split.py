@@ -45,8 +45,8 @@ def _assign_in_order(ids: np.ndarray, fractions: dict[str, float], out: np.ndarr
     out[ids[:a]], out[ids[a:a + b]], out[ids[a + b:]] = 0, 1, 2
 
 
-def random_assignment(eligible: np.ndarray, labels: pd.Series | None, fractions, rng) -> np.ndarray:
-    out = np.full(len(eligible), -1)
+def random_assignment(n: int, eligible: np.ndarray, labels: pd.Series | None, fractions, rng) -> np.ndarray:
+    out = np.full(n, -1)
     if labels is None:
         _assign_in_order(rng.permutation(eligible), fractions, out)
         return out
@@ -56,7 +56,7 @@ def random_assignment(eligible: np.ndarray, labels: pd.Series | None, fractions,
     return out
 
 
-def group_assignment(eligible: np.ndarray, groups: pd.Series, fractions, rng) -> np.ndarray:
+def group_assignment(n: int, eligible: np.ndarray, groups: pd.Series, fractions, rng) -> np.ndarray:
     keys = groups.astype("string").fillna("<missing>").to_numpy()[eligible]
     sizes = pd.Series(keys).value_counts()
     if len(sizes) < 3:
@@ -70,17 +70,17 @@ def group_assignment(eligible: np.ndarray, groups: pd.Series, fractions, rng) ->
         part = int(np.argmax((wanted - filled) / np.maximum(wanted, 1e-9)))
         chosen[key] = part
         filled[part] += sizes[key]
-    out = np.full(len(eligible), -1)
+    out = np.full(n, -1)
     out[eligible] = [chosen[k] for k in keys]
     return out
 
 
-def time_assignment(eligible: np.ndarray, times: pd.Series, fractions) -> tuple[np.ndarray, dict[str, Any]]:
+def time_assignment(n: int, eligible: np.ndarray, times: pd.Series, fractions) -> tuple[np.ndarray, dict[str, Any]]:
     values = times.to_numpy()[eligible]
     order = np.argsort(values, kind="stable")
     ids, sorted_times = eligible[order], values[order]
     a, b, _ = _cut_counts(len(ids), fractions)
-    out = np.full(len(eligible), -1)
+    out = np.full(n, -1)
 
     def boundary(position: int) -> int:
         """Move a cut forward past rows equal in time, so no time is on both sides."""
@@ -154,12 +154,12 @@ def split_job(ctx, job_input: dict[str, Any]) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     if strategy == "random":
         labels = frame[target] if task != "regression" else None
-        assignment = random_assignment(eligible, labels, fractions, rng)
+        assignment = random_assignment(len(frame), eligible, labels, fractions, rng)
     elif strategy == "group":
         group_column = require_column(frame, job_input.get("groupColumn"), "groupColumn")
-        assignment = group_assignment(eligible, frame[group_column], fractions, rng)
+        assignment = group_assignment(len(frame), eligible, frame[group_column], fractions, rng)
     else:
-        assignment, extra = time_assignment(eligible, times, fractions)
+        assignment, extra = time_assignment(len(frame), eligible, times, fractions)
 
     names = np.array([*PARTS, "excluded"])
     partition = pd.DataFrame({"row_id": np.arange(len(frame)), "partition": names[np.where(assignment < 0, 3, assignment)]})
