@@ -1,0 +1,74 @@
+// The queue with real processes: more jobs than slots wait, then run by priority and
+// order, never more at once than the ledger allows — with no controller running, since
+// finishing supervisors start the next jobs themselves. And one opId submitted 50 times
+// at once makes one job that runs once.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isTerminal } from "../protocol";
+import { fixtureEnv, makeHome, readReceiptFile, submitJob, waitFor, waitForJob, type WorkerHome } from "../testing/harness";
+
+let w: WorkerHome;
+beforeAll(async () => {
+  await fixtureEnv();
+  w = await makeHome({ capacity: { cpus: 2, ramGb: 8 } });
+}, 180_000);
+afterAll(() => w?.cleanup());
+
+function maxConcurrent(lines: string[]): number {
+  const ev = lines.map((l) => l.split(" ")).map(([kind, , t]) => ({ d: kind === "start" ? 1 : -1, t: Number(t) }));
+  ev.sort((a, b) => a.t - b.t || a.d - b.d);
+  let cur = 0;
+  let max = 0;
+  for (const e of ev) max = Math.max(max, (cur += e.d));
+  return max;
+}
+
+describe("queue", () => {
+  it("more jobs than slots: queued, then run by priority and order, never more than the ledger allows, with no controller", async () => {
+    const runLog = path.join(w.home, "queue.runlog");
+    const seconds = 1;
+    const submitted: Record<string, string> = {};
+    for (const [name, priority] of [["A", 0], ["B", 0], ["C", 0], ["D", 5], ["E", 0], ["F", 5]] as const) {
+      const s = await submitJob(w, "sleepy", { seconds, runLog }, { priority });
+      expect(s.ok).toBe(true);
+      submitted[name] = s.receipt.jobId;
+    }
+    const first = readReceiptFile(w.home, submitted.C!)!;
+    expect(first.state).toBe("queued");
+    expect(first.queuedReason).toMatch(/CPUs/);
+
+    // No more control calls: only the receipt files, written by the supervisors.
+    await waitFor("all jobs terminal", () => Object.values(submitted).every((id) => {
+      const r = readReceiptFile(w.home, id);
+      return r && isTerminal(r.state);
+    }), 60_000, 200);
+    const rs = Object.fromEntries(Object.entries(submitted).map(([k, id]) => [k, readReceiptFile(w.home, id)!]));
+    for (const r of Object.values(rs)) expect(r.state).toBe("succeeded");
+    const at = (k: string) => Date.parse(rs[k]!.admittedAt!);
+    expect(at("D")).toBeLessThanOrEqual(at("F"));
+    expect(at("F")).toBeLessThan(at("C"));
+    expect(at("C")).toBeLessThanOrEqual(at("E"));
+    const lines = fs.readFileSync(runLog, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(12);
+    expect(maxConcurrent(lines)).toBe(2);
+    const ledger = JSON.parse(fs.readFileSync(path.join(w.home, "ledger.json"), "utf8"));
+    expect(ledger.reservations).toEqual({});
+  });
+
+  it("50 concurrent submits with one opId make one job and one process", async () => {
+    const env = await fixtureEnv();
+    const runLog = path.join(w.home, "fifty.runlog");
+    const before = fs.readdirSync(path.join(w.home, "receipts")).length;
+    const req = { op: "submit", opId: "same-op-50", intentHash: "same", recipe: "wk", job: "sleepy", environmentId: env, input: { seconds: 0.5, runLog }, resources: { cpus: 1, ramGb: 0.1 }, deadlineSeconds: 60 };
+    const answers = await Promise.all(Array.from({ length: 50 }, () => w.control(req)));
+    for (const a of answers) expect(a.ok, JSON.stringify(a.error)).toBe(true);
+    const ids = new Set(answers.map((a) => a.receipt.jobId));
+    expect(ids.size).toBe(1);
+    expect(answers.filter((a) => a.created)).toHaveLength(1);
+    expect(fs.readdirSync(path.join(w.home, "receipts")).length).toBe(before + 1);
+    const r = await waitForJob(w, [...ids][0]!);
+    expect(r.state).toBe("succeeded");
+    expect(fs.readFileSync(runLog, "utf8").trim().split("\n").filter((l) => l.startsWith("start"))).toHaveLength(1);
+  });
+});
