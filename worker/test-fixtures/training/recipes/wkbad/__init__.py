@@ -1,0 +1,1 @@
+"""Never runs: its environment cannot be built."""
