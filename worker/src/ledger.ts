@@ -22,7 +22,7 @@ export interface Ledger {
   reservations: Record<string, TReservation>;
 }
 
-interface GpuSlot {
+export interface GpuSlot {
   id: string;
   memoryGb: number;
 }
@@ -62,14 +62,19 @@ export function capacityError(cfg: WorkerConfig, r: TResources): string | null {
 }
 
 /** Try to reserve `r` given current reservations; null + reason when it does not fit. */
-export function fit(cfg: WorkerConfig, ledger: Ledger, r: TResources): { reservation: TReservation | null; reason: string } {
+export function fit(
+  cfg: WorkerConfig,
+  ledger: Ledger,
+  r: TResources,
+  slotsFor: () => GpuSlot[] = () => gpuSlots(cfg, true),
+): { reservation: TReservation | null; reason: string } {
   const held = Object.values(ledger.reservations);
   const cpus = held.reduce((s, h) => s + h.cpus, 0);
   const ram = held.reduce((s, h) => s + h.ramGb, 0);
   if (cpus + r.cpus > cfg.capacity.cpus) return { reservation: null, reason: `waiting for CPUs (${cpus}/${cfg.capacity.cpus} reserved, needs ${r.cpus})` };
   if (ram + r.ramGb > cfg.capacity.ramGb) return { reservation: null, reason: `waiting for RAM (${ram}/${cfg.capacity.ramGb} GB reserved, needs ${r.ramGb})` };
   const wantGpus = r.gpus ?? 0;
-  const slots = wantGpus > 0 || r.gpuMemoryGb ? gpuSlots(cfg, true) : [];
+  const slots = wantGpus > 0 || r.gpuMemoryGb ? slotsFor() : [];
   const exclusive = new Set(held.flatMap((h) => h.gpuIds));
   const shared = new Map<string, number>();
   for (const h of held) if (h.gpuShare) shared.set(h.gpuShare.gpuId, (shared.get(h.gpuShare.gpuId) ?? 0) + h.gpuShare.memoryGb);
