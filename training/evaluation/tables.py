@@ -66,9 +66,9 @@ def join_predictions(predictions: pd.DataFrame, labels: pd.DataFrame) -> Joined:
         missing = sorted(label_ids - predicted_ids)[:10]
         extra = sorted(predicted_ids - label_ids)[:10]
         raise BadInput(
-            "row_mismatch",
             f"prediction rows do not match label rows: {len(label_ids - predicted_ids)} missing "
             f"(e.g. {missing}), {len(predicted_ids - label_ids)} extra (e.g. {extra})",
+            code="row_mismatch",
         )
     predictions = predictions.sort_values("row_id").reset_index(drop=True)
     labels = labels.sort_values("row_id").reset_index(drop=True)

@@ -22,6 +22,24 @@ def default_hyperparameters() -> dict:
     return {key: copy.deepcopy(value) for key, value in config.items() if key in ALLOWED_MODEL_KEYS}
 
 
+# Families without a search space: under hyperparameter_tune_kwargs AutoGluon 1.6 fits them
+# without the validation partition and scores them out-of-bag on train rows, which would
+# put a different yardstick in the leaderboard. They are fitted once, untuned.
+UNTUNED_FAMILIES = ("RF", "XT", "KNN", "LR")
+
+
+def without_tuning(hyperparameters: dict, families) -> dict:
+    out = copy.deepcopy(hyperparameters)
+    for family in families:
+        if family not in out:
+            continue
+        configs = out[family] if isinstance(out[family], list) else [out[family]]
+        for config in configs:
+            config.setdefault("ag_args", {})["hyperparameter_tune_kwargs"] = None
+        out[family] = configs
+    return out
+
+
 def fit_kwargs(options: TrainOptions, cpus: int, callbacks: list) -> dict:
     hyperparameters = options.hyperparameters or default_hyperparameters()
     kwargs = {
@@ -40,6 +58,8 @@ def fit_kwargs(options: TrainOptions, cpus: int, callbacks: list) -> dict:
         "verbosity": 1,
     }
     if options.preset == "improve":
+        hyperparameters = without_tuning(hyperparameters, UNTUNED_FAMILIES)
+        kwargs["hyperparameters"] = hyperparameters
         kwargs["hyperparameter_tune_kwargs"] = {
             "num_trials": options.num_trials,
             "scheduler": "local",

@@ -1,0 +1,150 @@
+"""tabular.train / tabular.predict on real data, run as real subprocesses in the recipe env."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+
+import pandas as pd
+import pytest
+
+from recipes.tabular.tests import pipeline
+from recipes.tabular.tests.pipeline import run
+
+
+@pytest.fixture(scope="session")
+def penguins(tmp_path_factory):
+    return pipeline.get("penguins", tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def penguins_sex(tmp_path_factory):
+    return pipeline.get("penguins_sex", tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def diamonds(tmp_path_factory):
+    return pipeline.get("diamonds", tmp_path_factory)
+
+
+def test_multiclass_candidate_beats_baseline_by_the_receipts(penguins):
+    receipt, base = penguins.receipt(), penguins.baseline_receipt()
+    assert receipt["contractSha256"] == base["contractSha256"]
+    assert receipt["primaryMetric"] == "accuracy" and receipt["direction"] == "higher_is_better"
+    assert receipt["metrics"]["accuracy"] > 0.9, receipt["metrics"]
+    assert base["metrics"]["accuracy"] < 0.6
+    assert receipt["metrics"]["log_loss"] < base["metrics"]["log_loss"]
+    test_rows = pipeline.read_json(penguins.split_dir / "split.json")["counts"]["test"]
+    assert sum(map(sum, receipt["confusionMatrix"]["matrix"])) == receipt["rows"] == test_rows
+
+
+def test_train_writes_every_output_and_reports_each_model(penguins):
+    out = penguins.model_dir
+    for name in ("predictor", "feature_schema.json", "leaderboard.json", "environment.lock", "training.json",
+                 "requirements.txt", "manifest.json"):
+        assert (out / name).exists(), name
+    training = penguins.train.output_json("training.json")
+    assert training["task"] == "multiclass" and training["classLabels"] == ["Adelie", "Chinstrap", "Gentoo"]
+    assert training["timeLimitSeconds"] == 30 and training["wallSeconds"] < 30
+    assert training["autogluonVersion"].startswith("1.6.")
+    leaderboard = penguins.train.output_json("leaderboard.json")["models"]
+    assert training["bestModel"] in [m["model"] for m in leaderboard]
+    metric_models = {e["model"] for e in penguins.train.events if e["type"] == "metric"}
+    assert {m["model"] for m in leaderboard} <= metric_models
+    phases = [e["phase"] for e in penguins.train.events if e["type"] == "phase"]
+    assert phases == ["preparing_data", "training", "exporting"]
+    schema = penguins.train.output_json("feature_schema.json")
+    names = [f["name"] for f in schema["features"]]
+    assert "species" not in names and names[0] == "island"
+    island = schema["features"][0]
+    assert island["kind"] == "categorical" and set(island["categories"]) == {"Biscoe", "Dream", "Torgersen"}
+    bill = next(f for f in schema["features"] if f["name"] == "bill_length_mm")
+    assert bill["kind"] == "numeric" and 30 < bill["min"] < bill["max"] < 61
+    lock = (out / "environment.lock").read_text()
+    assert lock.startswith("# python 3.") and "autogluon.tabular==1.6." in lock
+    listed = {f["path"] for f in penguins.train.manifest["files"]}
+    assert "predictor/predictor.pkl" in listed and "training.json" in listed
+    # only the best model (and what it needs) is kept in the exported predictor
+    kept = {p.name for p in (out / "predictor" / "models").iterdir() if p.is_dir()}
+    assert len(kept) < len(leaderboard)
+
+
+def test_train_never_uses_test_rows(penguins):
+    """Model selection happens on validation only: the test row ids appear in no train output."""
+    training = penguins.train.output_json("training.json")
+    counts = pipeline.read_json(penguins.split_dir / "split.json")["counts"]
+    assert training["trainRows"] == counts["train"] and training["validationRows"] == counts["validation"]
+
+
+def test_binary_task_uses_the_minority_positive_class(penguins_sex):
+    training = penguins_sex.train.output_json("training.json")
+    receipt, base = penguins_sex.receipt(), penguins_sex.baseline_receipt()
+    counts = pd.read_parquet(penguins_sex.partitions["train"] / "labels.parquet")["label"].value_counts()
+    assert counts.min() < counts.max()  # a tie would make this test meaningless
+    assert training["positiveClass"] == counts.idxmin() == receipt["positiveClass"]
+    assert receipt["primaryMetric"] == "roc_auc"
+    assert receipt["metrics"]["roc_auc"] > 0.85 and base["metrics"]["roc_auc"] == pytest.approx(0.5)
+    predictions = pd.read_parquet(penguins_sex.predict.output_dir / "predictions.parquet")
+    assert list(predictions.columns) == ["row_id", "prediction", "proba::female", "proba::male"]
+
+
+def test_regression_beats_the_mean(diamonds):
+    receipt, base = diamonds.receipt(), diamonds.baseline_receipt()
+    assert receipt["direction"] == "lower_is_better"
+    assert receipt["metrics"]["rmse"] < 0.5 * base["metrics"]["rmse"], (receipt["metrics"], base["metrics"])
+    assert receipt["metrics"]["r2"] > 0.8
+    assert len(receipt["residuals"]["sample"]) == min(200, receipt["rows"])
+
+
+def test_predict_works_from_a_read_only_model_folder(penguins, tmp_path):
+    frozen = tmp_path / "frozen-model"
+    shutil.copytree(penguins.model_dir, frozen)
+    for root, dirs, files in os.walk(frozen):
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o444)
+    for root, dirs, files in os.walk(frozen, topdown=False):
+        os.chmod(root, 0o555)
+    try:
+        result = run("tabular", "predict", {"model": str(frozen), "features": str(penguins.partitions["test"])},
+                     tmp_path)
+        again = pd.read_parquet(result.output_dir / "predictions.parquet")
+        first = pd.read_parquet(penguins.predict.output_dir / "predictions.parquet")
+        pd.testing.assert_frame_equal(again, first)
+        # a root user ignores file modes: make sure nothing was written anyway
+        assert sorted(p.relative_to(frozen).as_posix() for p in frozen.rglob("*")) == sorted(
+            p.relative_to(penguins.model_dir).as_posix() for p in penguins.model_dir.rglob("*"))
+    finally:
+        for root, dirs, files in os.walk(frozen):
+            os.chmod(root, stat.S_IRWXU)
+
+
+def test_predict_refuses_rows_that_do_not_match_the_schema(penguins, tmp_path, run_job):
+    features = pd.read_parquet(penguins.partitions["test"] / "features.parquet")
+    broken = features.drop(columns=["island"]).assign(body_mass_g="heavy")
+    broken.to_parquet(tmp_path / "features.parquet", index=False)
+    result = run_job("tabular", "predict", {"model": str(penguins.model_dir), "features": str(tmp_path)}, tmp_path)
+    assert result.returncode == 2, result.describe()
+    error = result.report["error"]
+    assert error["code"] == "schema_mismatch"
+    assert "island" in error["message"] and "body_mass_g" in error["message"]
+    assert not (result.output_dir / "predictions.parquet").exists()
+
+
+def test_predict_accepts_a_csv_of_new_rows(penguins, tmp_path, run_job):
+    rows = pd.read_csv(penguins.dataset).drop(columns=["species"]).head(5)
+    rows.to_csv(tmp_path / "rows.csv", index=False)
+    result = run_job("tabular", "predict", {"model": str(penguins.model_dir), "features": str(tmp_path / "rows.csv"),
+                                            "datasetFormat": pipeline.CSV_FORMAT}, tmp_path)
+    assert result.returncode == 0, result.describe()
+    predictions = pd.read_parquet(result.output_dir / "predictions.parquet")
+    assert predictions["row_id"].tolist() == [0, 1, 2, 3, 4]
+    assert set(predictions["prediction"]) <= {"Adelie", "Chinstrap", "Gentoo"}
+
+
+def test_train_refuses_a_split_made_for_another_snapshot(penguins, tmp_path, run_job):
+    other = tmp_path / "penguins-edited.csv"
+    other.write_bytes(penguins.dataset.read_bytes() + b"Adelie,Dream,40.0,18.0,190,3800,male,2009\n")
+    payload = {**penguins.train_input, "dataset": str(other)}
+    result = run_job("tabular", "train", payload, tmp_path)
+    assert result.returncode == 2 and result.report["error"]["code"] == "split_mismatch", result.describe()
