@@ -4,7 +4,7 @@ import path from "node:path";
 // Two tiers: fast unit tests beside the code, and integration tests with real
 // processes (worker, Python recipes, SQLite files, sshd). Integration tests run
 // one file at a time: they start real processes and this machine has 2 cores.
-const alias = { "@": path.resolve(__dirname) };
+const alias = { "@": path.resolve(import.meta.dirname) };
 export default defineConfig({
   test: {
     projects: [

@@ -40,5 +40,6 @@ export async function ensureBuilt(root: string): Promise<void> {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
   if (result.status !== 0) throw new CliError("The web app build failed; see the output above.");
-  writeFileSync(stampFile, want);
+  // Fingerprint again: the build itself may touch inputs (Next rewrites tsconfig.json).
+  writeFileSync(stampFile, fingerprint(root));
 }

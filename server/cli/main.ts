@@ -8,10 +8,13 @@ import { ownerCommand } from "./commands/owner";
 import { startCommand } from "./commands/start";
 import { tokenCommand } from "./commands/token";
 import { CliError } from "./cli-error";
+import { ensureBuilt } from "./ensure-built";
+import { REPO_ROOT } from "./local-db";
 
 const USAGE = `trainyard ${VERSION} — self-hosted ML workspace
 
 Usage:
+  trainyard build                      build the web app if sources changed (start does this too)
   trainyard start [--dev]              start the server (TRAINYARD_HOST, TRAINYARD_PORT, TRAINYARD_HOME)
   trainyard owner set-password         set the owner password (reads it from stdin when not a terminal)
   trainyard token create NAME          create an API token (shown once)
@@ -36,6 +39,9 @@ export async function main(argv: string[]): Promise<number> {
       case "help":
         console.log(USAGE);
         return command === undefined ? 2 : 0;
+      case "build":
+        await ensureBuilt(REPO_ROOT);
+        return 0;
       case "start":
         return await startCommand(rest);
       case "owner":

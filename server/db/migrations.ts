@@ -3,7 +3,8 @@
  * through the wasm schema engine. Applying is incremental: a database made by an
  * older release is upgraded in place, never recreated.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import Database from "better-sqlite3";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { openSchemaEngine, type SchemaEngine } from "./schema-engine";
@@ -53,11 +54,36 @@ async function withEngine<T>(
   }
 }
 
+/**
+ * Names of migrations in the folder that the database has not applied, read with a
+ * plain query. The engine locks the database even when there is nothing to do, which
+ * would make a CLI command wait on a running server; this check avoids starting it.
+ */
+export function pendingMigrationNames(dbFile: string, migrationsDir: string): string[] {
+  const wanted = existsSync(migrationsDir)
+    ? readdirSync(migrationsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    : [];
+  if (!existsSync(dbFile)) return wanted;
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
+    if (!table) return wanted;
+    const rows = db
+      .prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL")
+      .all() as { migration_name: string }[];
+    const done = new Set(rows.map((r) => r.migration_name));
+    return wanted.filter((name) => !done.has(name));
+  } finally {
+    db.close();
+  }
+}
+
 /** Applies every pending migration; returns the names applied (empty when up to date). */
 export async function applyPendingMigrations(
   dbFile: string,
   paths: MigrationPaths,
 ): Promise<string[]> {
+  if (pendingMigrationNames(dbFile, paths.migrationsDir).length === 0) return [];
   const migrationsList = await loadMigrationsList(paths.migrationsDir);
   return withEngine(dbFile, paths, async (engine) => {
     const out = await engine.applyMigrations({

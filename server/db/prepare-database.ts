@@ -3,7 +3,7 @@
  * checks that it is a readable, writable SQLite file, switches it to WAL, and applies
  * pending migrations. Every failure becomes a message a person can act on.
  */
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { applyPendingMigrations, type MigrationPaths } from "./migrations";
@@ -26,6 +26,8 @@ function checkFile(dbFile: string): void {
   if (!existsSync(dbFile)) return;
   try {
     accessSync(dbFile, constants.R_OK | constants.W_OK);
+    // root passes access() on any file: honour the owner's write bit as the signal too.
+    if ((statSync(dbFile).mode & 0o200) === 0) throw new Error("read-only");
   } catch {
     throw new DatabaseProblem(
       `The database file ${dbFile} is read-only for this user. Trainyard needs to write to it: ` +

@@ -9,6 +9,8 @@ import { ownerService, SESSION_COOKIE, type Principal } from "@/server/auth/owne
 import { hostNameOf, originAllowed } from "./allowed-hosts";
 
 export const PRINCIPAL_HEADER = "x-trainyard-principal";
+/** The client's socket address, for the login limiter (clients cannot set it either). */
+export const CLIENT_HEADER = "x-trainyard-client";
 
 export type GuardResult =
   | { ok: true; principal: Principal }
@@ -32,6 +34,7 @@ export interface GuardOptions {
 
 export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Promise<GuardResult> {
   delete req.headers[PRINCIPAL_HEADER];
+  req.headers[CLIENT_HEADER] = req.socket.remoteAddress ?? "unknown";
   const host = req.headers.host;
   if (!host || !opts.allowedHosts.has(hostNameOf(host))) {
     return { ok: false, status: 421, message: `This Trainyard server does not answer to the name "${host ?? ""}".` };

@@ -29,5 +29,6 @@ export async function startCommand(args: string[]): Promise<number> {
     process.once("SIGTERM", () => stop("SIGTERM"));
   });
   await server.close();
-  return 0;
+  // Next.js keeps timers and handles alive after close; the server's work is done.
+  process.exit(0);
 }

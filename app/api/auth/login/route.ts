@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ownerService, SESSION_COOKIE } from "@/server/auth/owner.service";
 import { loginLimiter } from "@/server/auth/login-limiter";
+import { CLIENT_HEADER } from "@/server/http/request-guard";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +10,7 @@ const Body = z.object({ password: z.string().min(1).max(1000) });
 export async function POST(req: Request) {
   const parsed = Body.safeParse(await req.json().catch(() => null));
   if (!parsed.success) return Response.json({ error: "Enter the owner password." }, { status: 400 });
-  const client = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "local";
+  const client = req.headers.get(CLIENT_HEADER) ?? "unknown";
   const limiter = loginLimiter();
   const wait = limiter.retryAfterMs(client);
   if (wait > 0) {
