@@ -1,0 +1,167 @@
+"""export.package: the archive reloads in a fresh process and reproduces the test predictions
+exactly; verify.py refuses tampered, unlisted and escaping files."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import tarfile
+
+import pandas as pd
+import pytest
+
+from conftest import recipe_python
+from recipes.export import verify
+from recipes.tabular.tests import pipeline
+from recipes.tabular.tests.split_fixture import sha256_file
+
+
+@pytest.fixture(scope="session")
+def penguins(tmp_path_factory):
+    return pipeline.get("penguins", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def packaged(penguins, tmp_path_factory):
+    root = tmp_path_factory.mktemp("export")
+    payload = {"model": str(penguins.model_dir), "receipt": str(penguins.score.output_dir),
+               "baselineReceipt": str(penguins.baseline_score.output_dir / "receipt.json"),
+               "card": {"project": "Penguins", "experiment": "quick #1", "datasetName": "penguins.csv",
+                        "trainingSeconds": 12.5, "resources": {"cpus": 2, "host": "test box"}}}
+    return pipeline.run("export", "package", payload, root), payload
+
+
+def test_archive_hash_is_reported_and_the_archive_is_deterministic(packaged, tmp_path):
+    result, payload = packaged
+    archive = result.output("export.tar.gz")
+    summary = result.output_json("export.json")
+    assert summary["sha256"] == sha256_file(archive) == result.report["metrics"]["archiveSha256"]
+    assert summary["comparison"]["comparable"] and summary["comparison"]["better"]
+    again = pipeline.run("export", "package", payload, tmp_path)
+    assert sha256_file(again.output("export.tar.gz")) == summary["sha256"]
+
+
+def test_archive_holds_what_a_user_needs(packaged, penguins):
+    result, _ = packaged
+    with tarfile.open(result.output("export.tar.gz")) as archive:
+        names = set(archive.getnames())
+        card = archive.extractfile("MODEL_CARD.md").read().decode()
+        requirements = archive.extractfile("requirements.txt").read().decode()
+    for name in ("predictor/predictor.pkl", "manifest.json", "environment.lock", "requirements.txt",
+                 "feature_schema.json", "MODEL_CARD.md", "predict.py", "verify.py", "receipt.json"):
+        assert name in names, name
+    receipt, base = penguins.receipt(), penguins.baseline_receipt()
+    assert f"{receipt['metrics']['accuracy']:.4f}" in card and f"{base['metrics']['accuracy']:.4f}" in card
+    assert receipt["hashes"]["snapshotSha256"] in card and "test box" in card and "beats the baseline" in card
+    assert "autogluon.tabular==1.6." in requirements
+
+
+def unpack(result, dest):
+    proc = subprocess.run([str(recipe_python("export")), str(verify.__file__), "--extract",
+                           str(result.output("export.tar.gz")), str(dest)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return dest
+
+
+def run_predict_py(folder, rows_csv):
+    """python predict.py rows.csv in a fresh process: tabular env python, no PYTHONPATH, cwd elsewhere."""
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "OMP_NUM_THREADS": "1"}
+    return subprocess.run([str(recipe_python("tabular")), str(folder / "predict.py"), str(rows_csv)],
+                          capture_output=True, text=True, env=env, cwd=rows_csv.parent)
+
+
+def test_unpacked_export_reproduces_the_test_predictions_exactly(packaged, penguins, tmp_path):
+    result, _ = packaged
+    folder = unpack(result, tmp_path / "unpacked")
+    partition = pd.read_csv(penguins.split_dir / "partition.csv")
+    raw = pd.read_csv(penguins.dataset)
+    test_rows = raw[partition["partition"].to_numpy() == "test"]
+    test_rows.drop(columns=["species"]).to_csv(tmp_path / "rows.csv", index=False)
+    proc = run_predict_py(folder, tmp_path / "rows.csv")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    exported = pd.read_csv(io.StringIO(proc.stdout), float_precision="round_trip")
+    original = pd.read_parquet(penguins.predict.output_dir / "predictions.parquet")
+    assert len(exported) == len(original) == len(test_rows)
+    assert exported["prediction"].tolist() == original["prediction"].tolist()
+    for column in [c for c in original.columns if c.startswith("proba::")]:
+        assert exported[column].tolist() == original[column].tolist(), column  # bit-for-bit
+    # running it did not leave anything behind that would fail the next verification
+    assert verify.verify(str(folder))
+
+
+def test_predict_py_refuses_a_tampered_folder(packaged, tmp_path):
+    result, _ = packaged
+    folder = unpack(result, tmp_path / "tampered")
+    schema = folder / "feature_schema.json"
+    schema.write_text(schema.read_text().replace("Biscoe", "Bisc0e"))
+    (tmp_path / "rows.csv").write_text("island\nDream\n")
+    proc = run_predict_py(folder, tmp_path / "rows.csv")
+    assert proc.returncode != 0 and "refusing to load" in proc.stderr
+    assert "feature_schema.json" in proc.stderr
+
+
+def repack(source_archive, target, edit):
+    """Copy an archive entry by entry, letting `edit(info, data)` change or add entries."""
+    with tarfile.open(source_archive) as src, tarfile.open(target, "w:gz") as dst:
+        for member in src:
+            data = src.extractfile(member).read() if member.isfile() else None
+            for info, payload in edit(member, data):
+                dst.addfile(info, io.BytesIO(payload) if payload is not None else None)
+    return target
+
+
+def file_entry(name, payload):
+    info = tarfile.TarInfo(name)
+    info.size = len(payload)
+    return info, payload
+
+
+def test_verifier_refuses_changed_unlisted_and_escaping_files(packaged, tmp_path):
+    source = packaged[0].output("export.tar.gz")
+    assert verify.verify(str(source))["files"]
+
+    def flip_byte(member, data):
+        if member.name == "predictor/predictor.pkl":
+            data = data[:-1] + bytes([data[-1] ^ 1])
+            member.size = len(data)
+        yield member, data
+
+    def add(name, payload=b"x"):
+        def edit(member, data):
+            yield member, data
+            if member.name == "manifest.json":
+                yield file_entry(name, payload)
+        return edit
+
+    def add_symlink(member, data):
+        yield member, data
+        if member.name == "manifest.json":
+            link = tarfile.TarInfo("predictor/link")
+            link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+            yield link, None
+
+    cases = {"changed": (flip_byte, "predictor/predictor.pkl: content does not match"),
+             "unlisted": (add("extra.py"), "extra.py: not listed"),
+             "escape": (add("../evil.sh"), "unsafe path"),
+             "absolute": (add("/tmp/evil.sh"), "unsafe path"),
+             "symlink": (add_symlink, "not a regular file")}
+    for name, (edit, message) in cases.items():
+        bad = repack(source, tmp_path / f"{name}.tar.gz", edit)
+        with pytest.raises(verify.VerificationError) as refused:
+            verify.verify(str(bad))
+        assert message in str(refused.value), (name, str(refused.value))
+        proc = subprocess.run([str(recipe_python("export")), str(verify.__file__), "--extract", str(bad),
+                               str(tmp_path / f"{name}-out")], capture_output=True, text=True)
+        assert proc.returncode == 1 and not (tmp_path / f"{name}-out").exists(), name
+
+
+def test_package_refuses_a_receipt_for_another_model(packaged, penguins, tmp_path, run_job):
+    _, payload = packaged
+    receipt = penguins.receipt()
+    receipt["hashes"]["exportSha256"] = "f" * 64
+    (tmp_path / "receipt.json").write_text(json.dumps(receipt))
+    result = run_job("export", "package", {**payload, "receipt": str(tmp_path / "receipt.json")}, tmp_path)
+    assert result.returncode == 2 and result.report["error"]["code"] == "receipt_mismatch", result.describe()
+    assert not result.output("export.tar.gz").exists()
