@@ -104,6 +104,26 @@ describe("job lifecycle", () => {
     expect(echoed2.prev).toBe(path.join(r.jobDir, "output"));
   });
 
+  it("usage sums CPU time over the process group and records peak RSS", async () => {
+    const s = await submitJob(w, "burn", { cpu: 0.6 });
+    const r = await waitForJob(w, s.receipt.jobId);
+    expect(r.state).toBe("succeeded");
+    // 0.6 s in the main process + 0.6 s in a child it reaped (cutime); sampled every 500 ms.
+    expect(r.usage.cpuSeconds).toBeGreaterThan(1.0);
+    expect(r.usage.peakRssBytes).toBeGreaterThan(4 * 1024 * 1024);
+  });
+
+  it("admission is refused below the free-disk threshold (disk_low)", async () => {
+    const low = await makeHome({ minFreeDiskBytes: 1e18 });
+    try {
+      const s = await submitJob(low, "quick");
+      expect(s.error.code).toBe("disk_low");
+      expect(s.error.details.freeBytes).toBeGreaterThan(0);
+    } finally {
+      low.cleanup();
+    }
+  });
+
   it("requests larger than capacity are refused", async () => {
     const s = await submitJob(w, "quick", {}, { resources: { cpus: 64, ramGb: 1 } });
     expect(s.error.code).toBe("exceeds_capacity");

@@ -44,7 +44,7 @@ export function list(ctx: Ctx, req: z.output<typeof ZListRequest>) {
 
 /** Cut a chunk at the last complete UTF-8 character so offsets stay byte-exact. */
 function utf8Boundary(buf: Buffer): number {
-  let end = buf.length;
+  const end = buf.length;
   for (let back = 1; back <= 3 && end - back >= 0; back++) {
     const b = buf[end - back]!;
     if ((b & 0xc0) === 0x80) continue; // continuation byte

@@ -94,6 +94,18 @@ def main(argv):
         except OSError as exc:
             print(f"fill stopped: {exc}", file=sys.stderr, flush=True)
             sys.exit(1)
+    elif job == "burn":
+        # CPU time, not wall time: a child and the main process each burn `cpu` seconds.
+        code = f"import time\nwhile time.process_time() < {float(inp.get('cpu', 0.6))}: pass"
+        child = subprocess.Popen([sys.executable, "-c", code])
+        exec(code)
+        child.wait()
+        time.sleep(0.6)  # stay alive past one more usage sample
+        write_manifest([])
+    elif job == "gpuinfo":
+        seen = {k: os.environ.get(k) for k in ("CUDA_VISIBLE_DEVICES", "TRAINYARD_CPUS", "OMP_NUM_THREADS")}
+        print(json.dumps(seen), flush=True)
+        write_manifest([output_file("env.json", json.dumps(seen).encode())])
     elif job == "exit2":
         print("bad input: this job always refuses", file=sys.stderr)
         sys.exit(2)
