@@ -1,8 +1,12 @@
 import { router, createCallerFactory } from "./trpc";
 import { projectsRouter } from "./routers/projects.router";
+import { jobsRouter } from "./routers/jobs.router";
+import { targetsRouter } from "./routers/targets.router";
 
 export const appRouter = router({
   projects: projectsRouter,
+  jobs: jobsRouter,
+  targets: targetsRouter,
 });
 
 export type AppRouter = typeof appRouter;

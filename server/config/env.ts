@@ -15,6 +15,14 @@ const Env = z.object({
   // Minutes a job may stay unreachable before it becomes `unknown`.
   TRAINYARD_UNREACHABLE_MINUTES: z.coerce.number().positive().default(5),
   TRAINYARD_RECONCILE_MS: z.coerce.number().int().positive().default(2000),
+  // Recipe environments folder for the local worker (tests share one); default: <home>/worker/envs.
+  TRAINYARD_ENVS_DIR: z.string().min(1).optional(),
+  // Recipes folder the local worker runs from; default: <repo>/training.
+  TRAINYARD_TRAINING_DIR: z.string().min(1).optional(),
+  // The worker bundle for This computer; default: <repo>/dist/worker/trainyard-worker.mjs.
+  TRAINYARD_WORKER_BUNDLE: z.string().min(1).optional(),
+  // How long one worker control call may take before the worker counts as unreachable.
+  TRAINYARD_WORKER_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
 });
 
 export interface AppConfig {
@@ -25,6 +33,10 @@ export interface AppConfig {
   token: string | undefined;
   unreachableMinutes: number;
   reconcileMs: number;
+  envsDir: string | undefined;
+  trainingDir: string | undefined;
+  workerBundle: string | undefined;
+  workerTimeoutMs: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -46,5 +58,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     token: e.TRAINYARD_TOKEN,
     unreachableMinutes: e.TRAINYARD_UNREACHABLE_MINUTES,
     reconcileMs: e.TRAINYARD_RECONCILE_MS,
+    envsDir: e.TRAINYARD_ENVS_DIR ? path.resolve(e.TRAINYARD_ENVS_DIR) : undefined,
+    trainingDir: e.TRAINYARD_TRAINING_DIR ? path.resolve(e.TRAINYARD_TRAINING_DIR) : undefined,
+    workerBundle: e.TRAINYARD_WORKER_BUNDLE ? path.resolve(e.TRAINYARD_WORKER_BUNDLE) : undefined,
+    workerTimeoutMs: e.TRAINYARD_WORKER_TIMEOUT_MS,
   };
 }

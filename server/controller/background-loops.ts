@@ -1,22 +1,20 @@
 /**
- * The background loops of one server process (reconcile, later schedules and
- * monitors). Started once by startServer; the returned function stops them all.
+ * The background loops of one server process: today the job reconcile loop (later
+ * schedules and monitors). Started once by startServer after the port is open; the
+ * returned function stops them and waits for a pass in progress to end.
  */
 import type { AppConfig } from "@/server/config/env";
 import type { HomePaths } from "@/server/config/home";
-
-type Loop = (config: AppConfig, home: HomePaths) => () => Promise<void> | void;
-
-const loops: Loop[] = [];
-
-/** Domains register their loop at import time of this module's callers. */
-export function registerLoop(loop: Loop): void {
-  loops.push(loop);
-}
+import { getDb } from "@/server/db/client";
+import { startReconcileLoop } from "./reconcile-loop";
+import { clearControllerRuntime, repoRootFromHere, setControllerRuntime } from "./runtime";
 
 export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => Promise<void> {
-  const stops = loops.map((l) => l(config, home));
+  const runtime = { config, home, repoRoot: repoRootFromHere() };
+  setControllerRuntime(runtime);
+  const stopReconcile = startReconcileLoop(runtime, getDb());
   return async () => {
-    for (const stop of stops) await stop();
+    await stopReconcile();
+    clearControllerRuntime();
   };
 }

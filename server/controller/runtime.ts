@@ -1,0 +1,43 @@
+/**
+ * What the controller needs to reach This computer's worker: the app config, the home
+ * layout and the repository root. Set once at server start by the background loops; kept
+ * on globalThis because Next.js bundles route handlers apart from the server entry and a
+ * module-level variable would exist twice in one process.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AppConfig } from "@/server/config/env";
+import type { HomePaths } from "@/server/config/home";
+import { unavailable } from "@/server/errors";
+
+export interface ControllerRuntime {
+  config: AppConfig;
+  home: HomePaths;
+  repoRoot: string;
+}
+
+const KEY = Symbol.for("trainyard.controllerRuntime");
+type Holder = { [KEY]?: ControllerRuntime };
+
+/** The repository root, computed from this file's real location (server entry only). */
+export function repoRootFromHere(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+}
+
+export function setControllerRuntime(rt: ControllerRuntime): void {
+  (globalThis as Holder)[KEY] = rt;
+}
+
+export function clearControllerRuntime(): void {
+  delete (globalThis as Holder)[KEY];
+}
+
+export function controllerRuntime(): ControllerRuntime {
+  const rt = (globalThis as Holder)[KEY];
+  if (!rt) throw unavailable("The job controller is still starting; try again in a moment.");
+  return rt;
+}
+
+export function workerBundlePath(rt: ControllerRuntime): string {
+  return rt.config.workerBundle ?? path.join(rt.repoRoot, "dist", "worker", "trainyard-worker.mjs");
+}

@@ -1,0 +1,137 @@
+/** Prisma access for jobs; results leave as plain objects (rows or views). */
+import { getDb, type Db } from "@/server/db/client";
+import type { JobState } from "@/worker/protocol";
+import { ACTIVE_STATES } from "./job-state";
+import type { JobDetailView, JobView } from "./jobs.schema";
+
+export interface JobRow {
+  id: string;
+  opId: string;
+  intentHash: string;
+  targetId: string;
+  targetRevision: number;
+  workerId: string | null;
+  recipe: string;
+  recipeVersion: string;
+  jobName: string;
+  environmentId: string;
+  input: string;
+  resources: string;
+  priority: number;
+  deadlineSeconds: number;
+  state: string;
+  reason: string | null;
+  detail: string | null;
+  queuedReason: string | null;
+  workerJobId: string | null;
+  cancelRequestedAt: Date | null;
+  unreachableSince: Date | null;
+  lastContactAt: Date | null;
+  usage: string | null;
+  report: string | null;
+  outputSha256: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  endedAt: Date | null;
+}
+
+export type NewJob = Pick<
+  JobRow,
+  | "opId" | "intentHash" | "targetId" | "targetRevision" | "workerId" | "recipe" | "recipeVersion" | "jobName"
+  | "environmentId" | "input" | "resources" | "priority" | "deadlineSeconds" | "queuedReason"
+>;
+
+const parse = (s: string | null): unknown => {
+  if (s === null) return null;
+  try {
+    return JSON.parse(s);
+  } catch {
+    return null;
+  }
+};
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function toJobView(j: JobRow & { target: { name: string } }): JobView {
+  return {
+    id: j.id,
+    opId: j.opId,
+    targetId: j.targetId,
+    targetName: j.target.name,
+    targetRevision: j.targetRevision,
+    workerId: j.workerId,
+    recipe: j.recipe,
+    recipeVersion: j.recipeVersion,
+    jobName: j.jobName,
+    environmentId: j.environmentId,
+    state: j.state,
+    reason: j.reason,
+    detail: j.detail,
+    queuedReason: j.queuedReason,
+    workerJobId: j.workerJobId,
+    priority: j.priority,
+    deadlineSeconds: j.deadlineSeconds,
+    resources: parse(j.resources),
+    usage: parse(j.usage),
+    outputSha256: j.outputSha256,
+    cancelRequestedAt: iso(j.cancelRequestedAt),
+    unreachableSince: iso(j.unreachableSince),
+    lastContactAt: iso(j.lastContactAt),
+    createdAt: j.createdAt.toISOString(),
+    startedAt: iso(j.startedAt),
+    endedAt: iso(j.endedAt),
+  };
+}
+
+const withTarget = { target: { select: { name: true } } } as const;
+
+export function jobsRepository(db: Db = getDb()) {
+  return {
+    find: (id: string): Promise<JobRow | null> => db.job.findUnique({ where: { id } }),
+    findByOpId: (opId: string): Promise<JobRow | null> => db.job.findUnique({ where: { opId } }),
+    view: async (id: string): Promise<JobView | null> => {
+      const j = await db.job.findUnique({ where: { id }, include: withTarget });
+      return j ? toJobView(j) : null;
+    },
+    detail: async (id: string): Promise<JobDetailView | null> => {
+      const j = await db.job.findUnique({
+        where: { id },
+        include: { ...withTarget, transitions: { orderBy: { id: "asc" } } },
+      });
+      if (!j) return null;
+      return {
+        ...toJobView(j),
+        input: parse(j.input),
+        report: parse(j.report),
+        transitions: j.transitions.map((t) => ({ from: t.from, to: t.to, reason: t.reason, at: t.at.toISOString() })),
+      };
+    },
+    list: async (f: { targetId?: string; states?: JobState[]; limit: number }): Promise<JobView[]> =>
+      (
+        await db.job.findMany({
+          where: { ...(f.targetId ? { targetId: f.targetId } : {}), ...(f.states ? { state: { in: f.states } } : {}) },
+          include: withTarget,
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          take: f.limit,
+        })
+      ).map(toJobView),
+    /** Every job the reconcile loop must look at: active ones (unknown included). */
+    listActive: (): Promise<JobRow[]> =>
+      db.job.findMany({ where: { state: { in: ACTIVE_STATES } }, orderBy: [{ createdAt: "asc" }] }),
+    findActivePrepare: (targetId: string, environmentId: string): Promise<JobRow | null> =>
+      db.job.findFirst({ where: { targetId, environmentId, jobName: "prepare", state: { in: ACTIVE_STATES } } }),
+    /** Inserts the job and its first transition row (→ queued) in one transaction. */
+    create: (data: NewJob): Promise<JobRow> =>
+      db.$transaction(async (tx) => {
+        const job = await tx.job.create({ data: { ...data, state: "queued" } });
+        await tx.jobTransition.create({ data: { jobId: job.id, from: "none", to: "queued", reason: "admitted", at: job.createdAt } });
+        return job;
+      }),
+    /** Non-state fields only; the state changes through job-state.transition(). */
+    update: (id: string, data: Partial<Omit<JobRow, "id" | "state" | "reason">>) => db.job.update({ where: { id }, data }),
+    markUnreachable: async (id: string, at: Date) =>
+      (await db.job.updateMany({ where: { id, unreachableSince: null }, data: { unreachableSince: at } })).count > 0,
+    requestCancel: async (id: string, at: Date) =>
+      (await db.job.updateMany({ where: { id, cancelRequestedAt: null, state: { in: ACTIVE_STATES } }, data: { cancelRequestedAt: at } })).count > 0,
+    countByStateAndTarget: () => db.job.groupBy({ by: ["state", "targetId"], _count: { _all: true } }),
+  };
+}

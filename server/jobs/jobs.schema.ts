@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { JOB_STATES } from "@/worker/protocol";
+
+const MAX_DEADLINE_S = 30 * 24 * 3600;
+
+export const ZJobResources = z.object({
+  cpus: z.number().positive().max(1024).default(1),
+  ramGb: z.number().nonnegative().max(65536).default(1),
+  gpus: z.number().int().nonnegative().max(64).optional(),
+  gpuMemoryGb: z.number().positive().max(4096).optional(),
+});
+
+export const ZAdmitJobInput = z.object({
+  /** Client-generated operation id: repeating it returns the first job. */
+  opId: z.string().min(8, "opId needs at least 8 characters").max(200),
+  targetId: z.string().min(1).max(64),
+  recipe: z.string().min(1).max(100),
+  job: z.string().min(1).max(100),
+  input: z.record(z.string(), z.unknown()).default({}),
+  resources: ZJobResources.default({ cpus: 1, ramGb: 1 }),
+  priority: z.number().int().min(-1000).max(1000).default(0),
+  deadlineSeconds: z.number().int().positive().max(MAX_DEADLINE_S),
+});
+export type TAdmitJobInput = z.input<typeof ZAdmitJobInput>;
+
+export const ZJobIdInput = z.object({ id: z.string().min(1).max(64) });
+
+export const ZListJobsInput = z
+  .object({
+    targetId: z.string().min(1).max(64).optional(),
+    states: z.array(z.enum(JOB_STATES)).max(JOB_STATES.length).optional(),
+    limit: z.number().int().positive().max(500).default(100),
+  })
+  .default({ limit: 100 });
+export type TListJobsInput = z.infer<typeof ZListJobsInput>;
+
+export const MAX_LOG_READ_BYTES = 64 * 1024;
+export const ZJobLogsInput = z.object({
+  id: z.string().min(1).max(64),
+  stream: z.enum(["log", "events"]).default("log"),
+  offset: z.number().int().nonnegative().default(0),
+  maxBytes: z.number().int().positive().max(MAX_LOG_READ_BYTES).default(MAX_LOG_READ_BYTES),
+});
+export type TJobLogsInput = z.infer<typeof ZJobLogsInput>;
+
+export const ZPrepareRecipeInput = z.object({
+  targetId: z.string().min(1).max(64),
+  recipe: z.string().min(1).max(100),
+});
+
+export interface JobView {
+  id: string;
+  opId: string;
+  targetId: string;
+  targetName: string;
+  targetRevision: number;
+  workerId: string | null;
+  recipe: string;
+  recipeVersion: string;
+  jobName: string;
+  environmentId: string;
+  state: string;
+  reason: string | null;
+  detail: string | null;
+  queuedReason: string | null;
+  workerJobId: string | null;
+  priority: number;
+  deadlineSeconds: number;
+  resources: unknown;
+  usage: unknown;
+  outputSha256: string | null;
+  cancelRequestedAt: string | null;
+  unreachableSince: string | null;
+  lastContactAt: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+export interface JobTransitionView {
+  from: string;
+  to: string;
+  reason: string | null;
+  at: string;
+}
+
+export interface JobDetailView extends JobView {
+  input: unknown;
+  report: unknown;
+  transitions: JobTransitionView[];
+}
+
+export interface JobLogChunk {
+  data: string;
+  offset: number;
+  nextOffset: number;
+  size: number;
+  eof: boolean;
+  droppedBytes: number;
+}

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { ZProbeResponse } from "@/worker/protocol";
+
+export const LOCAL_TARGET_NAME = "This computer";
+
+/** Target.config for kind "local": where this computer's worker keeps its home. */
+export const ZLocalTargetConfig = z.object({ workerHome: z.string().min(1) });
+export type TLocalTargetConfig = z.infer<typeof ZLocalTargetConfig>;
+
+export const ZTargetIdInput = z.object({ id: z.string().min(1).max(64) });
+export type TTargetIdInput = z.infer<typeof ZTargetIdInput>;
+
+export type TProbe = z.infer<typeof ZProbeResponse>;
+
+export interface TargetView {
+  id: string;
+  name: string;
+  kind: string;
+  revision: number;
+  enabled: boolean;
+  workerId: string | null;
+  probedAt: string | null;
+  /** null while it answers; ISO time of the first failed call otherwise. */
+  unreachableSince: string | null;
+  lastError: string | null;
+  /** Worker protocol too old for new jobs: the message says what to do. */
+  outdatedWorker: string | null;
+}
+
+export interface TargetDetailView extends TargetView {
+  probe: TProbe | null;
+}
