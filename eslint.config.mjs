@@ -13,6 +13,7 @@ const config = [
     ignores: [
       "node_modules/**",
       ".next/**",
+      ".next-builds/**",
       "generated/**",
       "dist/**",
       ".tmp/**",

@@ -40,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
         console.log(USAGE);
         return command === undefined ? 2 : 0;
       case "build":
-        await ensureBuilt(REPO_ROOT);
+        console.log(`web app build: ${await ensureBuilt(REPO_ROOT)}`);
         return 0;
       case "start":
         return await startCommand(rest);

@@ -9,7 +9,8 @@ import { REPO_ROOT } from "../local-db";
 export async function startCommand(args: string[]): Promise<number> {
   const dev = args.includes("--dev");
   const config = loadConfig();
-  if (!dev) await ensureBuilt(REPO_ROOT);
+  // next() reads next.config.ts, which picks the build folder from this variable.
+  if (!dev) process.env.TRAINYARD_DIST_DIR = await ensureBuilt(REPO_ROOT);
   let server;
   try {
     server = await startServer({ config, repoRoot: REPO_ROOT, dev });

@@ -1,0 +1,56 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// One throw-away data home and port per run; workers inherit them from the main process.
+process.env.TRAINYARD_E2E_HOME ??= mkdtempSync(path.join(os.tmpdir(), "trainyard-e2e-"));
+process.env.TRAINYARD_E2E_PORT ??= String(3900 + Math.floor(Math.random() * 90));
+const port = Number(process.env.TRAINYARD_E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e-report.json" }]],
+  use: {
+    baseURL,
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: chromium,
+  },
+  projects: [
+    { name: "desktop", use: { viewport: { width: 1280, height: 800 } } },
+    { name: "phone", use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
+  ],
+  webServer: {
+    command: "node bin/trainyard.mjs start",
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 300_000,
+    env: {
+      TRAINYARD_HOME: process.env.TRAINYARD_E2E_HOME,
+      TRAINYARD_PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
