@@ -31,7 +31,7 @@ export default defineConfig({
   retries: 0,
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  reporter: [["list"], ["json", { outputFile: "test-results/e2e-report.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.TRAINYARD_E2E_REPORT ?? "test-results/e2e-report.json" }]],
   use: {
     baseURL,
     screenshot: "only-on-failure",

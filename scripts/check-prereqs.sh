@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# System prerequisites of the test suite: Debian's Chromium (browser tests), Python 3.10+
+# with venv (recipe environments), OpenSSH server (SSH training computer tests).
+# As root with apt, installs what is missing; otherwise stops with the exact command.
+set -euo pipefail
+
+missing_pkgs=()
+[ -x /usr/bin/chromium ] || missing_pkgs+=(chromium)
+if ! command -v python3 >/dev/null || ! python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)'; then
+  missing_pkgs+=(python3 python3-venv)
+else
+  tmp=$(mktemp -d)
+  if ! python3 -m venv "$tmp/v" >/dev/null 2>&1 || ! "$tmp/v/bin/python" -m pip --version >/dev/null 2>&1; then
+    missing_pkgs+=(python3-venv)
+  fi
+  rm -rf "$tmp"
+fi
+[ -x /usr/sbin/sshd ] || missing_pkgs+=(openssh-server)
+
+if [ ${#missing_pkgs[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "Installing missing prerequisites: ${missing_pkgs[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing_pkgs[@]}" >/dev/null
+  exit 0
+fi
+echo "Missing prerequisites for the tests: ${missing_pkgs[*]}" >&2
+echo "Install them with:  sudo apt-get install -y ${missing_pkgs[*]}" >&2
+exit 1

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `npm test`: every tier, in order of speed. A tier that fails does not stop the
+# others; the last line is the total across tiers: "N passed, N failed, N skipped".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+export TRAINYARD_TEST_ENVS_DIR="${TRAINYARD_TEST_ENVS_DIR:-$PWD/.tmp/envs}"
+results=.tmp/test-results
+rm -rf "$results" && mkdir -p "$results"
+
+bash scripts/check-prereqs.sh || exit 1
+
+declare -a tier_names=() tier_status=()
+run_tier() { # name, command...
+  local name=$1; shift
+  echo; echo "=== $name ==="
+  local started=$SECONDS
+  "$@"
+  local code=$?
+  tier_names+=("$name"); tier_status+=("$code")
+  echo "=== $name: exit $code in $((SECONDS - started)) s ==="
+}
+
+run_tier typecheck npx tsc --noEmit
+run_tier lint npx eslint .
+run_tier worker-bundle node scripts/build-worker.mjs
+run_tier unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
+run_tier web-build node bin/trainyard.mjs build
+run_tier integration npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json"
+run_tier pytest python3 training/tools/run_pytests.py -q --junitxml="$PWD/$results/pytest.xml"
+TRAINYARD_E2E_REPORT="$PWD/$results/e2e.json" run_tier e2e npx playwright test
+
+node scripts/test-totals.mjs "$results" "${tier_names[*]}" "${tier_status[*]}"
