@@ -12,6 +12,34 @@ import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 
+type SqlDriverAdapter = Awaited<ReturnType<PrismaBetterSqlite3["connect"]>>;
+
+/**
+ * The engine replays migrations on the shadow database with `executeRaw` and a whole
+ * migration file, but better-sqlite3 prepares one statement at a time. Such a call is
+ * sent to `executeScript`, which runs several.
+ */
+function withMultiStatementRaw(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const executeRaw: SqlDriverAdapter["executeRaw"] = async (query) => {
+    try {
+      return await adapter.executeRaw(query);
+    } catch (err) {
+      if (query.args.length === 0 && /more than one statement/i.test(String((err as Error)?.message ?? err))) {
+        await adapter.executeScript(query.sql);
+        return 0;
+      }
+      throw err;
+    }
+  };
+  return new Proxy(adapter, {
+    get: (target, key) => {
+      if (key === "executeRaw") return executeRaw;
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 type Bg = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
 type WasmEngine = Awaited<ReturnType<Bg["SchemaEngine"]["new"]>>;
 /** The engine plus `close()`, which frees it and closes its SQLite connections. */
@@ -52,19 +80,15 @@ export async function openSchemaEngine(
   // engine.free() leaves the driver's connections open, and a second engine in the same
   // process would then see SQLITE_BUSY; keep them so close() can dispose of them.
   const connections: { dispose(): Promise<void> }[] = [];
+  const keep = (c: SqlDriverAdapter) => {
+    connections.push(c);
+    return withMultiStatementRaw(c);
+  };
   const tracked: Parameters<typeof bindMigrationAwareSqlAdapterFactory>[0] = {
     provider: factory.provider as typeof factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => {
-      const c = await factory.connect();
-      connections.push(c);
-      return c;
-    },
-    connectToShadowDb: async () => {
-      const c = await factory.connectToShadowDb();
-      connections.push(c);
-      return c;
-    },
+    connect: async () => keep(await factory.connect()),
+    connectToShadowDb: async () => keep(await factory.connectToShadowDb()),
   };
   const engine = await bg.SchemaEngine.new(
     { datamodels: [[schema.path, schema.content]] },
