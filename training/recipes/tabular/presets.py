@@ -28,6 +28,23 @@ def default_hyperparameters() -> dict:
 UNTUNED_FAMILIES = ("RF", "XT", "KNN", "LR")
 
 
+# The hyperparameter each family reads its random seed from (AutoGluon's `seed_name`).
+SEED_NAMES = {"GBM": "seed", "CAT": "random_seed", "RF": "random_state", "XT": "random_state", "LR": "random_state"}
+
+
+def with_seed(hyperparameters: dict, seed: int) -> dict:
+    """Every config gets the job's seed unless it names its own."""
+    out = copy.deepcopy(hyperparameters)
+    for family, seed_name in SEED_NAMES.items():
+        if family not in out:
+            continue
+        configs = out[family] if isinstance(out[family], list) else [out[family]]
+        for config in configs:
+            config.setdefault(seed_name, seed)
+        out[family] = configs
+    return out
+
+
 def without_tuning(hyperparameters: dict, families) -> dict:
     out = copy.deepcopy(hyperparameters)
     for family in families:
@@ -41,7 +58,7 @@ def without_tuning(hyperparameters: dict, families) -> dict:
 
 
 def fit_kwargs(options: TrainOptions, cpus: int, callbacks: list) -> dict:
-    hyperparameters = options.hyperparameters or default_hyperparameters()
+    hyperparameters = with_seed(options.hyperparameters or default_hyperparameters(), options.seed)
     kwargs = {
         "presets": "medium_quality",
         "hyperparameters": hyperparameters,

@@ -62,7 +62,7 @@ def run_train(ctx, inputs: dict) -> dict:
     callback = EventCallback(ctx, options.metric, scorer, options.fit_time_limit)
     fit_started = time.monotonic()
     import numpy as np
-    np.random.seed(options.seed)  # AutoGluon models seed themselves; this covers the rest
+    np.random.seed(options.seed)  # models get the seed through presets.with_seed; this covers the rest
     predictor.fit(train_data=data.train, tuning_data=data.validation,
                   **fit_kwargs(options, ctx.cpus, [callback]))
     fit_seconds = time.monotonic() - fit_started
