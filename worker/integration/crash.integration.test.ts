@@ -15,6 +15,10 @@ beforeAll(async () => {
 afterAll(() => w?.cleanup());
 
 const ledger = () => JSON.parse(fs.readFileSync(path.join(w.home, "ledger.json"), "utf8")).reservations as Record<string, unknown>;
+const readStart = (pid: number) => {
+  const t = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(t.slice(t.lastIndexOf(")") + 2).split(" ")[19]);
+};
 const runLines = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split("\n") : []);
 
 describe("crash safety", () => {
@@ -63,6 +67,24 @@ describe("crash safety", () => {
     expect(failed).toMatchObject({ state: "failed", reason: "interrupted" });
     expect(ledger()[jobId]).toBeUndefined();
     expect((await waitForJob(w, next.receipt.jobId)).state).toBe("succeeded");
+  });
+
+  it.each([
+    ["a reused pid (same pid, other start time)", (s: { pid: number; startTime: number; bootId: string }) => ({ ...s, pid: process.pid })],
+    ["a reboot (other boot id)", (s: { pid: number; startTime: number; bootId: string }) => ({ ...s, pid: process.pid, startTime: readStart(process.pid), bootId: "another-boot" })],
+  ])("a live process after %s is never mistaken for the job's supervisor", async (_what, forge) => {
+    const s = await submitJob(w, "sleepy", { seconds: 30 });
+    const running = await waitForJob(w, s.receipt.jobId, (r) => r.state === "running" && r.recipeProcess !== null);
+    process.kill(running.supervisor!.pid, "SIGKILL");
+    process.kill(-running.recipeProcess!.pid, "SIGKILL");
+    await waitFor("job processes gone", () => !pidAlive(running.supervisor!.pid) && groupPids(running.recipeProcess!.pid).length === 0);
+    // Forge the receipt so its supervisor pid names a live, unrelated process (this test).
+    const file = path.join(w.home, "receipts", `${s.receipt.jobId}.json`);
+    const rec = JSON.parse(fs.readFileSync(file, "utf8"));
+    fs.writeFileSync(file, JSON.stringify({ ...rec, supervisor: forge(rec.supervisor) }));
+    const r = await waitForJob(w, s.receipt.jobId);
+    expect(r).toMatchObject({ state: "failed", reason: "interrupted" });
+    expect(ledger()[s.receipt.jobId]).toBeUndefined();
   });
 
   it("cancel of a job whose supervisor was killed still stops its whole group", async () => {

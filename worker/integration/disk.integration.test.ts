@@ -53,6 +53,17 @@ describe("log cap and full disks", () => {
     }
   });
 
+  it("ENOSPC on the supervisor's very first write (claiming the job) also ends failed/disk_full", async () => {
+    const f = await makeHome({ testFaults: { enospcAfterBytes: 0 } });
+    try {
+      const s = await submitJob(f, "quick");
+      const r = await waitForJob(f, s.receipt.jobId);
+      expect(r).toMatchObject({ state: "failed", reason: "disk_full", startedAt: null });
+    } finally {
+      f.cleanup();
+    }
+  });
+
   it("a real full disk (8 MiB tmpfs home) ends failed/disk_full and the worker keeps working", async (ctx) => {
     const mnt = fs.mkdtempSync(path.join(os.tmpdir(), "trainyard-tmpfs-"));
     const m = spawnSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt], { encoding: "utf8" });

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { ZCancelRequest, ZInspectRequest, ZListRequest, ZLogsRequest } from "../../protocol/requests";
 import { isTerminal } from "../../protocol/states";
 import { WorkerError } from "../errors";
-import { nowIso, readText, writeFileAtomic } from "../fsx";
+import { fileSize, nowIso, readText, writeFileAtomic } from "../fsx";
 import { transition } from "../jobstate";
 import { launchSupervisor } from "../launch";
 import { startWhatFits } from "../ledger";
@@ -32,7 +32,11 @@ export function currentReceipt(ctx: Ctx, jobId: string): TReceipt {
 
 export function inspect(ctx: Ctx, req: z.output<typeof ZInspectRequest>) {
   const jobId = req.jobId ?? jobIdForOp(ctx, req.opId!);
-  return { receipt: currentReceipt(ctx, jobId) };
+  const r = currentReceipt(ctx, jobId);
+  if (isTerminal(r.state)) return { receipt: r };
+  // Live sizes for an active job (the receipt file records them at the end).
+  const p = jobPaths(r.jobDir);
+  return { receipt: { ...r, logBytes: fileSize(p.logFile), eventsBytes: fileSize(p.eventsFile) } };
 }
 
 export function list(ctx: Ctx, req: z.output<typeof ZListRequest>) {

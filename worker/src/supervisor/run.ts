@@ -46,14 +46,22 @@ export async function supervise(home: Home, cfg: WorkerConfig, jobId: string): P
     return;
   }
   const startedAt = new Date();
-  const claim = transition(home, jobId, "running", null, () => ({
-    supervisor: me,
-    startedAt: startedAt.toISOString(),
-    deadlineAt: new Date(startedAt.getTime() + r0.deadlineSeconds * 1000).toISOString(),
-  }), ["admitted"]);
-  if (!claim.changed) return;
   try {
+    const claim = transition(home, jobId, "running", null, () => ({
+      supervisor: me,
+      startedAt: startedAt.toISOString(),
+      deadlineAt: new Date(startedAt.getTime() + r0.deadlineSeconds * 1000).toISOString(),
+    }), ["admitted"]);
+    if (!claim.changed) return;
     await runRecipe(home, cfg, claim.receipt, p, command);
+  } catch (err) {
+    if (!isEnospc(err)) throw err;
+    // The disk filled before the recipe started (or while recording it): free the reserve
+    // so this outcome can be written, and leave no output that looks valid.
+    home.freeReserve();
+    releaseInjectedFaults();
+    discardOutputs(p);
+    transition(home, jobId, "failed", "disk_full", () => ({ supervisor: me, detail: `no space left on device: ${(err as Error).message}` }), ["admitted", "running"]);
   } finally {
     startWhatFits(home, cfg);
   }
@@ -85,10 +93,6 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     });
   });
   const pgid = child.pid ?? -1;
-  if (child.pid) {
-    const id = identityOf(child.pid);
-    updateReceipt(home, r.jobId, (x) => ({ ...x, recipeProcess: id }));
-  }
 
   const beginStop = (cause: Exclude<StopCause, null>, why: string) => {
     if (stop) return;
@@ -101,7 +105,7 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     logBroken = true;
     home.freeReserve();
     releaseInjectedFaults();
-    detail = `no space left on device while writing the job log (${(err as Error).message})`;
+    detail = `no space left on device while writing the job's files (${(err as Error).message})`;
     beginStop("disk_full", "disk full");
   };
   const onChunk = (chunk: Buffer) => {
@@ -116,6 +120,16 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
       else logBroken = true;
     }
   };
+  if (child.pid) {
+    const id = identityOf(child.pid);
+    try {
+      updateReceipt(home, r.jobId, (x) => ({ ...x, recipeProcess: id }));
+    } catch (err) {
+      if (!isEnospc(err)) throw err;
+      onDiskFull(err);
+      updateReceipt(home, r.jobId, (x) => ({ ...x, recipeProcess: id })); // reserve freed: retry once
+    }
+  }
   child.stdout?.on("data", onChunk);
   child.stderr?.on("data", onChunk);
   const streamsClosed = Promise.all([child.stdout, child.stderr].map((s) => (s ? new Promise((res) => s.once("close", res)) : null)));
