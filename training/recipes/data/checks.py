@@ -26,7 +26,7 @@ MIN_TEST_ROWS_PER_CLASS = 10
 ENTITY_NAME = re.compile(
     r"(^|[_\s.-])(id|ids|subject|patient|user|customer|client|participant|person|member|account|session|"
     r"household|family|store|shop|device|machine|player|team|station|site|animal|individual|group|batch)"
-    r"([_\s.-]|$)|id$", re.IGNORECASE)
+    r"([_\s.-]|$)|(?-i:[a-z]Id|ID)$", re.IGNORECASE)
 CODE_VALUE = re.compile(r"^([A-Za-z_#-]*?)[-_ ]?(\d+)$")
 
 

@@ -24,7 +24,8 @@ DATE_PATTERN = re.compile(
     r"|\d{1,2}/\d{1,2}/\d{2,4}( \d{1,2}:\d{2}(:\d{2})?)?"
     r"|\d{4}/\d{1,2}/\d{1,2}( \d{1,2}:\d{2}(:\d{2})?)?)\s*$")
 ISO_PATTERN = re.compile(r"^\s*\d{4}-\d{2}-\d{2}")
-ID_NAME = re.compile(r"(^|[_\s.-])(id|uuid|guid|key)$|^id[_\s.-]|Id$|ID$", re.IGNORECASE)
+# "id", "row_id", "ID", "customerId" — but not "paid" (camelCase only counts with a capital I)
+ID_NAME = re.compile(r"(^|[_\s.-])(id|uuid|guid|key)$|^id[_\s.-]|(?-i:[a-z]Id|ID)$", re.IGNORECASE)
 TOP_VALUES = 10
 PREVIEW_VALUES = 5
 MIN_ROWS_FOR_ID = 20
