@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZReceipt } from "../protocol";
+import { ZReceipt, parseWorkerResponse } from "../protocol";
 import { fixtureEnv, makeHome, submitJob, waitForJob, type WorkerHome } from "../testing/harness";
 
 let w: WorkerHome;
@@ -28,6 +28,8 @@ describe("job lifecycle", () => {
     expect(r.reservationReleasedAt).not.toBeNull();
 
     const a = await w.control({ op: "artifacts", jobId: r.jobId });
+    expect(parseWorkerResponse("artifacts", a).ok).toBe(true);
+    expect(parseWorkerResponse("submit", s).ok).toBe(true);
     expect(a.files).toEqual([expect.objectContaining({ path: "result.txt" })]);
     const f = await w.control({ op: "fetch", jobId: r.jobId, path: "result.txt" });
     expect(fs.readFileSync(f.path, "utf8")).toBe(`slept ${r.jobId}\n`);

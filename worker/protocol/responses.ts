@@ -142,3 +142,16 @@ export type TGcResponse = z.infer<typeof ZGcResponse>;
 export type TErrorResponse = z.infer<typeof ZErrorResponse>;
 export type TProblem = z.infer<typeof ZProblem>;
 export type TManifestEntry = z.infer<typeof ZManifestEntry>;
+
+/**
+ * Parse a worker's stdout JSON for `op`: the op's success shape or the typed error.
+ * The controller calls this on every answer, so a worker that drifts from the schema
+ * is an error at the boundary, not a surprise later.
+ */
+export function parseWorkerResponse<Op extends keyof typeof RESPONSE_SCHEMAS>(
+  op: Op,
+  value: unknown,
+): z.infer<(typeof RESPONSE_SCHEMAS)[Op]> | TErrorResponse {
+  const isError = typeof value === "object" && value !== null && (value as { ok?: unknown }).ok === false;
+  return isError ? ZErrorResponse.parse(value) : (RESPONSE_SCHEMAS[op].parse(value) as z.infer<(typeof RESPONSE_SCHEMAS)[Op]>);
+}
