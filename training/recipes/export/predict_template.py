@@ -17,6 +17,18 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def class_key(value):
+    """Class names as in the recipe's proba::<class> columns: 1.0 -> "1" (see training.json)."""
+    if hasattr(value, "item") and not isinstance(value, str):
+        value = value.item()
+    if isinstance(value, float) and value == value and value not in (float("inf"), float("-inf")) \
+            and value.is_integer():
+        return str(int(value))
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
 def conform(frame, schema):
     """The schema's columns in order, with the training dtypes; exits on a mismatch."""
     import pandas as pd
@@ -75,7 +87,7 @@ def main(argv):
         proba = predictor.predict_proba(rows, as_multiclass=True)
         out["prediction"] = predictor.predict_from_proba(proba).to_numpy()
         for label in predictor.class_labels:
-            out["proba::" + str(label)] = proba[label].to_numpy(dtype="float64")
+            out["proba::" + class_key(label)] = proba[label].to_numpy(dtype="float64")
     out.to_csv(sys.stdout, index=False)  # floats print with repr: they round-trip exactly
 
 

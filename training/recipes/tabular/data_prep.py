@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pandas as pd
 from trainyard_recipe import BadInput, read_table, sha256_file
 
+from recipes.tabular.classes import class_key
 from recipes.tabular.options import TrainOptions
 
 
@@ -94,7 +95,7 @@ def check_task(options: TrainOptions, train: pd.DataFrame) -> None:
     if options.task == "multiclass" and len(classes) < 3:
         raise BadInput(f"multiclass target {options.target!r} has {len(classes)} classes in train", code="invalid_target")
     if options.positive_class is not None:
-        names = {str(c) for c in classes}
-        if str(options.positive_class) not in names:
+        names = {class_key(c) for c in classes}
+        if class_key(options.positive_class) not in names:
             raise BadInput(f"positiveClass {options.positive_class!r} is not a class of {options.target!r}: "
                            f"{sorted(names)}", code="invalid_input")

@@ -15,6 +15,7 @@ import os
 import pandas as pd
 from trainyard_recipe import BadInput, emit, read_table
 
+from recipes.tabular.classes import class_key
 from recipes.tabular.feature_schema import conform
 
 PROBA_PREFIX = "proba::"
@@ -63,7 +64,7 @@ def predict_frame(predictor, rows: pd.DataFrame, problem_type: str) -> pd.DataFr
     proba = predictor.predict_proba(rows, as_multiclass=True)
     out["prediction"] = predictor.predict_from_proba(proba).to_numpy()
     for label in predictor.class_labels:
-        out[PROBA_PREFIX + str(label)] = proba[label].to_numpy(dtype="float64")
+        out[PROBA_PREFIX + class_key(label)] = proba[label].to_numpy(dtype="float64")
     return out
 
 

@@ -16,6 +16,7 @@ from trainyard_recipe import BadInput, emit
 from trainyard_recipe.atomic import write_json_atomic
 
 from recipes.tabular import RECIPE_VERSION
+from recipes.tabular.classes import class_key
 from recipes.tabular.data_prep import prepare
 from recipes.tabular.feature_schema import build_schema
 from recipes.tabular.options import parse_train_input
@@ -31,8 +32,8 @@ def resolve_positive_class(options, train):
         return None
     counts = train[options.target].value_counts()
     if options.positive_class is not None:
-        return next(c for c in counts.index if str(c) == str(options.positive_class))
-    ordered = sorted(counts.index, key=str)
+        return next(c for c in counts.index if class_key(c) == class_key(options.positive_class))
+    ordered = sorted(counts.index, key=class_key)
     return min(ordered, key=lambda c: (int(counts[c]), -ordered.index(c)))
 
 
@@ -85,14 +86,14 @@ def run_train(ctx, inputs: dict) -> dict:
     write_json_atomic(ctx.output_dir / "feature_schema.json", schema)
     write_environment_lock(ctx.output_dir / "environment.lock")
     write_requirements(ctx.output_dir / "requirements.txt")
-    classes = [str(c) for c in predictor.class_labels] if options.task != "regression" else None
+    classes = [class_key(c) for c in predictor.class_labels] if options.task != "regression" else None
     best_row = next((row for row in leaderboard if row["model"] == best), None)
     wall = time.monotonic() - started
     training = {
         "recipe": "tabular", "recipeVersion": RECIPE_VERSION, "autogluonVersion": ag_version,
         "task": options.task, "target": options.target, "metric": options.metric,
         "autogluonMetric": options.ag_metric,
-        "positiveClass": None if positive is None else str(positive), "classLabels": classes,
+        "positiveClass": None if positive is None else class_key(positive), "classLabels": classes,
         "features": data.features, "excludeColumns": options.exclude_columns,
         "preset": options.preset, "numTrials": options.num_trials if options.preset == "improve" else None,
         "seed": options.seed, "timeLimitSeconds": options.time_limit_seconds,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from conftest import FIXTURES, JobResult, start_recipe_job  # training/conftest.py (pythonpath = training)
 
-from recipes.tabular.tests.split_fixture import (CSV_FORMAT, diamonds_subsample, make_split, sha256_file,
-                                                 write_partition)
+from recipes.tabular.tests.split_fixture import (CSV_FORMAT, diamonds_subsample, make_split,
+                                                 penguins_sex_as_numbers, sha256_file, write_partition)
 
 SCENARIOS = {
     # name: (fixture file, target, task, metric, budget seconds)
@@ -69,6 +69,8 @@ def _build(name: str, root: Path) -> Pipeline:
     dataset = root / source
     if name == "diamonds":
         diamonds_subsample(FIXTURES / source, dataset, rows=1500)
+    elif name == "penguins_sex":
+        penguins_sex_as_numbers(FIXTURES / source, dataset)
     else:
         shutil.copyfile(FIXTURES / source, dataset)
     split_dir = make_split(dataset, root / "split", target, task, seed=0)

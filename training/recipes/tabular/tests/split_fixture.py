@@ -68,3 +68,12 @@ def diamonds_subsample(source: Path, out_path: Path, rows: int = 1500, seed: int
     frame = pd.read_csv(source)
     frame.sample(n=rows, random_state=seed).to_csv(out_path, index=False)
     return out_path
+
+
+def penguins_sex_as_numbers(source: Path, out_path: Path) -> Path:
+    """Penguins with `sex` coded 1 (female) / 0 (male) / missing: pandas reads it as float64,
+    so the binary classes arrive as 0.0/1.0, the case that class names must survive."""
+    frame = pd.read_csv(source)
+    frame["sex"] = frame["sex"].map({"female": 1, "male": 0})
+    frame.to_csv(out_path, index=False)
+    return out_path

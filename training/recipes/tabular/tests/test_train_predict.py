@@ -9,6 +9,7 @@ import stat
 import pandas as pd
 import pytest
 
+from recipes.tabular.classes import class_key
 from recipes.tabular.tests import pipeline
 from recipes.tabular.tests.pipeline import run
 
@@ -80,13 +81,18 @@ def test_train_never_uses_test_rows(penguins):
 def test_binary_task_uses_the_minority_positive_class(penguins_sex):
     training = penguins_sex.train.output_json("training.json")
     receipt, base = penguins_sex.receipt(), penguins_sex.baseline_receipt()
-    counts = pd.read_parquet(penguins_sex.partitions["train"] / "labels.parquet")["label"].value_counts()
+    labels = pd.read_parquet(penguins_sex.partitions["train"] / "labels.parquet")["label"]
+    assert labels.dtype == "float64"  # classes 0.0 / 1.0: named "0" / "1" everywhere
+    counts = labels.value_counts()
     assert counts.min() < counts.max()  # a tie would make this test meaningless
-    assert training["positiveClass"] == counts.idxmin() == receipt["positiveClass"]
+    assert training["positiveClass"] == class_key(counts.idxmin()) == receipt["positiveClass"]
+    # AutoGluon orders binary classes negative first, positive last
+    assert sorted(training["classLabels"]) == ["0", "1"] and training["classLabels"][-1] == training["positiveClass"]
+    assert receipt["classes"] == training["classLabels"]
     assert receipt["primaryMetric"] == "roc_auc"
     assert receipt["metrics"]["roc_auc"] > 0.85 and base["metrics"]["roc_auc"] == pytest.approx(0.5)
     predictions = pd.read_parquet(penguins_sex.predict.output_dir / "predictions.parquet")
-    assert list(predictions.columns) == ["row_id", "prediction", "proba::female", "proba::male"]
+    assert sorted(predictions.columns) == ["prediction", "proba::0", "proba::1", "row_id"]
 
 
 def test_regression_beats_the_mean(diamonds):
