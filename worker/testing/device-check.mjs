@@ -45,6 +45,7 @@ check("probe lists GPUs with UUID and memory", probe.gpus.length > 0 && probe.gp
 console.log("pythons:", JSON.stringify(probe.pythons.map((p) => [p.candidate, p.version, p.canCreateVenv, p.problem])));
 if (!probe.gpus.length) {
   console.log("no GPUs here: nothing more to check");
+  fs.rmSync(home, { recursive: true, force: true });
   process.exit(1);
 }
 const prep = control({ op: "prepare", opId: "gpu-prep", recipe: "wk" });
