@@ -1,11 +1,12 @@
 /**
- * The background loops of one server process: today the job reconcile loop (later
- * schedules and monitors). Started once by startServer after the port is open; the
+ * The background loops of one server process: the job reconcile loop and the experiment
+ * chain loop (later schedules and monitors). Started once by startServer after the port is open; the
  * returned function stops them and waits for a pass in progress to end.
  */
 import type { AppConfig } from "@/server/config/env";
 import type { HomePaths } from "@/server/config/home";
 import { getDb } from "@/server/db/client";
+import { startChainLoop } from "@/server/experiments/chain-loop";
 import { startReconcileLoop } from "./reconcile-loop";
 import { clearControllerRuntime, repoRootFromHere, setControllerRuntime } from "./runtime";
 
@@ -13,7 +14,9 @@ export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => 
   const runtime = { config, home, repoRoot: repoRootFromHere() };
   setControllerRuntime(runtime);
   const stopReconcile = startReconcileLoop(runtime, getDb());
+  const stopChains = startChainLoop(getDb());
   return async () => {
+    await stopChains();
     await stopReconcile();
     clearControllerRuntime();
   };

@@ -39,7 +39,7 @@ export type NewJob = Pick<
   JobRow,
   | "opId" | "intentHash" | "targetId" | "targetRevision" | "workerId" | "recipe" | "recipeVersion" | "jobName"
   | "environmentId" | "input" | "resources" | "priority" | "deadlineSeconds" | "queuedReason"
->;
+> & { experimentId?: string | null; step?: string | null };
 
 const parse = (s: string | null): unknown => {
   if (s === null) return null;

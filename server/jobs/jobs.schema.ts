@@ -20,6 +20,9 @@ export const ZAdmitJobInput = z.object({
   resources: ZJobResources.default({ cpus: 1, ramGb: 1 }),
   priority: z.number().int().min(-1000).max(1000).default(0),
   deadlineSeconds: z.number().int().positive().max(MAX_DEADLINE_S),
+  /** The experiment whose chain this job is a step of (server/experiments). */
+  experimentId: z.string().min(1).max(64).optional(),
+  step: z.string().min(1).max(40).optional(),
 });
 export type TAdmitJobInput = z.input<typeof ZAdmitJobInput>;
 

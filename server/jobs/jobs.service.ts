@@ -139,6 +139,8 @@ export function jobsService(db: Db = getDb()) {
         priority: input.priority,
         deadlineSeconds: input.deadlineSeconds,
         queuedReason: `handing the job to ${target.name}`,
+        experimentId: input.experimentId ?? null,
+        step: input.step ?? null,
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;

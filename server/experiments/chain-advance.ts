@@ -1,0 +1,190 @@
+/**
+ * Moves one experiment's chain forward: admits every step whose inputs exist, follows
+ * its jobs' states, delivers cancellation, and settles the experiment when the chain
+ * ends. Idempotent: step jobs have deterministic operation ids, so running it twice, or
+ * again after a restart, never starts a step twice. It starts nothing for a step whose
+ * job exists; it only starts the next steps of a chain whose earlier steps succeeded.
+ */
+import type { Db } from "@/server/db/client";
+import { isDomainError } from "@/server/errors";
+import { prepareEnvironment } from "@/server/jobs/environments";
+import { isActive } from "@/server/jobs/job-state";
+import { jobsService } from "@/server/jobs/jobs.service";
+import { targetsService } from "@/server/targets/targets.service";
+import { collectResults } from "./chain-results";
+import { opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
+import { PHASES, readySteps, STEPS, type ChainContext, type Phase, type StepName } from "./chain-steps";
+import { deriveStatus, experimentTransition, isExperimentTerminal } from "./experiment-state";
+import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
+import { ZExperimentSettings } from "./experiments.schema";
+
+const parse = (s: string | null | undefined): unknown => {
+  try {
+    return s ? JSON.parse(s) : null;
+  } catch {
+    return null;
+  }
+};
+
+async function buildContext(db: Db, exp: ExperimentRow): Promise<ChainContext | { waiting: string } | { failed: string }> {
+  const repo = experimentsRepository(db);
+  const dataset = await repo.dataset(exp.datasetId);
+  if (!dataset) return { failed: "Its dataset was deleted." };
+  if (dataset.status === "failed") return { failed: `Its dataset could not be read: ${dataset.error ?? "profile failed"}` };
+  const profile = parse(dataset.profile) as { tableFormat?: Record<string, unknown> } | null;
+  if (dataset.status !== "ready" || !profile?.tableFormat) return { waiting: "Waiting for the dataset profile." };
+  const project = await repo.project(exp.projectId);
+  const target = await targetsService(db).get(exp.targetId).catch(() => null);
+  // Training takes the computer's whole CPU capacity; the other steps take one CPU.
+  const cpus = Math.max(1, Math.floor(target?.probe?.capacity.cpus ?? 1));
+  const settings = ZExperimentSettings.parse(JSON.parse(exp.settings));
+  const elapsed = (Date.now() - exp.startedAt.getTime()) / 1000;
+  const c: ChainContext = {
+    experimentId: exp.id,
+    opId: exp.opId,
+    projectName: project?.name ?? "",
+    experimentName: exp.name,
+    datasetName: dataset.name,
+    snapshotSha256: exp.snapshotSha256,
+    datasetFormat: profile.tableFormat,
+    settings,
+    cpus,
+    remainingSeconds: exp.budgetSeconds - elapsed,
+    outputs: {},
+    trainingSeconds: null,
+  };
+  return c;
+}
+
+function phaseOf(jobs: Map<StepName, StepJob>): Phase {
+  let phase: Phase = "preparing_data";
+  for (const spec of STEPS) {
+    if (jobs.has(spec.name) && PHASES.indexOf(spec.phase) > PHASES.indexOf(phase)) phase = spec.phase;
+  }
+  return phase;
+}
+
+async function cancelActive(db: Db, jobs: Map<StepName, StepJob>, exclusive: Set<string>): Promise<number> {
+  let active = 0;
+  for (const j of jobs.values()) {
+    if (!isActive(j.state)) continue;
+    active++;
+    // A shared step (a split another experiment also uses) is not this experiment's to stop.
+    if (exclusive.has(j.opId)) await jobsService(db).cancelJob(j.id);
+  }
+  return active;
+}
+
+export async function advanceExperiment(db: Db, id: string): Promise<void> {
+  const repo = experimentsRepository(db);
+  const exp = await repo.find(id);
+  if (!exp || isExperimentTerminal(exp.status)) return;
+  const ctx = await buildContext(db, exp);
+  if ("failed" in ctx) {
+    await experimentTransition(db, exp, "failed", { reason: ctx.failed });
+    return;
+  }
+  if ("waiting" in ctx) {
+    if (exp.cancelRequestedAt) await experimentTransition(db, exp, "cancelled", { reason: "cancelled before training started" });
+    else await repo.setNote(exp.id, ctx.waiting);
+    return;
+  }
+  const jobs = await stepJobs(db, ctx);
+  const own = new Set([...jobs.values()].filter((j) => j.opId.startsWith(`${exp.opId}:`)).map((j) => j.opId));
+  for (const [step, j] of jobs) {
+    if (j.state === "succeeded" && j.outputSha256) ctx.outputs[step] = j.outputSha256;
+  }
+  const trainUsage = parse(jobs.get("train")?.usage) as { wallSeconds?: number } | null;
+  ctx.trainingSeconds = trainUsage?.wallSeconds ?? null;
+  await repo.setPhase(exp.id, phaseOf(jobs));
+
+  if (exp.cancelRequestedAt) {
+    const active = await cancelActive(db, jobs, own);
+    if (active === 0) await experimentTransition(db, exp, "cancelled", { reason: "cancelled by the user" });
+    return;
+  }
+
+  const states = [...jobs.values()].map((j) => j.state);
+  const complete = STEPS.every((s) => ctx.outputs[s.name] !== undefined);
+  const status = deriveStatus(states, complete);
+  if (status === "succeeded") {
+    const results = await collectResults(db, exp.id, jobs);
+    await experimentTransition(db, exp, "succeeded", {
+      phase: "comparing",
+      reason: null,
+      results: JSON.stringify(results),
+      exportSha256: results.export.sha256,
+      exportBytes: BigInt(results.export.bytes),
+    });
+    return;
+  }
+  if (status !== "running") {
+    const bad = [...jobs.entries()].find(([, j]) => j.state === status);
+    const why = bad ? `step ${bad[0]} ${status}${bad[1].reason ? ` (${bad[1].reason})` : ""}${bad[1].detail ? `: ${bad[1].detail}` : ""}` : status;
+    if (status !== "unknown") await cancelActive(db, jobs, own);
+    await experimentTransition(db, exp, status, { reason: why });
+    return;
+  }
+  if (exp.status === "unknown") await experimentTransition(db, exp, "running", { reason: "its jobs answer again" });
+
+  const ready = readySteps(new Set(jobs.keys()), ctx.outputs);
+  if (ready.length === 0) return;
+  for (const recipe of new Set(ready.map((s) => s.recipe))) {
+    const env = await prepareEnvironment(exp.targetId, recipe, db);
+    if (!env.ready) {
+      await repo.setNote(exp.id, `Setting up the ${recipe} tools on this computer (first use; job ${env.job?.id ?? "?"}).`);
+      return;
+    }
+  }
+  if (jobs.size === 0) {
+    await repo.markBudgetStart(exp.id);
+    ctx.remainingSeconds = exp.budgetSeconds;
+  } else if (ctx.remainingSeconds <= 0) {
+    await cancelActive(db, jobs, own);
+    await experimentTransition(db, exp, "timed_out", { reason: `the ${Math.round(exp.budgetSeconds / 60)} minute budget ran out` });
+    return;
+  }
+  await repo.setNote(exp.id, null);
+  for (const spec of ready) {
+    const sharedState = spec.sharedOpId
+      ? (await repo.jobsByOpIds([spec.sharedOpId(ctx)]))[0]?.state
+      : undefined;
+    const nonTrainDeadline = Math.max(120, Math.min(spec.deadlineSeconds(ctx), Math.floor(ctx.remainingSeconds)));
+    await jobsService(db).admitJob({
+      opId: opIdToAdmit(spec, ctx, sharedState),
+      targetId: exp.targetId,
+      recipe: spec.recipe,
+      job: spec.job,
+      input: spec.input(ctx),
+      resources: { cpus: spec.cpus(ctx), ramGb: 1 },
+      deadlineSeconds: spec.name === "train" ? spec.deadlineSeconds(ctx) : nonTrainDeadline,
+      experimentId: exp.id,
+      step: spec.name,
+    });
+  }
+}
+
+/** advanceExperiment, one at a time per experiment, reporting instead of throwing. */
+const RUNNING = Symbol.for("trainyard.experimentAdvances");
+export function scheduleAdvance(db: Db, id: string, log: (l: string) => void = (l) => console.error(l)): Promise<void> {
+  const g = globalThis as { [RUNNING]?: Map<string, Promise<void>> };
+  const map = (g[RUNNING] ??= new Map());
+  const prev = map.get(id) ?? Promise.resolve();
+  const next = prev.then(() =>
+    advanceExperiment(db, id).catch(async (err: unknown) => {
+      const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
+      if (isDomainError(err) && (err.code === "BAD_INPUT" || err.code === "NOT_FOUND")) {
+        const exp = await experimentsRepository(db).find(id);
+        if (exp && !isExperimentTerminal(exp.status)) await experimentTransition(db, exp, "failed", { reason: message });
+        return;
+      }
+      log(`experiment ${id}: ${message}`);
+      await experimentsRepository(db).setNote(id, `Retrying: ${message}`).catch(() => {});
+    }),
+  );
+  map.set(id, next);
+  void next.finally(() => {
+    if (map.get(id) === next) map.delete(id);
+  });
+  return next;
+}

@@ -1,0 +1,43 @@
+/**
+ * Which job is which step of an experiment. Step jobs are found by operation id, never
+ * by a stored list: `<experiment opId>:<step>`, or a shared id for steps that several
+ * experiments reuse (the split of one snapshot with one setting). A shared job that
+ * ended badly is not reused: the experiment then runs its own.
+ */
+import type { Db } from "@/server/db/client";
+import { STEPS, type ChainContext, type StepName, type StepSpec } from "./chain-steps";
+import { experimentsRepository } from "./experiments.repository";
+
+export type StepJob = Awaited<ReturnType<Db["job"]["findMany"]>>[number];
+
+export const ownOpId = (experimentOpId: string, step: StepName) => `${experimentOpId}:${step}`;
+
+export function candidateOpIds(spec: StepSpec, c: ChainContext): string[] {
+  const own = ownOpId(c.opId, spec.name);
+  return spec.sharedOpId ? [own, spec.sharedOpId(c)] : [own];
+}
+
+const BAD = new Set(["failed", "cancelled", "timed_out"]);
+
+/** The job of each started step: the experiment's own first, else a usable shared one. */
+export async function stepJobs(db: Db, c: ChainContext): Promise<Map<StepName, StepJob>> {
+  const wanted = STEPS.flatMap((s) => candidateOpIds(s, c));
+  const rows = await experimentsRepository(db).jobsByOpIds(wanted);
+  const byOpId = new Map(rows.map((r) => [r.opId, r]));
+  const out = new Map<StepName, StepJob>();
+  for (const spec of STEPS) {
+    const [own, shared] = candidateOpIds(spec, c);
+    const ownJob = byOpId.get(own!);
+    const sharedJob = shared ? byOpId.get(shared) : undefined;
+    if (ownJob) out.set(spec.name, ownJob);
+    else if (sharedJob && !BAD.has(sharedJob.state)) out.set(spec.name, sharedJob);
+  }
+  return out;
+}
+
+/** The opId to admit a step under: the shared one unless it already ended badly. */
+export function opIdToAdmit(spec: StepSpec, c: ChainContext, sharedState: string | undefined): string {
+  const [own, shared] = candidateOpIds(spec, c);
+  if (shared && (sharedState === undefined || !BAD.has(sharedState))) return shared;
+  return own!;
+}

@@ -1,0 +1,68 @@
+/**
+ * What an experiment shows when its chain is done: both receipts, the comparison, the
+ * training leaderboard and feature information, resources per step, and the verified
+ * export copied into the controller's artifacts folder. Read once, stored as JSON.
+ */
+import path from "node:path";
+import type { Db } from "@/server/db/client";
+import { homePaths } from "@/server/config/home";
+import { controllerRuntime } from "@/server/controller/runtime";
+import { compareReceipts, type Comparison, type ReceiptLike } from "./compare";
+import type { StepName } from "./chain-steps";
+import type { StepJob } from "./chain-jobs";
+import { copyOutputFile, readOptionalOutputJson, readOutputJson } from "./job-outputs";
+
+export interface ExperimentResults {
+  candidate: ReceiptLike & Record<string, unknown>;
+  baseline: ReceiptLike & Record<string, unknown>;
+  comparison: Comparison;
+  training: Record<string, unknown> | null;
+  leaderboard: unknown;
+  featureImportance: unknown;
+  featureSchema: unknown;
+  usage: Partial<Record<StepName, unknown>>;
+  export: { sha256: string; bytes: number; fileName: string; modelSha256: string };
+}
+
+const parse = (s: string | null): unknown => {
+  try {
+    return s ? JSON.parse(s) : null;
+  } catch {
+    return null;
+  }
+};
+
+export async function collectResults(db: Db, experimentId: string, jobs: Map<StepName, StepJob>): Promise<ExperimentResults> {
+  const job = (s: StepName) => {
+    const j = jobs.get(s);
+    if (!j) throw new Error(`step ${s} has no job`);
+    return j;
+  };
+  const candidate = await readOutputJson<ExperimentResults["candidate"]>(db, job("score_candidate"), "receipt.json");
+  const baseline = await readOutputJson<ExperimentResults["baseline"]>(db, job("score_baseline"), "receipt.json");
+  const train = job("train");
+  const artifactsDir = path.join(homePaths(controllerRuntime().config.home).artifactsDir);
+  const copied = await copyOutputFile(db, job("package"), "export.tar.gz", path.join(artifactsDir, "incoming"), `${experimentId}.tar.gz`);
+  const finalDir = path.join(artifactsDir, copied.sha256);
+  const { mkdir, rename } = await import("node:fs/promises");
+  await mkdir(finalDir, { recursive: true, mode: 0o700 });
+  await rename(copied.file, path.join(finalDir, "export.tar.gz"));
+  const usage: Partial<Record<StepName, unknown>> = {};
+  for (const [step, j] of jobs) usage[step] = parse(j.usage);
+  return {
+    candidate,
+    baseline,
+    comparison: compareReceipts(candidate, baseline),
+    training: await readOptionalOutputJson(db, train, "training.json"),
+    leaderboard: await readOptionalOutputJson(db, train, "leaderboard.json"),
+    featureImportance: await readOptionalOutputJson(db, train, "feature_importance.json"),
+    featureSchema: await readOptionalOutputJson(db, train, "feature_schema.json"),
+    usage,
+    export: { sha256: copied.sha256, bytes: copied.bytes, fileName: "export.tar.gz", modelSha256: train.outputSha256 ?? "" },
+  };
+}
+
+/** Where the controller keeps an experiment's verified export archive. */
+export function exportArchivePath(exportSha256: string): string {
+  return path.join(homePaths(controllerRuntime().config.home).artifactsDir, exportSha256, "export.tar.gz");
+}

@@ -1,0 +1,173 @@
+/** What the pages, the CLI and agents see of an experiment. */
+import type { Db } from "@/server/db/client";
+import { isActive } from "@/server/jobs/job-state";
+import { ZExperimentSettings, type TExperimentSettings } from "./experiments.schema";
+import { stepJobs } from "./chain-jobs";
+import { PHASES, STEPS, type StepName } from "./chain-steps";
+import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
+import type { ExperimentResults } from "./chain-results";
+
+export interface ExperimentListView {
+  id: string;
+  projectId: string;
+  name: string;
+  status: string;
+  phase: string;
+  note: string | null;
+  task: string;
+  metric: string;
+  target: string;
+  mode: string;
+  candidate: number | null;
+  baseline: number | null;
+  betterThanBaseline: boolean | null;
+  createdAt: string;
+  endedAt: string | null;
+  seconds: number;
+}
+
+export interface StepView {
+  step: StepName;
+  phase: string;
+  jobId: string | null;
+  state: string | null;
+  reason: string | null;
+  detail: string | null;
+  unreachableSince: string | null;
+  cancelRequested: boolean;
+  usage: unknown;
+}
+
+export interface ExperimentDetailView extends ExperimentListView {
+  opId: string;
+  datasetId: string;
+  targetId: string;
+  snapshotSha256: string;
+  settings: TExperimentSettings;
+  budgetSeconds: number;
+  cancelRequested: boolean;
+  progress: { done: number; total: number; currentStep: string | null };
+  steps: StepView[];
+  results: ExperimentResults | null;
+  exportSha256: string | null;
+  exportBytes: number | null;
+  badges: { trainingFinished: boolean; evaluationPassed: boolean; betterThanBaseline: boolean | null; comparable: boolean | null };
+  transitions: { from: string; to: string; reason: string | null; at: string }[];
+}
+
+const parseResults = (s: string | null): ExperimentResults | null => {
+  try {
+    return s ? (JSON.parse(s) as ExperimentResults) : null;
+  } catch {
+    return null;
+  }
+};
+
+export function toListView(e: ExperimentRow): ExperimentListView {
+  const settings = ZExperimentSettings.parse(JSON.parse(e.settings));
+  const results = parseResults(e.results);
+  const end = e.endedAt ?? new Date();
+  return {
+    id: e.id,
+    projectId: e.projectId,
+    name: e.name,
+    status: e.status,
+    phase: e.phase,
+    note: e.reason,
+    task: settings.task,
+    metric: settings.metric,
+    target: settings.target,
+    mode: settings.mode,
+    candidate: results?.candidate.primaryValue ?? null,
+    baseline: results?.baseline.primaryValue ?? null,
+    betterThanBaseline: results ? results.comparison.better : null,
+    createdAt: e.createdAt.toISOString(),
+    endedAt: e.endedAt?.toISOString() ?? null,
+    seconds: Math.round((end.getTime() - e.createdAt.getTime()) / 1000),
+  };
+}
+
+const STEP_LABELS: Record<StepName, string> = {
+  split: "Splitting the data",
+  features_train: "Preparing training rows",
+  features_test: "Preparing test rows",
+  train: "Training models",
+  predict: "Predicting the test rows",
+  baseline: "Scoring the baseline",
+  score_candidate: "Scoring the model",
+  score_baseline: "Scoring the baseline",
+  package: "Packaging the export",
+};
+
+export async function toDetailView(db: Db, e: ExperimentRow): Promise<ExperimentDetailView> {
+  const base = toListView(e);
+  const settings = ZExperimentSettings.parse(JSON.parse(e.settings));
+  const results = parseResults(e.results);
+  const repo = experimentsRepository(db);
+  const dataset = await repo.dataset(e.datasetId);
+  const profile = (() => {
+    try {
+      return dataset?.profile ? (JSON.parse(dataset.profile) as { tableFormat?: Record<string, unknown> }) : null;
+    } catch {
+      return null;
+    }
+  })();
+  const jobs = await stepJobs(db, {
+    experimentId: e.id,
+    opId: e.opId,
+    projectName: "",
+    experimentName: e.name,
+    datasetName: "",
+    snapshotSha256: e.snapshotSha256,
+    datasetFormat: profile?.tableFormat ?? {},
+    settings,
+    cpus: 1,
+    remainingSeconds: 0,
+    outputs: {},
+    trainingSeconds: null,
+  });
+  const steps: StepView[] = STEPS.map((s) => {
+    const j = jobs.get(s.name);
+    return {
+      step: s.name,
+      phase: s.phase,
+      jobId: j?.id ?? null,
+      state: j?.state ?? null,
+      reason: j?.reason ?? null,
+      detail: j?.detail ?? null,
+      unreachableSince: j?.unreachableSince?.toISOString() ?? null,
+      cancelRequested: Boolean(j?.cancelRequestedAt),
+      usage: j?.usage ? JSON.parse(j.usage) : null,
+    };
+  });
+  const done = steps.filter((s) => s.state === "succeeded").length;
+  const current = steps.find((s) => s.state !== null && isActive(s.state));
+  const train = steps.find((s) => s.step === "train");
+  const transitions = await repo.transitions(e.id);
+  return {
+    ...base,
+    opId: e.opId,
+    datasetId: e.datasetId,
+    targetId: e.targetId,
+    snapshotSha256: e.snapshotSha256,
+    settings,
+    budgetSeconds: e.budgetSeconds,
+    cancelRequested: Boolean(e.cancelRequestedAt),
+    progress: {
+      done: e.status === "succeeded" ? STEPS.length : done,
+      total: STEPS.length,
+      currentStep: current ? STEP_LABELS[current.step] : e.status === "running" ? (e.reason ?? PHASES[0]) : null,
+    },
+    steps,
+    results,
+    exportSha256: e.exportSha256,
+    exportBytes: e.exportBytes === null ? null : Number(e.exportBytes),
+    badges: {
+      trainingFinished: train?.state === "succeeded",
+      evaluationPassed: Boolean(results),
+      betterThanBaseline: results ? results.comparison.better : null,
+      comparable: results ? results.comparison.comparable : null,
+    },
+    transitions: transitions.map((t) => ({ from: t.from, to: t.to, reason: t.reason, at: t.at.toISOString() })),
+  };
+}

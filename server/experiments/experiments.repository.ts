@@ -1,0 +1,50 @@
+/** Prisma access for experiments and the rows their chain reads (datasets, projects, jobs). */
+import { getDb, type Db } from "@/server/db/client";
+
+export function experimentsRepository(db: Db = getDb()) {
+  return {
+    find: (id: string) => db.experiment.findUnique({ where: { id } }),
+    findByOpId: (opId: string) => db.experiment.findUnique({ where: { opId } }),
+    create: (data: {
+      projectId: string;
+      opId: string;
+      intentHash: string;
+      name: string;
+      targetId: string;
+      targetRevision: number;
+      workerId: string | null;
+      datasetId: string;
+      snapshotSha256: string;
+      settings: string;
+      budgetSeconds: number;
+    }) =>
+      db.$transaction(async (tx) => {
+        const exp = await tx.experiment.create({ data });
+        await tx.experimentTransition.create({ data: { experimentId: exp.id, from: "none", to: "running", reason: "started" } });
+        return exp;
+      }),
+    list: (projectId: string, statuses?: string[]) =>
+      db.experiment.findMany({
+        where: { projectId, ...(statuses?.length ? { status: { in: statuses } } : {}) },
+        orderBy: { createdAt: "desc" },
+      }),
+    active: () => db.experiment.findMany({ where: { status: { in: ["running", "unknown"] } }, select: { id: true } }),
+    countInProject: (projectId: string) => db.experiment.count({ where: { projectId } }),
+    requestCancel: (id: string) =>
+      db.experiment.updateMany({ where: { id, cancelRequestedAt: null }, data: { cancelRequestedAt: new Date() } }),
+    markBudgetStart: (id: string) => db.experiment.update({ where: { id }, data: { startedAt: new Date() } }),
+    setPhase: (id: string, phase: string) => db.experiment.updateMany({ where: { id, NOT: { phase } }, data: { phase } }),
+    setNote: (id: string, reason: string | null) => db.experiment.updateMany({ where: { id, NOT: { reason } }, data: { reason } }),
+    delete: (id: string) =>
+      db.$transaction([
+        db.experimentTransition.deleteMany({ where: { experimentId: id } }),
+        db.experiment.delete({ where: { id } }),
+      ]),
+    transitions: (id: string) => db.experimentTransition.findMany({ where: { experimentId: id }, orderBy: { id: "asc" } }),
+    jobsByOpIds: (opIds: string[]) => db.job.findMany({ where: { opId: { in: opIds } } }),
+    dataset: (id: string) => db.dataset.findUnique({ where: { id } }),
+    project: (id: string) => db.project.findUnique({ where: { id } }),
+  };
+}
+
+export type ExperimentRow = NonNullable<Awaited<ReturnType<ReturnType<typeof experimentsRepository>["find"]>>>;

@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+export const TASKS = ["binary", "multiclass", "regression"] as const;
+export const CLASSIFICATION_METRICS = ["accuracy", "balanced_accuracy", "f1", "roc_auc", "log_loss"] as const;
+export const REGRESSION_METRICS = ["rmse", "mae", "r2"] as const;
+export const METRICS = [...CLASSIFICATION_METRICS, ...REGRESSION_METRICS] as const;
+export const MODES = ["quick", "improve"] as const;
+
+/** Default whole-experiment budget of the quick mode (DESIGN "Job lifecycle": it covers the chain). */
+export const QUICK_DEFAULT_MINUTES = 5;
+export const MAX_MINUTES = 24 * 60;
+
+const column = z.string().min(1).max(500);
+
+export const ZSplitChoice = z.discriminatedUnion("strategy", [
+  z.object({ strategy: z.literal("random") }),
+  z.object({ strategy: z.literal("group"), column }),
+  z.object({ strategy: z.literal("time"), column }),
+]);
+export type TSplitChoice = z.infer<typeof ZSplitChoice>;
+
+/** What an experiment trains: validated once at start and stored as its settings. */
+export const ZExperimentSettings = z
+  .object({
+    target: column,
+    task: z.enum(TASKS),
+    metric: z.enum(METRICS),
+    positiveClass: z.string().max(500).nullable().default(null),
+    excludeColumns: z.array(column).max(10_000).default([]),
+    split: ZSplitChoice.default({ strategy: "random" }),
+    mode: z.enum(MODES).default("quick"),
+    maxMinutes: z.number().positive().max(MAX_MINUTES).default(QUICK_DEFAULT_MINUTES),
+    maxTrials: z.number().int().positive().max(1000).default(10),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).default(42),
+    /** What the user chose in the data checks, for the record ("left out total: leakage_suspect"). */
+    appliedActions: z.array(z.string().max(1000)).max(200).default([]),
+  })
+  .superRefine((s, ctx) => {
+    const regression = s.task === "regression";
+    const ok = regression
+      ? (REGRESSION_METRICS as readonly string[]).includes(s.metric)
+      : (CLASSIFICATION_METRICS as readonly string[]).includes(s.metric);
+    if (!ok) ctx.addIssue({ code: "custom", path: ["metric"], message: `${s.metric} does not fit a ${s.task} task.` });
+    if (s.excludeColumns.includes(s.target)) {
+      ctx.addIssue({ code: "custom", path: ["excludeColumns"], message: "The target column cannot be left out." });
+    }
+    if (s.split.strategy !== "random" && s.split.column === s.target) {
+      ctx.addIssue({ code: "custom", path: ["split"], message: "The split column cannot be the target." });
+    }
+  });
+export type TExperimentSettings = z.infer<typeof ZExperimentSettings>;
+
+export const ZStartExperimentInput = z.object({
+  /** Client operation id: a double click or a retried request starts one experiment. */
+  opId: z.string().min(8).max(200),
+  projectId: z.string().min(1).max(64),
+  datasetId: z.string().min(1).max(64),
+  targetId: z.string().min(1).max(64).optional(),
+  name: z.string().trim().max(200).optional(),
+  settings: ZExperimentSettings,
+});
+export type TStartExperimentInput = z.input<typeof ZStartExperimentInput>;
+
+export const ZExperimentIdInput = z.object({ id: z.string().min(1).max(64) });
+export const ZListExperimentsInput = z.object({
+  projectId: z.string().min(1).max(64),
+  status: z.array(z.string().max(20)).max(10).optional(),
+});
+export const ZRerunInput = z.object({ id: z.string().min(1).max(64), opId: z.string().min(8).max(200) });
+export const ZExperimentLogsInput = z.object({
+  id: z.string().min(1).max(64),
+  step: z.string().max(40).optional(),
+  offset: z.number().int().nonnegative().default(0),
+});
