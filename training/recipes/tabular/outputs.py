@@ -45,8 +45,11 @@ def feature_importance(predictor, validation, remaining_seconds: float):
     if remaining_seconds < IMPORTANCE_MIN_REMAINING_SECONDS:
         return None, f"skipped: only {remaining_seconds:.1f} s of the budget left after fitting"
     budget = min(IMPORTANCE_MAX_SECONDS, 0.3 * remaining_seconds)
-    frame = predictor.feature_importance(validation, subsample_size=1000, num_shuffle_sets=3,
-                                         time_limit=budget, silent=True)
+    try:
+        frame = predictor.feature_importance(validation, subsample_size=1000, num_shuffle_sets=3,
+                                             time_limit=budget, silent=True)
+    except Exception as error:  # noqa: BLE001 - optional output; a stop (BaseException) still propagates
+        return None, f"failed: {type(error).__name__}: {error}"
     features = [
         {"name": str(name), "importance": _num(row["importance"]), "stddev": _num(row.get("stddev")),
          "pValue": _num(row.get("p_value")), "shuffleSets": int(row["n"]) if "n" in row else None}
