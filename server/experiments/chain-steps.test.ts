@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { readySteps, reserveSeconds, STEPS, stepSpec, type ChainContext, type StepName } from "./chain-steps";
+import { ZExperimentSettings } from "./experiments.schema";
+
+const ctx = (over: Partial<ChainContext> = {}): ChainContext => ({
+  experimentId: "e1",
+  opId: "op-123456",
+  projectName: "P",
+  experimentName: "E",
+  datasetName: "penguins.csv",
+  snapshotSha256: "a".repeat(64),
+  datasetFormat: { format: "csv" },
+  settings: ZExperimentSettings.parse({ target: "species", task: "multiclass", metric: "accuracy", maxMinutes: 10 }),
+  cpus: 2,
+  remainingSeconds: 600,
+  outputs: {},
+  trainingSeconds: null,
+  ...over,
+});
+
+describe("the experiment chain", () => {
+  it("starts with the split alone, then both feature steps", () => {
+    expect(readySteps(new Set(), {}).map((s) => s.name)).toEqual(["split"]);
+    const afterSplit = readySteps(new Set<StepName>(["split"]), { split: "s".repeat(64) }).map((s) => s.name);
+    expect(afterSplit).toEqual(["features_train", "features_test"]);
+  });
+
+  it("runs the baseline without waiting for training, and packages only after both scores", () => {
+    const outputs = { split: "1", features_train: "2", features_test: "3" };
+    const started = new Set<StepName>(["split", "features_train", "features_test"]);
+    expect(readySteps(started, outputs).map((s) => s.name)).toEqual(["train", "baseline"]);
+    expect(stepSpec("package").needs).toEqual(expect.arrayContaining(["score_candidate", "score_baseline", "train"]));
+  });
+
+  it("references earlier outputs by hash, never by path", () => {
+    const c = ctx({ outputs: { split: "b".repeat(64), features_test: "c".repeat(64), train: "d".repeat(64) } });
+    const input = stepSpec("predict").input(c);
+    expect(input).toEqual({ model: `sha256:${"d".repeat(64)}`, features: `sha256:${"c".repeat(64)}` });
+    for (const spec of STEPS) {
+      expect(JSON.stringify(spec.input(c))).not.toMatch(/"\//);
+    }
+  });
+
+  it("gives training the budget minus a reserve for evaluation and export", () => {
+    const c = ctx({ remainingSeconds: 600 });
+    expect(reserveSeconds(600)).toBe(150);
+    expect(stepSpec("train").deadlineSeconds(c)).toBe(450);
+    expect(stepSpec("train").input(c).timeLimitSeconds).toBe(450);
+    expect(stepSpec("train").deadlineSeconds(ctx({ remainingSeconds: 20 }))).toBe(30);
+  });
+
+  it("shares one split job between experiments with the same data and settings", () => {
+    const a = stepSpec("split").sharedOpId!(ctx({ opId: "first-op" }));
+    const b = stepSpec("split").sharedOpId!(ctx({ opId: "second-op" }));
+    expect(a).toBe(b);
+    const timeSplit = ctx({
+      settings: ZExperimentSettings.parse({ target: "species", task: "multiclass", metric: "accuracy", split: { strategy: "group", column: "island" } }),
+    });
+    expect(stepSpec("split").sharedOpId!(timeSplit)).not.toBe(a);
+    expect(a.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe("experiment settings", () => {
+  it("refuses a metric that does not fit the task, and leaving out the target", () => {
+    expect(ZExperimentSettings.safeParse({ target: "y", task: "regression", metric: "accuracy" }).success).toBe(false);
+    expect(ZExperimentSettings.safeParse({ target: "y", task: "binary", metric: "rmse" }).success).toBe(false);
+    expect(
+      ZExperimentSettings.safeParse({ target: "y", task: "binary", metric: "f1", excludeColumns: ["y"] }).success,
+    ).toBe(false);
+    expect(ZExperimentSettings.safeParse({ target: "y", task: "binary", metric: "f1", maxMinutes: 0 }).success).toBe(false);
+  });
+});
