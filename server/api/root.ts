@@ -2,12 +2,16 @@ import { router, createCallerFactory } from "./trpc";
 import { projectsRouter } from "./routers/projects.router";
 import { jobsRouter } from "./routers/jobs.router";
 import { targetsRouter } from "./routers/targets.router";
+import { datasetsRouter } from "./routers/datasets.router";
+import { settingsRouter } from "./routers/settings.router";
 import { experimentsRouter } from "./routers/experiments.router";
 
 export const appRouter = router({
   projects: projectsRouter,
   jobs: jobsRouter,
   targets: targetsRouter,
+  datasets: datasetsRouter,
+  settings: settingsRouter,
   experiments: experimentsRouter,
 });
 

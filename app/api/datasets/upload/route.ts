@@ -1,0 +1,69 @@
+/**
+ * POST /api/datasets/upload?projectId=..&fileName=..&encoding=utf-8|latin-1
+ * Body: the raw file bytes (no multipart), streamed to disk while hashed — never held
+ * whole in memory. Used by the browser (XMLHttpRequest, for upload progress) and the CLI.
+ * Answers 201 {datasetId, snapshotSha256, bytes, reused} or {error, code} with 400/404/
+ * 413/503/507. After a refusal the rest of the body is read and dropped (up to 256 MiB)
+ * so the client sees the answer instead of a reset connection.
+ */
+import { datasetsService } from "@/server/datasets/datasets.service";
+import { ZUploadQuery } from "@/server/datasets/datasets.schema";
+import { isDomainError } from "@/server/errors";
+
+export const dynamic = "force-dynamic";
+
+const DRAIN_LIMIT = 256 * 1024 * 1024;
+
+function statusOf(code: string, detail: unknown): number {
+  if (detail === "too_large") return 413;
+  if (detail === "disk_full") return 507;
+  return { BAD_INPUT: 400, NOT_FOUND: 404, CONFLICT: 409, UNAVAILABLE: 503, FORBIDDEN: 403, UNAUTHORIZED: 401, TOO_MANY_REQUESTS: 429 }[code] ?? 500;
+}
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let seen = 0;
+  try {
+    while (seen < DRAIN_LIMIT) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      seen += value.length;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away: nothing to answer.
+  }
+}
+
+export async function POST(req: Request) {
+  const url = new URL(req.url);
+  const parsed = ZUploadQuery.safeParse(Object.fromEntries(url.searchParams));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return Response.json({ error: `Upload refused: ${issue?.path.join(".")}: ${issue?.message}`, code: "bad_request" }, { status: 400 });
+  }
+  const lengthHeader = req.headers.get("content-length");
+  const contentLength = lengthHeader && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
+  const reader = req.body?.getReader() ?? null;
+  // Our own iterator: leaving the loop early must not cancel the body (we drain it below).
+  const body: AsyncIterable<Uint8Array> = {
+    async *[Symbol.asyncIterator]() {
+      if (!reader) return;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    },
+  };
+  try {
+    const result = await datasetsService().registerUpload(parsed.data, body, contentLength);
+    return Response.json(result, { status: 201 });
+  } catch (err) {
+    if (reader) await drain(reader);
+    if (isDomainError(err)) {
+      const code = (err.details?.code as string | undefined) ?? err.code.toLowerCase();
+      return Response.json({ error: err.message, code, details: err.details ?? null }, { status: statusOf(err.code, err.details?.code) });
+    }
+    throw err;
+  }
+}

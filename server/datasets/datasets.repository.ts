@@ -1,0 +1,137 @@
+/**
+ * Prisma access for snapshots, their copies, datasets, cached checks and split contracts,
+ * plus the read-only questions datasets ask of jobs and experiments (who references a
+ * snapshot). Results leave as plain rows; views are built in datasets.views.ts.
+ */
+import { getDb, type Db } from "@/server/db/client";
+import { ACTIVE_STATES } from "@/server/jobs/job-state";
+
+export interface SnapshotRow {
+  sha256: string;
+  bytes: number;
+  format: string | null;
+  rowCount: number | null;
+  columns: string | null;
+  createdAt: Date;
+}
+export interface DatasetRow {
+  id: string;
+  projectId: string;
+  name: string;
+  snapshotSha256: string;
+  sourceKind: string;
+  sourceName: string;
+  encoding: string;
+  status: string;
+  error: string | null;
+  profile: string | null;
+  profileJobId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export interface CheckRow {
+  id: string;
+  datasetId: string;
+  target: string;
+  positiveClassKey: string;
+  status: string;
+  jobId: string | null;
+  result: string | null;
+  error: string | null;
+}
+export interface SplitRow {
+  id: string;
+  snapshotSha256: string;
+  settingsHash: string;
+  settings: string;
+  outputSha256: string | null;
+  contract: string | null;
+  jobId: string | null;
+  status: string;
+  error: string | null;
+}
+
+const snap = (s: { sha256: string; bytes: bigint; format: string | null; rowCount: number | null; columns: string | null; createdAt: Date }): SnapshotRow => ({
+  ...s,
+  bytes: Number(s.bytes),
+});
+
+export function datasetsRepository(db: Db = getDb()) {
+  return {
+    snapshots: {
+      find: async (sha256: string) => {
+        const s = await db.snapshot.findUnique({ where: { sha256 } });
+        return s ? snap(s) : null;
+      },
+      /** Same bytes, same row: registering twice reuses it. */
+      ensure: async (sha256: string, bytes: number) =>
+        snap(await db.snapshot.upsert({ where: { sha256 }, create: { sha256, bytes: BigInt(bytes) }, update: {} })),
+      describe: (sha256: string, data: { format: string; rowCount: number; columns: string }) => db.snapshot.update({ where: { sha256 }, data }),
+      addCopy: (sha256: string, workerId: string, targetId: string) =>
+        db.snapshotCopy.upsert({
+          where: { snapshotSha256_workerId: { snapshotSha256: sha256, workerId } },
+          create: { snapshotSha256: sha256, workerId, targetId },
+          update: { targetId },
+        }),
+      copies: (sha256: string) => db.snapshotCopy.findMany({ where: { snapshotSha256: sha256 }, select: { workerId: true, targetId: true } }),
+      remove: async (sha256: string) => {
+        await db.splitContract.deleteMany({ where: { snapshotSha256: sha256 } });
+        await db.snapshot.delete({ where: { sha256 } }); // copies cascade
+      },
+    },
+    datasets: {
+      find: (id: string): Promise<DatasetRow | null> => db.dataset.findUnique({ where: { id } }),
+      findInProject: (projectId: string, snapshotSha256: string): Promise<DatasetRow | null> =>
+        db.dataset.findUnique({ where: { projectId_snapshotSha256: { projectId, snapshotSha256 } } }),
+      create: (data: Pick<DatasetRow, "projectId" | "name" | "snapshotSha256" | "sourceKind" | "sourceName" | "encoding">): Promise<DatasetRow> =>
+        db.dataset.create({ data: { ...data, status: "profiling" } }),
+      update: (id: string, data: Partial<Pick<DatasetRow, "status" | "error" | "profile" | "profileJobId" | "encoding" | "name" | "sourceName">>) =>
+        db.dataset.update({ where: { id }, data }),
+      list: (projectId: string): Promise<DatasetRow[]> => db.dataset.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
+      bySnapshot: (snapshotSha256: string): Promise<DatasetRow[]> => db.dataset.findMany({ where: { snapshotSha256 } }),
+      profiling: (): Promise<DatasetRow[]> => db.dataset.findMany({ where: { status: "profiling" } }),
+      remove: async (id: string) => {
+        await db.datasetCheck.deleteMany({ where: { datasetId: id } });
+        await db.dataset.delete({ where: { id } });
+      },
+    },
+    checks: {
+      find: (datasetId: string, target: string, positiveClassKey: string): Promise<CheckRow | null> =>
+        db.datasetCheck.findUnique({ where: { datasetId_target_positiveClassKey: { datasetId, target, positiveClassKey } } }),
+      upsertRunning: (datasetId: string, target: string, positiveClassKey: string): Promise<CheckRow> =>
+        db.datasetCheck.upsert({
+          where: { datasetId_target_positiveClassKey: { datasetId, target, positiveClassKey } },
+          create: { datasetId, target, positiveClassKey, status: "running" },
+          update: { status: "running", jobId: null, result: null, error: null },
+        }),
+      update: (id: string, data: Partial<Pick<CheckRow, "status" | "jobId" | "result" | "error">>) => db.datasetCheck.update({ where: { id }, data }),
+      running: (): Promise<CheckRow[]> => db.datasetCheck.findMany({ where: { status: "running" } }),
+    },
+    splits: {
+      find: (snapshotSha256: string, settingsHash: string): Promise<SplitRow | null> =>
+        db.splitContract.findUnique({ where: { snapshotSha256_settingsHash: { snapshotSha256, settingsHash } } }),
+      findById: (id: string): Promise<SplitRow | null> => db.splitContract.findUnique({ where: { id } }),
+      /** Creates the row, or resets a failed one to run again; concurrent callers meet on the unique key. */
+      ensure: (snapshotSha256: string, settingsHash: string, settings: string): Promise<SplitRow> =>
+        db.splitContract.upsert({
+          where: { snapshotSha256_settingsHash: { snapshotSha256, settingsHash } },
+          create: { snapshotSha256, settingsHash, settings, status: "running" },
+          update: {},
+        }),
+      update: (id: string, data: Partial<Pick<SplitRow, "status" | "jobId" | "outputSha256" | "contract" | "error">>) => db.splitContract.update({ where: { id }, data }),
+      running: (): Promise<SplitRow[]> => db.splitContract.findMany({ where: { status: "running" } }),
+    },
+    references: {
+      experimentsUsing: (datasetId: string) =>
+        db.experiment.findMany({ where: { datasetId }, select: { id: true, name: true, status: true }, orderBy: { createdAt: "desc" } }),
+      exportsOf: (snapshotSha256: string) =>
+        db.experiment.findMany({ where: { snapshotSha256, exportSha256: { not: null } }, select: { id: true, name: true } }),
+      /** Active jobs whose input names the snapshot (`sha256:<hash>`). */
+      activeJobsUsing: (snapshotSha256: string) =>
+        db.job.findMany({
+          where: { state: { in: ACTIVE_STATES }, input: { contains: `sha256:${snapshotSha256}` } },
+          select: { id: true, recipe: true, jobName: true, state: true },
+        }),
+    },
+  };
+}

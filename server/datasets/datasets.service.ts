@@ -1,0 +1,210 @@
+/**
+ * Datasets of a project: list and read them, preview, profile status (with the data
+ * tools' setup progress on first use), checks for a target, split contracts, and
+ * deletion with a preview of what is freed. Registration lives in register.ts, the
+ * folding of finished jobs into rows in settle.ts, splits in splits.ts.
+ */
+import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { getDb, type Db } from "@/server/db/client";
+import { badInput, conflict, notFound, unavailable } from "@/server/errors";
+import { publish } from "@/server/events/bus";
+import { jobsService } from "@/server/jobs/jobs.service";
+import { projectsService } from "@/server/projects/projects.service";
+import { targetsService } from "@/server/targets/targets.service";
+import { WorkerRefused, WorkerUnreachable } from "@/server/targets/transport";
+import { datasetsRepository, type CheckRow, type DatasetRow } from "./datasets.repository";
+import {
+  ZChecksInput,
+  type ChecksView,
+  type DatasetDetailView,
+  type DatasetError,
+  type DatasetView,
+  type DeletePreviewView,
+  type PreviewView,
+  type ProfileStatusView,
+  type TChecksInput,
+  type TEnsureSplitInput,
+  type TRegisterPathInput,
+  type TUploadQuery,
+} from "./datasets.schema";
+import { parseJson, toDatasetView } from "./datasets.views";
+import { localTarget, removeLocalBlob, workerHomeOf } from "./local-store";
+import { previewFromLines } from "./preview";
+import { registerPath, registerUpload } from "./register";
+import { installSettleListener, requestSettle, settleCheck, settleDataset } from "./settle";
+import { ensureSplit, startSplit } from "./splits";
+
+const PREVIEW_ROWS = 20;
+
+export function datasetsService(db: Db = getDb()) {
+  const repo = datasetsRepository(db);
+  installSettleListener(db);
+
+  async function requireRow(id: string): Promise<DatasetRow> {
+    const d = await repo.datasets.find(id);
+    if (!d) throw notFound(`There is no dataset with id ${id}. It may have been deleted.`);
+    return d;
+  }
+
+  async function view(d: DatasetRow): Promise<DatasetView> {
+    const s = await repo.snapshots.find(d.snapshotSha256);
+    if (!s) throw notFound(`The snapshot of dataset ${d.name} is missing.`);
+    const [copies, usedBy] = await Promise.all([repo.snapshots.copies(s.sha256), repo.references.experimentsUsing(d.id)]);
+    return toDatasetView(d, s, copies, usedBy);
+  }
+
+  async function get(id: string): Promise<DatasetDetailView> {
+    let d = await requireRow(id);
+    if (d.status === "profiling") {
+      await requestSettle(db);
+      d = await requireRow(id);
+    }
+    return { ...(await view(d)), profile: parseJson(d.profile) };
+  }
+
+  /** A dataset the chain can use: profiled, with its table format. */
+  async function requireReady(id: string): Promise<DatasetDetailView & { datasetFormat: Record<string, unknown> }> {
+    const d = await get(id);
+    if (d.status === "failed") throw badInput(`Dataset ${d.name} could not be read: ${d.error?.message ?? "unknown error"}`, { code: d.error?.code });
+    if (d.status !== "ready" || !d.datasetFormat) throw conflict(`Dataset ${d.name} is still being profiled; try again when it is ready.`, { datasetId: id });
+    return d as DatasetDetailView & { datasetFormat: Record<string, unknown> };
+  }
+
+  function checksView(c: CheckRow, setup: ChecksView["setup"] = null): ChecksView {
+    return {
+      datasetId: c.datasetId,
+      target: c.target,
+      positiveClass: JSON.parse(c.positiveClassKey) as ChecksView["positiveClass"],
+      status: c.status as ChecksView["status"],
+      jobId: c.jobId,
+      error: parseJson<DatasetError>(c.error),
+      setup,
+      result: parseJson(c.result),
+    };
+  }
+
+  async function deletePreview(id: string): Promise<DeletePreviewView> {
+    const d = await requireRow(id);
+    const s = await repo.snapshots.find(d.snapshotSha256);
+    const sharedWith = (await repo.datasets.bySnapshot(d.snapshotSha256)).filter((x) => x.id !== d.id).map((x) => ({ id: x.id, projectId: x.projectId, name: x.name }));
+    const [jobs, exports, usedBy] = await Promise.all([
+      repo.references.activeJobsUsing(d.snapshotSha256),
+      repo.references.exportsOf(d.snapshotSha256),
+      repo.references.experimentsUsing(d.id),
+    ]);
+    const blockers: DeletePreviewView["blockers"] = [
+      ...jobs.map((j) => ({ kind: "job" as const, id: j.id, label: `job ${j.id} (${j.recipe}.${j.jobName}) is ${j.state} and reads this data` })),
+      ...exports.map((e) => ({ kind: "export" as const, id: e.id, label: `the export of experiment "${e.name}" was made from this data` })),
+    ];
+    const removesSnapshot = sharedWith.length === 0;
+    return {
+      datasetId: d.id,
+      name: d.name,
+      sharedWith,
+      freedBytes: removesSnapshot ? (s?.bytes ?? 0) : 0,
+      removesSnapshot,
+      blockers,
+      usedBy,
+      canDelete: blockers.length === 0,
+    };
+  }
+
+  return {
+    registerUpload: (q: TUploadQuery, body: AsyncIterable<Uint8Array>, contentLength: number | null) => registerUpload(db, q, body, contentLength),
+    registerPath: (input: TRegisterPathInput) => registerPath(db, input),
+    get,
+    requireReady,
+
+    async list(projectId: string): Promise<DatasetView[]> {
+      await projectsService(db).get(projectId);
+      await requestSettle(db);
+      return Promise.all((await repo.datasets.list(projectId)).map(view));
+    },
+
+    async preview(id: string): Promise<PreviewView> {
+      const d = await requireRow(id);
+      const target = await localTarget(db);
+      try {
+        const res = await targetsService(db).execOn(target, { protocol: WORKER_PROTOCOL, op: "peek", sha256: d.snapshotSha256, maxRows: PREVIEW_ROWS + 1, maxBytes: 64 * 1024 });
+        const fmt = parseJson<{ tableFormat?: { delimiter?: string; header?: boolean; format?: string } }>(d.profile)?.tableFormat ?? null;
+        return previewFromLines(d.id, res.lines, res.truncated, fmt);
+      } catch (err) {
+        if (err instanceof WorkerRefused) throw notFound(`${target.name} has no copy of ${d.name} (${err.message}).`);
+        if (err instanceof WorkerUnreachable) throw unavailable(`${target.name} did not answer while reading the first rows of ${d.name}: ${err.message}`);
+        throw err;
+      }
+    },
+
+    async profileStatus(id: string): Promise<ProfileStatusView> {
+      let d = await requireRow(id);
+      const setup = await settleDataset(db, d);
+      d = await requireRow(id);
+      const job = d.profileJobId ? await jobsService(db).getView(d.profileJobId) : null;
+      return {
+        datasetId: d.id,
+        status: d.status as ProfileStatusView["status"],
+        error: parseJson<DatasetError>(d.error),
+        setup,
+        job: job ? { id: job.id, state: job.state, startedAt: job.startedAt, endedAt: job.endedAt } : null,
+      };
+    },
+
+    /** Profiles again, e.g. "Read it as Latin-1" after an invalid_utf8 refusal. */
+    async reprofile(id: string, encoding: "utf-8" | "latin-1"): Promise<ProfileStatusView> {
+      const d = await requireRow(id);
+      if (d.status === "profiling") throw conflict(`${d.name} is being profiled already.`);
+      await repo.datasets.update(id, { encoding, status: "profiling", error: null, profile: null, profileJobId: null });
+      publish({ type: "dataset.changed", datasetId: id, projectId: d.projectId });
+      return this.profileStatus(id);
+    },
+
+    /** Starts data.checks for a target (cached per dataset, target and positive class). */
+    async startChecks(raw: TChecksInput): Promise<ChecksView> {
+      const input = ZChecksInput.parse(raw);
+      const d = await requireReady(input.id);
+      if (!d.columns.some((c) => c.name === input.target)) {
+        throw badInput(`${d.name} has no column "${input.target}".`, { code: "unknown_column" });
+      }
+      const key = JSON.stringify(input.positiveClass);
+      let c = await repo.checks.find(d.id, input.target, key);
+      if (!c || c.status === "failed") c = await repo.checks.upsertRunning(d.id, input.target, key);
+      const setup = await settleCheck(db, c);
+      return checksView((await repo.checks.find(d.id, input.target, key))!, setup);
+    },
+
+    async getChecks(raw: TChecksInput): Promise<ChecksView | null> {
+      const input = ZChecksInput.parse(raw);
+      const key = JSON.stringify(input.positiveClass);
+      const c = await repo.checks.find(input.id, input.target, key);
+      if (!c) return null;
+      const setup = await settleCheck(db, c);
+      return checksView((await repo.checks.find(input.id, input.target, key))!, setup);
+    },
+
+    startSplit: (input: TEnsureSplitInput) => startSplit(db, input),
+    ensureSplit: (input: TEnsureSplitInput, opts?: { timeoutMs?: number; signal?: AbortSignal }) => ensureSplit(db, input, opts),
+
+    deletePreview,
+
+    /** Deletes the dataset; its snapshot too when no other dataset uses it (through the documented store path). */
+    async delete(id: string): Promise<DeletePreviewView> {
+      const preview = await deletePreview(id);
+      if (!preview.canDelete) {
+        throw conflict(`${preview.name} cannot be deleted now: ${preview.blockers.map((b) => b.label).join("; ")}.`, { blockers: preview.blockers });
+      }
+      const d = await requireRow(id);
+      await repo.datasets.remove(id);
+      if (preview.removesSnapshot) {
+        const s = await repo.snapshots.find(d.snapshotSha256);
+        const copies = await repo.snapshots.copies(d.snapshotSha256);
+        for (const c of copies) {
+          const t = await targetsService(db).requireTarget(c.targetId).catch(() => null);
+          if (t?.kind === "local") removeLocalBlob(workerHomeOf(t), d.snapshotSha256, s?.bytes ?? 0);
+        }
+        if (s) await repo.snapshots.remove(d.snapshotSha256);
+      }
+      publish({ type: "dataset.changed", datasetId: id, projectId: d.projectId });
+      return preview;
+    },
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * Getting data in. Two ways, one result — an immutable snapshot named by the SHA-256 of
+ * its bytes, a record of which computer holds it, and a project dataset that uses it,
+ * whose profile job starts at once:
+ * - upload: the body is streamed into `<workerHome>/incoming/upload-*.tmp` while it is
+ *   hashed and checked, renamed to `incoming/<sha256>.part`, and handed to the worker's
+ *   `put`, which verifies it and moves it into the shared store (stored once);
+ * - path: the worker's `import` snapshots a file inside its allowed roots (it checks the
+ *   path itself and detects a file that changes during the copy).
+ * Registering the same bytes again reuses the snapshot (and, in one project, the dataset).
+ */
+import { renameSync, rmSync } from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { WORKER_PROTOCOL } from "@/worker/protocol";
+import type { Db } from "@/server/db/client";
+import { badInput, unavailable } from "@/server/errors";
+import { publish } from "@/server/events/bus";
+import { projectsService } from "@/server/projects/projects.service";
+import { settingsService } from "@/server/settings/settings.service";
+import { targetsService } from "@/server/targets/targets.service";
+import type { TargetRow } from "@/server/targets/targets.repository";
+import { WorkerRefused, WorkerUnreachable } from "@/server/targets/transport";
+import { datasetsRepository, type DatasetRow } from "./datasets.repository";
+import { ZRegisterPathInput, ZUploadQuery, type TRegisterPathInput, type TUploadQuery } from "./datasets.schema";
+import { incomingDir, localTarget, partPath, workerHomeOf } from "./local-store";
+import { settleDataset } from "./settle";
+import { streamUploadToFile } from "./upload-stream";
+
+const REFUSAL_HINTS: Record<string, string> = {
+  path_not_allowed: "Add its folder under Settings → Data → Allowed folders, or upload the file instead.",
+  not_found: "Check the spelling; the path is on the training computer, not in your browser.",
+  not_a_regular_file: "Only regular files can be registered.",
+  file_changed: "Wait until the program writing it has finished, then register it again.",
+};
+
+function workerTrouble(err: unknown, what: string, targetName: string): Error {
+  if (err instanceof WorkerRefused) {
+    const hint = REFUSAL_HINTS[err.code];
+    return badInput(`${targetName} refused ${what}: ${err.message}.${hint ? ` ${hint}` : ""}`, { code: err.code });
+  }
+  if (err instanceof WorkerUnreachable) return unavailable(`${targetName} did not answer while ${what}: ${err.message}`);
+  return err as Error;
+}
+
+async function workerIdOf(db: Db, t: TargetRow): Promise<string> {
+  if (t.workerId) return t.workerId;
+  return (await targetsService(db).freshProbe(t.id, 300_000)).probe.workerId;
+}
+
+/** Records the snapshot, its copy on `target`, and the project's dataset (reused when the bytes are known). */
+async function registerSnapshot(
+  db: Db,
+  a: { projectId: string; sha256: string; bytes: number; target: TargetRow; name: string; sourceKind: "upload" | "path"; sourceName: string; encoding: "utf-8" | "latin-1" },
+): Promise<{ dataset: DatasetRow; reused: boolean }> {
+  const repo = datasetsRepository(db);
+  await repo.snapshots.ensure(a.sha256, a.bytes);
+  await repo.snapshots.addCopy(a.sha256, await workerIdOf(db, a.target), a.target.id);
+  let existing = await repo.datasets.findInProject(a.projectId, a.sha256);
+  if (existing) {
+    // Same bytes again: reuse. Asked to read them another way (Latin-1): profile again.
+    if (existing.encoding !== a.encoding && existing.status !== "profiling") {
+      existing = await repo.datasets.update(existing.id, { encoding: a.encoding, status: "profiling", error: null, profile: null, profileJobId: null });
+      await settleDataset(db, existing).catch(() => null);
+    }
+    return { dataset: (await repo.datasets.find(existing.id))!, reused: true };
+  }
+  let dataset: DatasetRow;
+  try {
+    dataset = await repo.datasets.create({ projectId: a.projectId, name: a.name, snapshotSha256: a.sha256, sourceKind: a.sourceKind, sourceName: a.sourceName, encoding: a.encoding });
+  } catch (err) {
+    const again = await repo.datasets.findInProject(a.projectId, a.sha256); // a concurrent identical upload won
+    if (again) return { dataset: again, reused: true };
+    throw err;
+  }
+  publish({ type: "dataset.changed", datasetId: dataset.id, projectId: a.projectId });
+  await settleDataset(db, dataset).catch(() => null);
+  return { dataset: (await repo.datasets.find(dataset.id))!, reused: false };
+}
+
+export interface RegisterResult {
+  datasetId: string;
+  snapshotSha256: string;
+  bytes: number;
+  reused: boolean;
+}
+
+export async function registerUpload(
+  db: Db,
+  raw: TUploadQuery,
+  body: AsyncIterable<Uint8Array>,
+  contentLength: number | null,
+): Promise<RegisterResult> {
+  const q = ZUploadQuery.parse(raw);
+  await projectsService(db).get(q.projectId);
+  const settings = settingsService(db);
+  const [limits, faults] = await Promise.all([settings.values(), settings.uploadFaults()]);
+  const target = await localTarget(db);
+  const home = workerHomeOf(target);
+  const up = await streamUploadToFile(body, {
+    dir: incomingDir(home),
+    fileName: q.fileName,
+    maxBytes: limits.uploadMaxBytes,
+    expectedBytes: contentLength,
+    encoding: q.encoding,
+    maxLineBytes: limits.maxLineBytes,
+    maxColumns: limits.maxColumns,
+    enospcAfterBytes: faults.enospcAfterBytes,
+  });
+  const part = partPath(home, up.sha256);
+  try {
+    renameSync(up.tmpPath, part);
+    await targetsService(db).execOn(target, { protocol: WORKER_PROTOCOL, op: "put", opId: `put:${randomUUID()}`, sha256: up.sha256, bytes: up.bytes });
+  } catch (err) {
+    rmSync(up.tmpPath, { force: true });
+    rmSync(part, { force: true });
+    throw workerTrouble(err, `storing ${q.fileName}`, target.name);
+  }
+  const r = await registerSnapshot(db, {
+    projectId: q.projectId,
+    sha256: up.sha256,
+    bytes: up.bytes,
+    target,
+    name: q.fileName,
+    sourceKind: "upload",
+    sourceName: q.fileName,
+    encoding: q.encoding,
+  });
+  return { datasetId: r.dataset.id, snapshotSha256: up.sha256, bytes: up.bytes, reused: r.reused };
+}
+
+/** Quick controller-side check for a clear message; the worker checks again (realpath, file type). */
+export function checkPathAgainstRoots(p: string, roots: string[]): void {
+  if (!path.isAbsolute(p)) throw badInput(`The path ${p} must be absolute (start with /).`, { code: "path_not_allowed" });
+  if (p.split(/[\\/]/).includes("..")) throw badInput(`The path ${p} contains '..', which is not allowed.`, { code: "path_not_allowed" });
+  if (roots.length === 0) {
+    throw badInput("No folder is allowed for registering files by path. An owner can add one under Settings → Data → Allowed folders; or upload the file.", {
+      code: "path_not_allowed",
+    });
+  }
+  const inside = roots.some((r) => {
+    const rel = path.relative(r, path.normalize(p));
+    return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+  });
+  if (!inside) throw badInput(`${p} is outside the allowed folders (${roots.join(", ")}).`, { code: "path_not_allowed" });
+}
+
+export async function registerPath(db: Db, raw: TRegisterPathInput): Promise<RegisterResult> {
+  const input = ZRegisterPathInput.parse(raw);
+  await projectsService(db).get(input.projectId);
+  const settings = settingsService(db);
+  const view = await settings.get(); // also makes the worker's allowedRoots follow the setting
+  checkPathAgainstRoots(input.path, view.values.allowedRoots);
+  const target = await localTarget(db);
+  let res;
+  try {
+    res = await targetsService(db).execOn(target, { protocol: WORKER_PROTOCOL, op: "import", opId: `import:${randomUUID()}`, path: input.path });
+  } catch (err) {
+    throw workerTrouble(err, `to copy ${input.path}`, target.name);
+  }
+  if (res.bytes === 0) throw badInput(`${input.path} is empty: there is nothing to train on.`, { code: "empty_file" });
+  const r = await registerSnapshot(db, {
+    projectId: input.projectId,
+    sha256: res.sha256,
+    bytes: res.bytes,
+    target,
+    name: path.basename(input.path),
+    sourceKind: "path",
+    sourceName: input.path,
+    encoding: input.encoding,
+  });
+  return { datasetId: r.dataset.id, snapshotSha256: res.sha256, bytes: res.bytes, reused: r.reused };
+}
+
