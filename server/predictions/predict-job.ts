@@ -1,0 +1,104 @@
+/**
+ * Runs one short `tabular.predict` job on new rows: the rows (a CSV file) are staged into
+ * This computer's store (`incoming/<sha>.part` + worker `put`, as dataset uploads do),
+ * the job is admitted with the experiment's trained model referenced by its SHA-256,
+ * awaited (bounded: a timeout cancels it and says so) and its predictions.parquet read
+ * with hyparquet. A refused input (`schema_mismatch`) comes back with the recipe's own
+ * message, which names the columns.
+ */
+import { randomUUID } from "node:crypto";
+import { renameSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { WORKER_PROTOCOL } from "@/worker/protocol";
+import type { Db } from "@/server/db/client";
+import { badInput, unavailable } from "@/server/errors";
+import { incomingDir, localTarget, partPath, workerHomeOf } from "@/server/datasets/local-store";
+import { readOutputFile } from "@/server/experiments/job-outputs";
+import { isTerminal } from "@/server/jobs/job-state";
+import { jobsService } from "@/server/jobs/jobs.service";
+import type { JobDetailView } from "@/server/jobs/jobs.schema";
+import { targetsService } from "@/server/targets/targets.service";
+import { toPredictionRows, type PredictionRow } from "./csv";
+
+export const CSV_FORMAT = { format: "csv", delimiter: ",", encoding: "utf-8", header: true } as const;
+
+/** Writes `bytes` into the local store; returns its SHA-256. */
+export async function stageBytes(db: Db, bytes: Buffer, what: string): Promise<string> {
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const target = await localTarget(db);
+  const home = workerHomeOf(target);
+  mkdirSync(incomingDir(home), { recursive: true, mode: 0o700 });
+  const tmp = `${partPath(home, sha256)}.${randomUUID()}.tmp`;
+  writeFileSync(tmp, bytes, { mode: 0o600 });
+  return stageFile(db, tmp, sha256, bytes.length, what);
+}
+
+/** Moves an already-written temp file to `incoming/<sha>.part` and asks the worker to `put` it. */
+export async function stageFile(db: Db, tmpPath: string, sha256: string, size: number, what: string): Promise<string> {
+  const target = await localTarget(db);
+  const part = partPath(workerHomeOf(target), sha256);
+  try {
+    renameSync(tmpPath, part);
+    await targetsService(db).execOn(target, { protocol: WORKER_PROTOCOL, op: "put", opId: `put:${randomUUID()}`, sha256, bytes: size });
+  } catch (err) {
+    rmSync(tmpPath, { force: true });
+    rmSync(part, { force: true });
+    throw unavailable(`${target.name} could not store ${what}: ${(err as Error).message}`);
+  }
+  return sha256;
+}
+
+export interface PredictOutcome {
+  jobId: string;
+  rows: PredictionRow[];
+  classes: string[];
+  seconds: number;
+}
+
+/** The recipe's own words for a failed job (report.error.message), else the job's detail. */
+export function jobFailureText(job: Pick<JobDetailView, "state" | "reason" | "detail" | "report">): string {
+  const report = job.report as { error?: { code?: string; message?: string } | null } | null;
+  const msg = report?.error?.message;
+  if (msg) return report?.error?.code ? `${msg} (${report.error.code})` : msg;
+  return job.detail ?? `the job ended ${job.state}${job.reason ? ` (${job.reason})` : ""}`;
+}
+
+export async function runPredictJob(
+  db: Db,
+  a: { targetId: string; modelSha256: string; featuresSha256: string; timeoutMs: number; label: string },
+): Promise<PredictOutcome> {
+  const jobs = jobsService(db);
+  const started = Date.now();
+  const job = await jobs.admitJob({
+    opId: `predict:${randomUUID()}`,
+    targetId: a.targetId,
+    recipe: "tabular",
+    job: "predict",
+    input: { model: `sha256:${a.modelSha256}`, features: `sha256:${a.featuresSha256}`, datasetFormat: CSV_FORMAT },
+    resources: { cpus: 1, ramGb: 1 },
+    priority: 10, // a person is waiting for this answer
+    deadlineSeconds: Math.ceil(a.timeoutMs / 1000) + 60,
+  });
+  let detail = await jobs.get(job.id);
+  while (!isTerminal(detail.state)) {
+    if (Date.now() - started > a.timeoutMs) {
+      await jobs.cancelJob(job.id).catch(() => null);
+      throw unavailable(
+        `${a.label} did not finish within ${Math.round(a.timeoutMs / 1000)} s (job ${job.id} was still ${detail.state}${detail.queuedReason ? `: ${detail.queuedReason}` : ""}); it was cancelled. The computer may be busy with training — try again when it is free.`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
+    detail = await jobs.get(job.id);
+  }
+  if (detail.state !== "succeeded") {
+    const text = jobFailureText(detail);
+    const refused = detail.reason === "bad_input" || /schema_mismatch/.test(text);
+    throw (refused ? badInput : unavailable)(`${a.label} failed: ${text}`);
+  }
+  const bytes = await readOutputFile(db, { id: detail.id, targetId: detail.targetId, workerJobId: detail.workerJobId }, "predictions.parquet");
+  const { parquetReadObjects } = await import("hyparquet");
+  const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const records = (await parquetReadObjects({ file: ab })) as Record<string, unknown>[];
+  const { rows, classes } = toPredictionRows(records);
+  return { jobId: job.id, rows, classes, seconds: Math.round((Date.now() - started) / 100) / 10 };
+}
