@@ -7,6 +7,8 @@ import { backupCommand } from "./commands/backup";
 import { ownerCommand } from "./commands/owner";
 import { startCommand } from "./commands/start";
 import { tokenCommand } from "./commands/token";
+import { trainCommand } from "./commands/train";
+import { experimentsCommand } from "./commands/experiments";
 import { CliError } from "./cli-error";
 import { ensureBuilt } from "./ensure-built";
 import { REPO_ROOT } from "./local-db";
@@ -20,6 +22,8 @@ Usage:
   trainyard token create NAME          create an API token (shown once)
   trainyard token list                 list API tokens
   trainyard token revoke ID|PREFIX     revoke an API token
+  trainyard train --data FILE --target COLUMN [options]   train a prediction model (see trainyard train --help)
+  trainyard experiments list|show|cancel|logs             inspect experiments
   trainyard backup DIR                 consistent copy of the database plus a manifest of managed data
   trainyard --version                  print the version
 `;
@@ -48,6 +52,10 @@ export async function main(argv: string[]): Promise<number> {
         return await ownerCommand(rest);
       case "token":
         return await tokenCommand(rest);
+      case "train":
+        return await trainCommand(rest);
+      case "experiments":
+        return await experimentsCommand(rest);
       case "backup":
         return await backupCommand(rest);
       default:

@@ -34,6 +34,11 @@ export const ZExperimentSettings = z
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(42),
     /** What the user chose in the data checks, for the record ("left out total: leakage_suspect"). */
     appliedActions: z.array(z.string().max(1000)).max(200).default([]),
+    /** The data issues the checks found when the experiment was set up. */
+    dataIssues: z
+      .array(z.object({ code: z.string().max(100), columns: z.array(z.string().max(500)).max(1000), severity: z.string().max(20) }))
+      .max(200)
+      .default([]),
   })
   .superRefine((s, ctx) => {
     const regression = s.task === "regression";

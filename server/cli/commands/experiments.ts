@@ -1,0 +1,96 @@
+/** `trainyard experiments list|show|cancel|logs` against the running server. */
+import { parseArgs } from "node:util";
+import { isExperimentTerminal } from "@/server/experiments/experiment-state";
+import { CliError } from "../cli-error";
+import { connect, withRetry, type Connection } from "../api-client";
+import { experimentJson } from "../train/result-json";
+import { describeProgress } from "../train/progress-line";
+
+const USAGE = `Usage:
+  trainyard experiments list [--project NAME] [--json]
+  trainyard experiments show ID [--json]
+  trainyard experiments cancel ID
+  trainyard experiments logs ID [--step STEP] [--follow]`;
+
+async function projectId(conn: Connection, name: string): Promise<string> {
+  const projects = await withRetry(() => conn.api.projects.list.query({ includeArchived: true }));
+  const p = projects.find((x) => x.name.toLowerCase() === name.toLowerCase());
+  if (!p) throw new CliError(`No project named "${name}".`);
+  return p.id;
+}
+
+async function logs(conn: Connection, id: string, step: string | undefined, follow: boolean): Promise<void> {
+  const offsets = new Map<string, number>();
+  for (;;) {
+    const exp = await withRetry(() => conn.api.experiments.get.query({ id }));
+    const steps = exp.steps.filter((s) => s.jobId && (!step || s.step === step));
+    if (step && !exp.steps.some((s) => s.step === step)) {
+      throw new CliError(`No step "${step}" (steps: ${exp.steps.map((s) => s.step).join(", ")}).`);
+    }
+    for (const s of steps) {
+      for (;;) {
+        const offset = offsets.get(s.jobId!) ?? 0;
+        const chunk = await withRetry(() => conn.api.jobs.logs.query({ id: s.jobId!, offset }));
+        if (chunk.data) process.stdout.write(steps.length > 1 ? chunk.data.replace(/^/gm, `[${s.step}] `) : chunk.data);
+        offsets.set(s.jobId!, chunk.nextOffset);
+        if (chunk.nextOffset === offset || chunk.eof) break;
+      }
+    }
+    if (!follow || isExperimentTerminal(exp.status)) return;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+export async function experimentsCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      project: { type: "string", default: "Default" },
+      json: { type: "boolean", default: false },
+      step: { type: "string" },
+      follow: { type: "boolean", default: false },
+    },
+  });
+  const conn = connect();
+  const id = positionals[0];
+  switch (sub) {
+    case "list": {
+      const pid = await projectId(conn, values.project!);
+      const list = await withRetry(() => conn.api.experiments.list.query({ projectId: pid }));
+      if (values.json) {
+        const details = [];
+        for (const e of list) details.push(experimentJson(await withRetry(() => conn.api.experiments.get.query({ id: e.id }))));
+        console.log(JSON.stringify(details, null, 2));
+      } else if (!list.length) console.log(`No experiments in "${values.project}".`);
+      else for (const e of list) console.log(`${e.id}  ${e.status.padEnd(9)}  ${e.metric}=${e.candidate ?? "-"} (baseline ${e.baseline ?? "-"})  ${e.seconds}s  ${e.name}`);
+      return 0;
+    }
+    case "show": {
+      if (!id) throw new CliError(USAGE, 2);
+      const exp = await withRetry(() => conn.api.experiments.get.query({ id }));
+      if (values.json) console.log(JSON.stringify(experimentJson(exp), null, 2));
+      else {
+        console.log(`${exp.name} (${exp.id})`);
+        console.log(describeProgress(exp));
+        if (exp.note) console.log(exp.note);
+        if (exp.results) console.log(`${exp.metric}: model ${exp.candidate}, baseline ${exp.baseline}; ${exp.results.comparison.reason}`);
+      }
+      return 0;
+    }
+    case "cancel": {
+      if (!id) throw new CliError(USAGE, 2);
+      const exp = await withRetry(() => conn.api.experiments.cancel.mutate({ id }));
+      console.log(isExperimentTerminal(exp.status) ? `Experiment ${id} is ${exp.status}.` : `Cancelling experiment ${id}…`);
+      return 0;
+    }
+    case "logs": {
+      if (!id) throw new CliError(USAGE, 2);
+      await logs(conn, id, values.step, values.follow ?? false);
+      return 0;
+    }
+    default:
+      throw new CliError(USAGE, 2);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * `trainyard train`: upload (or register) data, apply the data checks' recommended
+ * actions, start an experiment, follow it on stderr (reconnecting across server
+ * restarts), download the verified export, and print the result (`--json`: one object).
+ */
+import { randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
+import type { DatasetView } from "@/server/datasets/datasets.schema";
+import { isExperimentTerminal } from "@/server/experiments/experiment-state";
+import { CliError } from "../cli-error";
+import { connect, withRetry, type Connection } from "../api-client";
+import { downloadExport } from "../train/download-export";
+import { waitUntil } from "../train/follow";
+import { applyRecommendedActions, parseSplit, type DataIssue } from "../train/recommended-actions";
+import { experimentJson } from "../train/result-json";
+import { uploadFile } from "../train/upload-file";
+import { describeProgress } from "../train/progress-line";
+
+const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --target COLUMN [--project NAME]
+  [--computer local] [--mode quick|improve] [--max-minutes N] [--max-trials N]
+  [--split random|group:COLUMN|time:COLUMN] [--keep COLUMN]... [--out DIR] [--json]`;
+
+interface Checks {
+  task: "binary" | "multiclass" | "regression";
+  metric: string;
+  positiveClass: string | number | boolean | null;
+  issues: DataIssue[];
+  taskReason?: string;
+  metricReason?: string;
+}
+
+async function resolveProject(conn: Connection, name: string) {
+  const projects = await withRetry(() => conn.api.projects.list.query({ includeArchived: true }));
+  const found = projects.find((p) => p.name.toLowerCase() === name.toLowerCase());
+  if (found?.archived) throw new CliError(`Project "${found.name}" is archived; restore it first.`);
+  return found ?? (await withRetry(() => conn.api.projects.create.mutate({ name })));
+}
+
+async function resolveComputer(conn: Connection, name: string): Promise<string> {
+  const targets = await withRetry(() => conn.api.targets.list.query());
+  const t = targets.find((x) => x.name.toLowerCase() === name.toLowerCase() || (name === "local" && x.kind === "local"));
+  if (!t) throw new CliError(`No training computer named "${name}" (have: ${targets.map((x) => x.name).join(", ")}).`);
+  return t.id;
+}
+
+export async function trainCommand(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      data: { type: "string" },
+      "remote-path": { type: "string" },
+      target: { type: "string" },
+      project: { type: "string", default: "Default" },
+      computer: { type: "string", default: "local" },
+      mode: { type: "string", default: "quick" },
+      "max-minutes": { type: "string" },
+      "max-trials": { type: "string" },
+      split: { type: "string" },
+      keep: { type: "string", multiple: true, default: [] },
+      out: { type: "string", default: "." },
+      json: { type: "boolean", default: false },
+    },
+  });
+  if (!values.target || Boolean(values.data) === Boolean(values["remote-path"])) throw new CliError(USAGE, 2);
+  if (values.mode !== "quick" && values.mode !== "improve") throw new CliError(`--mode is quick or improve.\n${USAGE}`, 2);
+  const num = (v: string | undefined, flag: string) => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new CliError(`${flag} needs a positive number (got "${v}").`, 2);
+    return n;
+  };
+  const maxMinutes = num(values["max-minutes"], "--max-minutes");
+  const maxTrials = num(values["max-trials"], "--max-trials");
+  let split = null;
+  try {
+    split = values.split ? parseSplit(values.split) : null;
+  } catch (err) {
+    throw new CliError((err as Error).message, 2);
+  }
+  const log = (l: string) => process.stderr.write(`${l}\n`);
+  const started = Date.now();
+  const conn = connect();
+
+  const project = await resolveProject(conn, values.project!);
+  const targetId = await resolveComputer(conn, values.computer!);
+  let datasetId: string;
+  if (values.data) {
+    const up = await uploadFile(conn, project.id, values.data, log);
+    log(up.reused ? `The same bytes were uploaded before: reusing that dataset.` : `Uploaded (${up.bytes} bytes).`);
+    datasetId = up.datasetId;
+  } else {
+    const ds = await withRetry(() => conn.api.datasets.registerPath.mutate({ projectId: project.id, path: values["remote-path"]! }));
+    datasetId = ds.datasetId;
+  }
+  log("Profiling the data…");
+  const dataset = (await waitUntil(
+    () => conn.api.datasets.get.query({ id: datasetId }),
+    (d) => d.status !== "profiling",
+    { what: "the data profile", onWait: log },
+  )) as DatasetView;
+  if (dataset.status === "failed") throw new CliError(`The data could not be read: ${dataset.error?.message ?? "unknown error"}`);
+  if (!dataset.columns.some((c) => c.name === values.target)) {
+    throw new CliError(`There is no column "${values.target}" (columns: ${dataset.columns.map((c) => c.name).join(", ")}).`);
+  }
+  log(`${dataset.rowCount} rows, ${dataset.columnCount} columns. Checking the data for target "${values.target}"…`);
+  await withRetry(() => conn.api.datasets.startChecks.mutate({ id: datasetId, target: values.target! }));
+  const checksView = await waitUntil(
+    () => conn.api.datasets.checks.query({ id: datasetId, target: values.target! }),
+    (c) => c !== null && c.status !== "running",
+    { what: "the data checks", onWait: log },
+  );
+  if (!checksView) throw new CliError("The data checks did not start.");
+  if (checksView.status === "failed") throw new CliError(`The data checks failed: ${checksView.error?.message ?? "unknown error"}`);
+  const checks = checksView.result as Checks;
+  log(`Task: ${checks.task} (${checks.taskReason ?? ""}) Metric: ${checks.metric} (${checks.metricReason ?? ""})`);
+  for (const i of checks.issues) log(`  [${i.severity}] ${i.code}${i.columns?.length ? ` (${i.columns.join(", ")})` : ""}${i.message ? `: ${i.message}` : ""}`);
+  const defaults = applyRecommendedActions(checks.issues, values.target!, { keep: values.keep, split });
+  for (const a of defaults.appliedActions) log(`  applied: ${a}`);
+
+  const dataIssues = checks.issues.map((i) => ({ code: i.code, columns: i.columns ?? [], severity: i.severity }));
+  const exp = await withRetry(() =>
+    conn.api.experiments.start.mutate({
+      opId: randomUUID(),
+      projectId: project.id,
+      datasetId,
+      targetId,
+      settings: {
+        target: values.target!,
+        task: checks.task,
+        metric: checks.metric as never,
+        positiveClass: checks.positiveClass === null ? null : String(checks.positiveClass),
+        excludeColumns: defaults.excludeColumns,
+        split: defaults.split,
+        mode: values.mode as "quick" | "improve",
+        ...(maxMinutes ? { maxMinutes } : {}),
+        ...(maxTrials ? { maxTrials: Math.round(maxTrials) } : {}),
+        appliedActions: defaults.appliedActions,
+        dataIssues,
+      },
+    }),
+  );
+  log(`Experiment ${exp.id} started on ${values.computer}: ${exp.name}`);
+  let lastLine = "";
+  const final = await waitUntil(
+    () => conn.api.experiments.get.query({ id: exp.id }),
+    (e) => isExperimentTerminal(e.status),
+    {
+      what: `experiment ${exp.id}`,
+      everyMs: 2000,
+      timeoutMs: (maxMinutes ?? 60) * 60_000 + 30 * 60_000,
+      onWait: log,
+      onTick: (e) => {
+        const line = describeProgress(e);
+        if (line !== lastLine) log(line);
+        lastLine = line;
+      },
+    },
+  );
+  let exportPath: string | null = null;
+  if (final.status === "succeeded") exportPath = await downloadExport(conn, final, values.out!, log);
+  const result = experimentJson(final, { exportPath, seconds: Math.round((Date.now() - started) / 1000), dataIssues });
+  if (values.json) console.log(JSON.stringify(result, null, 2));
+  else {
+    log(`Experiment ${final.id}: ${final.status}${final.note ? ` (${final.note})` : ""}`);
+    if (result.candidate !== null) log(`${result.metric}: model ${result.candidate}, baseline ${result.baseline}; better than baseline: ${result.betterThanBaseline}`);
+    if (exportPath) log(`Export: ${exportPath}`);
+  }
+  if (final.status !== "succeeded") {
+    if (!values.json) log(`The experiment did not succeed: ${final.status}${final.note ? `: ${final.note}` : ""}`);
+    return 1;
+  }
+  return 0;
+}

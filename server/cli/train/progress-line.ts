@@ -1,0 +1,17 @@
+import type { ExperimentDetailView } from "@/server/experiments/experiment-views";
+
+const PHASE_NAMES: Record<string, string> = {
+  preparing_data: "Preparing data",
+  training: "Training",
+  evaluating: "Evaluating",
+  comparing: "Comparing",
+};
+
+/** One human line for the experiment's current state, printed when it changes. */
+export function describeProgress(e: ExperimentDetailView): string {
+  const phase = PHASE_NAMES[e.phase] ?? e.phase;
+  const step = e.progress.currentStep ? `: ${e.progress.currentStep}` : "";
+  const unreachable = e.steps.find((s) => s.unreachableSince);
+  const extra = unreachable ? ` (computer unreachable since ${unreachable.unreachableSince})` : "";
+  return `[${e.status}] ${phase} ${e.progress.done}/${e.progress.total}${step}${extra}`;
+}

@@ -1,0 +1,41 @@
+/** The one JSON object `train --json`, `experiments show --json` and `list --json` print. */
+import type { ExperimentDetailView } from "@/server/experiments/experiment-views";
+
+export interface ExperimentJson {
+  experimentId: string;
+  status: string;
+  task: string;
+  metric: string;
+  candidate: number | null;
+  baseline: number | null;
+  metrics: Record<string, number | null>;
+  betterThanBaseline: boolean | null;
+  exportPath: string | null;
+  seconds: number | null;
+  split: { strategy: string; column: string | null };
+  dataIssues: { code: string; columns: string[]; severity: string }[];
+  appliedActions: string[];
+}
+
+export function experimentJson(
+  exp: ExperimentDetailView,
+  extra: { exportPath?: string | null; seconds?: number | null; dataIssues?: ExperimentJson["dataIssues"] } = {},
+): ExperimentJson {
+  const metrics = (exp.results?.candidate as { metrics?: Record<string, number | null> } | undefined)?.metrics ?? {};
+  const split = exp.settings.split;
+  return {
+    experimentId: exp.id,
+    status: exp.status,
+    task: exp.settings.task,
+    metric: exp.settings.metric,
+    candidate: exp.results?.candidate.primaryValue ?? null,
+    baseline: exp.results?.baseline.primaryValue ?? null,
+    metrics,
+    betterThanBaseline: exp.results ? exp.results.comparison.better : null,
+    exportPath: extra.exportPath ?? null,
+    seconds: extra.seconds ?? exp.seconds,
+    split: { strategy: split.strategy, column: "column" in split ? split.column : null },
+    dataIssues: extra.dataIssues ?? exp.settings.dataIssues,
+    appliedActions: exp.settings.appliedActions,
+  };
+}
