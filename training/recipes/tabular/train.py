@@ -70,17 +70,22 @@ def run_train(ctx, inputs: dict) -> dict:
     if not predictor.model_names():
         raise RuntimeError("AutoGluon fitted no model within the time limit; raise timeLimitSeconds")
 
+    emit(ctx, "log", message=f"fit took {fit_seconds:.1f} s of a {options.fit_time_limit:.1f} s limit")
     leaderboard = leaderboard_rows(predictor, data.validation, scorer)
     write_json_atomic(ctx.output_dir / "leaderboard.json", {"metric": options.metric, "partition": "validation",
                                                             "models": leaderboard})
     remaining = options.time_limit_seconds - (time.monotonic() - started)
+    step = time.monotonic()
     importance, importance_note = feature_importance(predictor, data.validation, remaining)
+    emit(ctx, "log", message=f"feature importance: {time.monotonic() - step:.1f} s ({importance_note or 'written'})")
     if importance is not None:
         write_json_atomic(ctx.output_dir / "feature_importance.json", importance)
 
     emit(ctx, "phase", phase="exporting")
     best = predictor.model_best
+    step = time.monotonic()
     predictor.clone_for_deployment(path=str(ctx.output_dir / "predictor"), model="best")
+    emit(ctx, "log", message=f"saving the best model took {time.monotonic() - step:.1f} s")
     shutil.rmtree(predictor_kwargs["path"], ignore_errors=True)
     schema = build_schema(data.train, data.features, predictor.feature_metadata_in)
     write_json_atomic(ctx.output_dir / "feature_schema.json", schema)

@@ -48,7 +48,8 @@ def test_quick_preset_is_one_sequential_process_tree_without_bagging():
     assert kwargs["num_bag_folds"] == 0 and kwargs["num_cpus"] == 2
     assert kwargs["ag_args_ensemble"] == {"fold_fitting_strategy": "sequential_local"}
     assert "hyperparameter_tune_kwargs" not in kwargs
-    assert kwargs["hyperparameters"] == {"GBM": [{"seed": 7}], "RF": [{"criterion": "gini", "random_state": 7}]}
+    assert kwargs["hyperparameters"] == {"GBM": [{"seed": 7}], "RF": [
+        {"criterion": "gini", "random_state": 7, "ag_args_fit": {"max_time_limit_ratio": 0.5}}]}
 
 
 def test_improve_preset_tunes_boosters_only_within_the_trials():
