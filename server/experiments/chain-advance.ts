@@ -56,12 +56,13 @@ async function buildContext(db: Db, exp: ExperimentRow): Promise<ChainContext | 
   return c;
 }
 
+/** The phase of the earliest step still running; when none runs, of the latest started. */
 function phaseOf(jobs: Map<StepName, StepJob>): Phase {
-  let phase: Phase = "preparing_data";
-  for (const spec of STEPS) {
-    if (jobs.has(spec.name) && PHASES.indexOf(spec.phase) > PHASES.indexOf(phase)) phase = spec.phase;
-  }
-  return phase;
+  const rank = (p: Phase) => PHASES.indexOf(p);
+  const started = STEPS.filter((s) => jobs.has(s.name));
+  const running = started.filter((s) => isActive(jobs.get(s.name)!.state));
+  if (running.length) return running.map((s) => s.phase).sort((a, b) => rank(a) - rank(b))[0]!;
+  return started.map((s) => s.phase).sort((a, b) => rank(b) - rank(a))[0] ?? "preparing_data";
 }
 
 async function cancelActive(db: Db, jobs: Map<StepName, StepJob>, exclusive: Set<string>): Promise<number> {

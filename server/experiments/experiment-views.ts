@@ -3,7 +3,7 @@ import type { Db } from "@/server/db/client";
 import { isActive } from "@/server/jobs/job-state";
 import { ZExperimentSettings, type TExperimentSettings } from "./experiments.schema";
 import { stepJobs } from "./chain-jobs";
-import { PHASES, STEPS, type StepName } from "./chain-steps";
+import { STEPS, type StepName } from "./chain-steps";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
 import type { ExperimentResults } from "./chain-results";
 
@@ -156,7 +156,7 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     progress: {
       done: e.status === "succeeded" ? STEPS.length : done,
       total: STEPS.length,
-      currentStep: current ? STEP_LABELS[current.step] : e.status === "running" ? (e.reason ?? PHASES[0]) : null,
+      currentStep: current ? STEP_LABELS[current.step] : e.status === "running" ? (e.reason ?? "Starting the next step") : null,
     },
     steps,
     results,
