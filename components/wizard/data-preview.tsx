@@ -1,0 +1,74 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/components/providers/trpc";
+import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { errorText } from "@/components/ui/error-text";
+import { formatBytes } from "./format";
+
+/** The chosen dataset: its state (profiling, with setup progress on first use) and its first rows. */
+export function DataPreview({ datasetId }: { datasetId: string }) {
+  const trpc = useTRPC();
+  const dataset = useQuery(trpc.datasets.get.queryOptions({ id: datasetId }));
+  const status = useQuery({
+    ...trpc.datasets.profileStatus.queryOptions({ id: datasetId }),
+    refetchInterval: (q) => (q.state.data?.status === "profiling" ? 3000 : false),
+  });
+  const preview = useQuery(trpc.datasets.preview.queryOptions({ id: datasetId }));
+  if (dataset.isPending) return <Loading label="Loading the dataset…" />;
+  if (dataset.error) return <ErrorMessage>Could not load the dataset: {errorText(dataset.error)}</ErrorMessage>;
+  const d = dataset.data;
+  const setup = status.data?.setup;
+  return (
+    <section aria-labelledby="preview-heading" className="flex flex-col gap-2">
+      <h3 id="preview-heading" className="text-base font-semibold">
+        {d.name}
+      </h3>
+      <p className="text-sm text-slate-700">
+        {formatBytes(d.bytes)}
+        {d.rowCount !== null && ` · ${d.rowCount.toLocaleString()} rows`}
+        {d.columnCount !== null && ` · ${d.columnCount} columns`} · {d.sourceKind === "upload" ? "uploaded" : `from ${d.sourceName}`}
+      </p>
+      {(status.data?.status ?? d.status) === "profiling" && (
+        <p role="status" className="text-sm text-slate-700">
+          Reading the file (profile)…{setup && ` Setting up the data tools on This computer (first use): ${setup.state}.`}
+        </p>
+      )}
+      {setup?.logTail && (
+        <pre className="max-h-32 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100" aria-label="Setup log">
+          {setup.logTail}
+        </pre>
+      )}
+      {(status.data?.status ?? d.status) === "failed" && <ErrorMessage>This file could not be read: {(status.data?.error ?? d.error)?.message}</ErrorMessage>}
+      {preview.isPending && <Loading label="Loading the first rows…" />}
+      {preview.error && <ErrorMessage>Could not show the first rows: {errorText(preview.error)}</ErrorMessage>}
+      {preview.data && preview.data.kind === "binary" && <p className="text-sm text-slate-700">{preview.data.note ?? "No text preview for this file type."}</p>}
+      {preview.data && preview.data.kind === "table" && (
+        <div className="max-w-full overflow-x-auto rounded border border-slate-200" tabIndex={0} role="region" aria-label="First rows of the data">
+          <table className="min-w-full text-left text-xs">
+            <caption className="sr-only">First {preview.data.rows.length} rows of {d.name}</caption>
+            <thead className="bg-slate-100">
+              <tr>
+                {preview.data.header.map((h, i) => (
+                  <th key={i} scope="col" className="whitespace-nowrap px-2 py-1 font-semibold">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {preview.data.rows.slice(0, 10).map((r, i) => (
+                <tr key={i} className="border-t border-slate-100">
+                  {r.map((c, j) => (
+                    <td key={j} className="whitespace-nowrap px-2 py-1">
+                      {c}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

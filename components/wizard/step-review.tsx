@@ -1,0 +1,89 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useMemo } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { ErrorMessage } from "@/components/ui/status-message";
+import { errorText } from "@/components/ui/error-text";
+import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
+import { METRIC_LABELS, TASK_LABELS } from "./format";
+import type { Applied } from "./recommended";
+
+function newOpId(): string {
+  return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `op-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+type Props = { projectId: string; draft: TWizardDraftData; applied: Applied; computer: string; computerId: string | null; dataName: string; onStarted: () => void };
+
+/**
+ * Step 6: everything at a glance, then Start. The operation id is made once per reviewed
+ * intent: a double click or a retried request carries the same id, so the server starts
+ * one experiment; changing a choice makes a new intent and a new id.
+ */
+export function StepReview({ projectId, draft, applied, computer, computerId, dataName, onStarted }: Props) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const settings = {
+    target: draft.target ?? "",
+    task: draft.task ?? "multiclass",
+    metric: (draft.metric ?? "accuracy") as "accuracy",
+    positiveClass: draft.task === "binary" ? draft.positiveClass : null,
+    excludeColumns: applied.excludeColumns,
+    split: applied.split,
+    mode: draft.mode,
+    maxMinutes: draft.maxMinutes,
+    maxTrials: draft.maxTrials,
+    appliedActions: applied.appliedActions,
+  };
+  const intent = JSON.stringify({ projectId, datasetId: draft.datasetId, computerId, settings });
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const opId = useMemo(newOpId, [intent]);
+  const start = useMutation(
+    trpc.experiments.start.mutationOptions({
+      onSuccess: (exp) => {
+        onStarted();
+        router.push(`/projects/${projectId}/ml/experiments/${exp.id}`);
+      },
+    }),
+  );
+  const ready = Boolean(draft.datasetId && draft.target && draft.task && draft.metric);
+  const rows: [string, string][] = [
+    ["Computer", computer],
+    ["Data", dataName],
+    ["Predict", draft.target ?? "—"],
+    ["Task", draft.task ? TASK_LABELS[draft.task]! : "—"],
+    ["Metric", draft.metric ? (METRIC_LABELS[draft.metric] ?? draft.metric) : "—"],
+    ["Columns left out", applied.excludeColumns.join(", ") || "none"],
+    ["Split", applied.split.strategy === "random" ? "random (stratified)" : `${applied.split.strategy} on ${applied.split.column}`],
+    ["Effort", draft.mode === "quick" ? `Quick baseline, at most ${draft.maxMinutes} min` : `Improve: at most ${draft.maxTrials} trials and ${draft.maxMinutes} min`],
+  ];
+  return (
+    <div className="flex flex-col gap-4">
+      <dl className="grid grid-cols-1 gap-x-4 gap-y-2 rounded-md border border-slate-200 bg-white p-3 sm:grid-cols-[max-content_1fr]" aria-label="Review">
+        {rows.map(([k, v]) => (
+          <div key={k} className="contents">
+            <dt className="text-sm font-medium text-slate-700">{k}</dt>
+            <dd className="break-words text-sm text-slate-900">{v}</dd>
+          </div>
+        ))}
+      </dl>
+      {!ready && <p className="text-sm text-amber-900">Choose the data and the column to predict before starting.</p>}
+      <Button
+        className="self-start"
+        disabled={!ready || start.isPending || start.isSuccess}
+        onClick={() => start.mutate({ opId, projectId, datasetId: draft.datasetId!, targetId: computerId ?? undefined, settings })}
+      >
+        {start.isPending || start.isSuccess ? "Starting…" : "Start training"}
+      </Button>
+      {start.error && (
+        <div className="flex flex-col gap-2">
+          <ErrorMessage>Could not start: {errorText(start.error)}</ErrorMessage>
+          <Button variant="secondary" className="self-start" onClick={() => start.mutate({ opId, projectId, datasetId: draft.datasetId!, targetId: computerId ?? undefined, settings })}>
+            Try again
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { errorText } from "@/components/ui/error-text";
+import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
+import { METRIC_LABELS, TASK_LABELS, metricsFor } from "./format";
+import { useChecks } from "./use-checks";
+
+type Props = { draft: TWizardDraftData; update: (p: Partial<TWizardDraftData>) => void };
+
+/** Step 3: the column to predict; the suggested task and metric with their reasons, changeable. */
+export function StepTarget({ draft, update }: Props) {
+  const trpc = useTRPC();
+  const dataset = useQuery({ ...trpc.datasets.get.queryOptions({ id: draft.datasetId ?? "" }), enabled: Boolean(draft.datasetId) });
+  const checks = useChecks(draft.datasetId, draft.target);
+  const r = checks.result;
+  useEffect(() => {
+    // Adopt the suggestion the first time the checks answer for this target.
+    if (r && r.target === draft.target && !draft.task) update({ task: r.task, metric: r.metric, positiveClass: r.positiveClass === null ? null : String(r.positiveClass) });
+  }, [r, draft.target, draft.task, update]);
+  if (!draft.datasetId) return <p className="text-sm text-slate-700">Choose the data first (step 2).</p>;
+  if (dataset.isPending) return <Loading label="Loading the columns…" />;
+  if (dataset.error) return <ErrorMessage>{errorText(dataset.error)}</ErrorMessage>;
+  const columns = dataset.data.columns;
+  if (dataset.data.status !== "ready") return <p role="status" className="text-sm text-slate-700">The file is still being read ({dataset.data.status}); its columns appear when it is ready.</p>;
+  const classes = Object.keys(r?.classCounts ?? {});
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-1">
+        <label htmlFor="wizard-target" className="text-sm font-medium text-slate-800">
+          Column to predict (target)
+        </label>
+        <select
+          id="wizard-target"
+          className="min-h-10 max-w-full rounded-md border border-slate-400 bg-white px-2"
+          value={draft.target ?? ""}
+          onChange={(e) => update({ target: e.target.value || null, task: null, metric: null, positiveClass: null, decided: {} })}
+        >
+          <option value="">Choose a column…</option>
+          {columns.map((c) => (
+            <option key={c.name} value={c.name}>
+              {c.name} ({c.type})
+            </option>
+          ))}
+        </select>
+      </div>
+      {draft.target && checks.pending && (
+        <p role="status" className="text-sm text-slate-700">
+          Checking the data for {draft.target}…{checks.view?.setup && " Setting up the data tools on This computer (first use)."}
+        </p>
+      )}
+      {checks.error && (
+        <div className="flex flex-col gap-2">
+          <ErrorMessage>The data checks could not run: {errorText(checks.error)}</ErrorMessage>
+          <Button variant="secondary" className="self-start" onClick={checks.retry}>
+            Run the checks again
+          </Button>
+        </div>
+      )}
+      {checks.view?.status === "failed" && <ErrorMessage>The data checks failed: {checks.view.error?.message}</ErrorMessage>}
+      {r && draft.task && (
+        <div className="flex flex-col gap-3 rounded-md border border-slate-200 bg-white p-3">
+          <p className="text-sm">
+            <span className="font-medium">Suggested task: {TASK_LABELS[r.task]}.</span> {r.taskReason}
+          </p>
+          <p className="text-sm">
+            <span className="font-medium">Suggested metric: {METRIC_LABELS[r.metric] ?? r.metric}.</span> {r.metricReason}
+          </p>
+          <div className="grid gap-3 sm:grid-cols-3">
+            <div className="flex flex-col gap-1">
+              <label htmlFor="wizard-task" className="text-sm font-medium">
+                Task
+              </label>
+              <select
+                id="wizard-task"
+                className="min-h-10 rounded-md border border-slate-400 bg-white px-2"
+                value={draft.task}
+                onChange={(e) => {
+                  const task = e.target.value as NonNullable<TWizardDraftData["task"]>;
+                  update({ task, metric: metricsFor(task).includes(draft.metric ?? "") ? draft.metric : metricsFor(task)[0]! });
+                }}
+              >
+                {Object.entries(TASK_LABELS).map(([k, v]) => (
+                  <option key={k} value={k}>
+                    {v}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor="wizard-metric" className="text-sm font-medium">
+                Metric
+              </label>
+              <select id="wizard-metric" className="min-h-10 rounded-md border border-slate-400 bg-white px-2" value={draft.metric ?? ""} onChange={(e) => update({ metric: e.target.value })}>
+                {metricsFor(draft.task).map((m) => (
+                  <option key={m} value={m}>
+                    {METRIC_LABELS[m]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {draft.task === "binary" && classes.length > 0 && (
+              <div className="flex flex-col gap-1">
+                <label htmlFor="wizard-positive" className="text-sm font-medium">
+                  Positive class
+                </label>
+                <select id="wizard-positive" className="min-h-10 rounded-md border border-slate-400 bg-white px-2" value={draft.positiveClass ?? ""} onChange={(e) => update({ positiveClass: e.target.value || null })}>
+                  <option value="">The minority class</option>
+                  {classes.map((c) => (
+                    <option key={c} value={c}>
+                      {c}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

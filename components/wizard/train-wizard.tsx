@@ -1,0 +1,136 @@
+"use client";
+/**
+ * "Train a prediction model": six steps, saved as a per-project draft as the user goes
+ * (inputs and choices only), so leaving and coming back restores them.
+ */
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useRef } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { errorText } from "@/components/ui/error-text";
+import { applyDecisions } from "./recommended";
+import { StepBudget } from "./step-budget";
+import { StepComputer } from "./step-computer";
+import { StepData } from "./step-data";
+import { StepIssues } from "./step-issues";
+import { StepReview } from "./step-review";
+import { StepTarget } from "./step-target";
+import { useChecks } from "./use-checks";
+import { useWizardDraft } from "./use-wizard-draft";
+
+export const STEP_TITLES = ["Training computer", "Data", "Column to predict", "Data issues", "Effort and limits", "Review and start"];
+
+export function TrainWizard({ projectId }: { projectId: string }) {
+  const trpc = useTRPC();
+  const search = useSearchParams();
+  const w = useWizardDraft(projectId, search.get("dataset"));
+  const targets = useQuery(trpc.targets.list.queryOptions());
+  const draft = w.data;
+  const dataset = useQuery({ ...trpc.datasets.get.queryOptions({ id: draft?.datasetId ?? "" }), enabled: Boolean(draft?.datasetId) });
+  const checks = useChecks(draft?.datasetId ?? null, draft?.target ?? null);
+  const discard = useMutation(trpc.drafts.discard.mutationOptions());
+  const heading = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    heading.current?.focus(); // move focus to the new step for keyboard and screen-reader users
+  }, [draft?.step]);
+
+  if (w.loading) return <Loading label="Restoring your choices…" />;
+  if (w.loadError) return <ErrorMessage>Could not load the wizard draft: {errorText(w.loadError)}</ErrorMessage>;
+  if (!draft) return <Loading label="Restoring your choices…" />;
+
+  const computer = (targets.data ?? []).find((t) => t.id === draft.targetId) ?? (targets.data ?? []).find((t) => t.kind === "local" && t.enabled);
+  const applied = applyDecisions(checks.result?.target === draft.target ? checks.result.issues : [], draft.target ?? "", draft.decided);
+  const d = dataset.data;
+  const dataWhere = d
+    ? `in the managed store of ${computer?.name ?? "This computer"} (snapshot ${d.snapshotSha256.slice(0, 12)}…, ${d.sourceKind === "upload" ? `uploaded as ${d.sourceName}` : `copied from ${d.sourceName}`})`
+    : "nowhere yet";
+  const canNext = [
+    Boolean(computer),
+    Boolean(d && d.status === "ready"),
+    Boolean(draft.target && draft.task && draft.metric),
+    Boolean(checks.result),
+    true,
+    false,
+  ][draft.step];
+  const go = (step: number) => w.update({ step });
+
+  return (
+    <section aria-labelledby="wizard-heading" className="flex flex-col gap-4">
+      <h2 className="text-lg font-semibold">Train a prediction model</h2>
+      <nav aria-label="Wizard steps" className="-mx-4 overflow-x-auto px-4">
+        <ol className="flex min-w-max gap-1 text-sm">
+          {STEP_TITLES.map((t, i) => (
+            <li key={t}>
+              <button
+                type="button"
+                onClick={() => go(i)}
+                aria-current={draft.step === i ? "step" : undefined}
+                className={`min-h-10 rounded-md px-2 py-1 ${draft.step === i ? "bg-blue-700 text-white" : "text-slate-800 hover:bg-slate-100"}`}
+              >
+                {i + 1}. {t}
+              </button>
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <div className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4">
+        <h3 id="wizard-heading" ref={heading} tabIndex={-1} className="text-base font-semibold outline-none">
+          Step {draft.step + 1} of {STEP_TITLES.length}: {STEP_TITLES[draft.step]}
+        </h3>
+        {draft.step === 0 && <StepComputer targetId={draft.targetId} onChange={(targetId) => w.update({ targetId })} />}
+        {draft.step === 1 && (
+          <StepData
+            projectId={projectId}
+            datasetId={draft.datasetId}
+            onChange={(datasetId) => datasetId !== draft.datasetId && w.update({ datasetId, target: null, task: null, metric: null, positiveClass: null, decided: {} })}
+          />
+        )}
+        {draft.step === 2 && <StepTarget draft={draft} update={w.update} />}
+        {draft.step === 3 && <StepIssues draft={draft} update={w.update} />}
+        {draft.step === 4 && <StepBudget draft={draft} update={w.update} computer={computer?.name ?? "This computer"} dataWhere={dataWhere} />}
+        {draft.step === 5 && (
+          <StepReview
+            projectId={projectId}
+            draft={draft}
+            applied={applied}
+            computer={computer?.name ?? "This computer"}
+            computerId={computer?.id ?? null}
+            dataName={d ? `${d.name}${d.rowCount !== null ? ` (${d.rowCount} rows)` : ""}` : "—"}
+            onStarted={() => discard.mutate({ projectId })}
+          />
+        )}
+        <div className="flex flex-wrap gap-2">
+          {draft.step > 0 && (
+            <Button variant="secondary" onClick={() => go(draft.step - 1)}>
+              Back
+            </Button>
+          )}
+          {draft.step < STEP_TITLES.length - 1 && (
+            <Button disabled={!canNext} onClick={() => go(draft.step + 1)}>
+              Next
+            </Button>
+          )}
+        </div>
+      </div>
+      <div aria-live="polite" className="text-sm text-slate-600">
+        {w.saveState === "saving" && "Saving your choices…"}
+        {w.saveState === "saved" && "Choices saved for this project."}
+      </div>
+      {w.saveState === "failed" && (
+        <div className="flex flex-col gap-2">
+          <ErrorMessage>Your choices could not be saved: {w.saveError}</ErrorMessage>
+          <Button variant="secondary" className="self-start" onClick={w.retrySave}>
+            Retry saving
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}
