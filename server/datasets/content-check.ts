@@ -72,9 +72,15 @@ export class ContentChecker {
       this.onlyWhitespace = false;
       return;
     }
+    // A NUL anywhere in the chunk says "binary" more truly than the invalid UTF-8 before it.
+    const nul = chunk.indexOf(0);
     for (let i = 0; i < chunk.length; i++) {
       const b = chunk[i]!;
       const at = this.offset + i;
+      if (nul >= 0 && i < nul && this.limits.encoding === "utf-8") {
+        if (b === 0x0a) this.line++;
+        continue;
+      }
       if (b === 0) {
         throw refuse("not_text", `${this.fileName} contains a NUL byte at offset ${at} (line ${this.line}): it is binary data, not a text table, whatever its name says.`, { offset: at, line: this.line });
       }

@@ -111,6 +111,8 @@ export async function registerUpload(
   try {
     renameSync(up.tmpPath, part);
     await targetsService(db).execOn(target, { protocol: WORKER_PROTOCOL, op: "put", opId: `put:${randomUUID()}`, sha256: up.sha256, bytes: up.bytes });
+    // Known bytes: put answers "complete" from the existing blob and leaves our part.
+    rmSync(part, { force: true });
   } catch (err) {
     rmSync(up.tmpPath, { force: true });
     rmSync(part, { force: true });

@@ -45,11 +45,18 @@ export async function POST(req: Request) {
   const contentLength = lengthHeader && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
   const reader = req.body?.getReader() ?? null;
   // Our own iterator: leaving the loop early must not cancel the body (we drain it below).
+  // A client that goes away mid-stream may leave read() pending forever: race the abort.
+  const gone = new Promise<never>((_, reject) => {
+    const fail = () => reject(new Error("the client closed the connection"));
+    if (req.signal.aborted) fail();
+    else req.signal.addEventListener("abort", fail, { once: true });
+  });
+  gone.catch(() => {});
   const body: AsyncIterable<Uint8Array> = {
     async *[Symbol.asyncIterator]() {
       if (!reader) return;
       for (;;) {
-        const { done, value } = await reader.read();
+        const { done, value } = await Promise.race([reader.read(), gone]);
         if (done) return;
         yield value;
       }
@@ -59,7 +66,7 @@ export async function POST(req: Request) {
     const result = await datasetsService().registerUpload(parsed.data, body, contentLength);
     return Response.json(result, { status: 201 });
   } catch (err) {
-    if (reader) await drain(reader);
+    if (reader && !req.signal.aborted) await Promise.race([drain(reader), gone.catch(() => {})]);
     if (isDomainError(err)) {
       const code = (err.details?.code as string | undefined) ?? err.code.toLowerCase();
       return Response.json({ error: err.message, code, details: err.details ?? null }, { status: statusOf(err.code, err.details?.code) });
