@@ -101,6 +101,8 @@ def test_regression_beats_the_mean(diamonds):
     assert receipt["metrics"]["rmse"] < 0.5 * base["metrics"]["rmse"], (receipt["metrics"], base["metrics"])
     assert receipt["metrics"]["r2"] > 0.8
     assert len(receipt["residuals"]["sample"]) == min(200, receipt["rows"])
+    training = diamonds.train.output_json("training.json")
+    assert training["wallSeconds"] < training["timeLimitSeconds"] == 40
 
 
 def test_predict_works_from_a_read_only_model_folder(penguins, tmp_path):
