@@ -1,15 +1,70 @@
-import { EmptyState } from "@/components/ui/status-message";
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
+import { errorText } from "@/components/ui/error-text";
+import { STATUS_LABELS, formatDuration, formatMetric } from "@/components/experiment/format";
 
-export function ExperimentsView({ projectId: _projectId }: { projectId: string }) {
+const FILTERS = [
+  { key: "all", label: "All", statuses: undefined },
+  { key: "running", label: "Running", statuses: ["queued", "running"] },
+  { key: "succeeded", label: "Succeeded", statuses: ["succeeded"] },
+  { key: "failed", label: "Failed or stopped", statuses: ["failed", "cancelled", "timed_out", "unknown"] },
+] as const;
+
+/** Every experiment of the project with status, metric and time; filterable by status. */
+export function ExperimentsView({ projectId }: { projectId: string }) {
+  const trpc = useTRPC();
+  const [filter, setFilter] = useState<(typeof FILTERS)[number]["key"]>("all");
+  const statuses = FILTERS.find((f) => f.key === filter)?.statuses;
+  const list = useQuery(trpc.experiments.list.queryOptions({ projectId, status: statuses ? [...statuses] : undefined }));
   return (
     <section aria-labelledby="experiments-heading" className="flex flex-col gap-4">
-      <h2 id="experiments-heading" className="text-lg font-semibold">
-        Experiments
-      </h2>
-      <EmptyState title="No experiments yet">
-        Each training run becomes an experiment listed here with its status, score and time. Start one from the
-        training wizard once a dataset is added.
-      </EmptyState>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="experiments-heading" className="text-lg font-semibold">
+          Experiments
+        </h2>
+        <Link href={`/projects/${projectId}/ml/train`} className="inline-flex min-h-10 items-center rounded-md bg-blue-700 px-3 py-2 text-sm font-medium text-white hover:bg-blue-800">
+          Train a prediction model
+        </Link>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="experiment-filter" className="text-sm font-medium">
+          Show
+        </label>
+        <select id="experiment-filter" className="min-h-10 max-w-xs rounded-md border border-slate-400 bg-white px-2" value={filter} onChange={(e) => setFilter(e.target.value as typeof filter)}>
+          {FILTERS.map((f) => (
+            <option key={f.key} value={f.key}>
+              {f.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {list.isPending && <Loading label="Loading experiments…" />}
+      {list.error && <ErrorMessage>Could not load experiments: {errorText(list.error)}</ErrorMessage>}
+      {list.data && list.data.length === 0 && (
+        <EmptyState title={filter === "all" ? "No experiments yet" : "No experiments match this filter"}>
+          {filter === "all" ? "Each training run becomes an experiment listed here with its status, score and time. Start one with “Train a prediction model”." : "Choose “All” to see every experiment."}
+        </EmptyState>
+      )}
+      {list.data && list.data.length > 0 && (
+        <ul className="flex flex-col gap-2" aria-label="Experiments">
+          {list.data.map((e) => (
+            <li key={e.id} className="flex flex-col gap-1 rounded-lg border border-slate-200 bg-white p-3" data-testid="experiment-row">
+              <Link href={`/projects/${projectId}/ml/experiments/${e.id}`} className="break-words font-medium text-blue-800 underline-offset-4 hover:underline">
+                {e.name}
+              </Link>
+              <p className="text-sm text-slate-700">
+                <span className="font-medium text-slate-900">{STATUS_LABELS[e.status] ?? e.status}</span> · {e.metric}: {formatMetric(e.candidate)} (baseline {formatMetric(e.baseline)})
+                {e.betterThanBaseline === true && " · better than baseline"}
+                {e.betterThanBaseline === false && " · not better than baseline"} · {formatDuration(e.seconds)} · started {new Date(e.createdAt).toLocaleString()}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -1,0 +1,94 @@
+"use client";
+/**
+ * One experiment: progress (phases, bar, current step, elapsed), actions, live log,
+ * resources, then results and what can be done with the model. Live: server events
+ * invalidate the query; a slow poll covers a dropped event stream. After a reload or a
+ * server restart the page reads the same state back from the server.
+ */
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useTRPC } from "@/components/providers/trpc";
+import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { errorText } from "@/components/ui/error-text";
+import { ExperimentActions } from "./experiment-actions";
+import { ExperimentBadges } from "./badges";
+import { ExportPanel } from "./export-panel";
+import { isTerminalStatus } from "./format";
+import { PredictFile } from "./predict-file";
+import { ProgressPanel } from "./progress-panel";
+import { ResultsPanel } from "./results-panel";
+import type { FeatureSchemaEntry } from "./results-types";
+import { StepLogs } from "./step-logs";
+import { TryPredictions } from "./try-predictions";
+import { UsageTable } from "./usage-table";
+
+const Card = ({ title, id, children }: { title: string; id: string; children: React.ReactNode }) => (
+  <section aria-labelledby={id} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
+    <h3 id={id} className="text-base font-semibold">
+      {title}
+    </h3>
+    {children}
+  </section>
+);
+
+export function ExperimentPage({ projectId, experimentId }: { projectId: string; experimentId: string }) {
+  const trpc = useTRPC();
+  const q = useQuery({
+    ...trpc.experiments.get.queryOptions({ id: experimentId }),
+    refetchInterval: (query) => (query.state.data && !isTerminalStatus(query.state.data.status) ? 5000 : false),
+    retry: 3,
+  });
+  if (q.isPending) return <Loading label="Loading the experiment…" />;
+  if (!q.data)
+    return (
+      <ErrorMessage>
+        Could not load the experiment: {errorText(q.error)} <Link href={`/projects/${projectId}/ml/experiments`}>Back to experiments</Link>
+      </ErrorMessage>
+    );
+  const exp = q.data;
+  const features = ((exp.results?.featureSchema as { features?: FeatureSchemaEntry[] } | null)?.features ?? []) as FeatureSchemaEntry[];
+  const current = exp.steps.find((s) => s.state && !["succeeded", "failed", "cancelled", "timed_out"].includes(s.state))?.step ?? null;
+  return (
+    <section aria-labelledby="experiment-heading" className="flex flex-col gap-4">
+      <div className="flex flex-col gap-1">
+        <Link href={`/projects/${projectId}/ml/experiments`} className="text-sm text-blue-800 underline">
+          ← All experiments
+        </Link>
+        <h2 id="experiment-heading" className="break-words text-lg font-semibold">
+          {exp.name}
+        </h2>
+        <p className="text-sm text-slate-700">
+          Predicting <strong>{exp.target}</strong> ({exp.task}) · metric {exp.metric} · {exp.mode === "quick" ? "quick baseline" : `improve, ${exp.settings.maxTrials} trials`}
+          {exp.settings.excludeColumns.length > 0 && <> · left out: {exp.settings.excludeColumns.join(", ")}</>} · split {exp.settings.split.strategy}
+        </p>
+      </div>
+      {q.error && (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Showing the last known state: the server did not answer ({errorText(q.error)}). It refreshes when the connection is back.
+        </p>
+      )}
+      <ExperimentBadges exp={exp} />
+      <ProgressPanel exp={exp} />
+      <ExperimentActions exp={exp} />
+      {(exp.status === "failed" || exp.status === "timed_out" || exp.status === "unknown") && exp.note && <ErrorMessage>{exp.note}</ErrorMessage>}
+      <StepLogs steps={exp.steps} defaultStep={current} />
+      <Card title="Time and resources" id="usage-heading">
+        <UsageTable steps={exp.steps} />
+      </Card>
+      <ResultsPanel exp={exp} />
+      {exp.status === "succeeded" && exp.exportSha256 && (
+        <>
+          <Card title="Try predictions" id="try-heading">
+            <TryPredictions experimentId={exp.id} features={features} />
+          </Card>
+          <Card title="Predict a file" id="predict-file-heading">
+            <PredictFile experimentId={exp.id} />
+          </Card>
+          <Card title="Export model" id="export-heading">
+            <ExportPanel experimentId={exp.id} sha256={exp.exportSha256} bytes={exp.exportBytes} />
+          </Card>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+/** Display helpers for the experiment pages (pure; unit-tested). */
+
+export const PHASES = [
+  { key: "preparing_data", label: "Preparing data" },
+  { key: "training", label: "Training" },
+  { key: "evaluating", label: "Evaluating" },
+  { key: "comparing", label: "Comparing" },
+] as const;
+
+export const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
+export const isTerminalStatus = (s: string) => TERMINAL.includes(s);
+
+export const STATUS_LABELS: Record<string, string> = {
+  queued: "Queued",
+  running: "Running",
+  succeeded: "Succeeded",
+  failed: "Failed",
+  cancelled: "Cancelled",
+  timed_out: "Timed out",
+  unknown: "Outcome unknown",
+};
+
+export function formatDuration(totalSeconds: number | null | undefined): string {
+  if (totalSeconds === null || totalSeconds === undefined || !Number.isFinite(totalSeconds)) return "—";
+  const s = Math.max(0, Math.round(totalSeconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (h) return `${h} h ${m} min`;
+  if (m) return `${m} min ${sec} s`;
+  return `${sec} s`;
+}
+
+export function formatBytes(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return "—";
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} bytes` : `${v.toFixed(v >= 10 ? 0 : 1)} ${units[i]}`;
+}
+
+/** A metric value with enough digits to compare two of them. */
+export function formatMetric(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return "—";
+  const a = Math.abs(v);
+  if (a !== 0 && (a < 0.001 || a >= 1e6)) return v.toExponential(3);
+  return v.toFixed(a >= 100 ? 1 : 4);
+}
+
+export function directionWords(direction: string | undefined): string {
+  return direction === "lower_is_better" ? "lower is better" : "higher is better";
+}
+
+/** 0–100, from steps done; never 100 until the experiment succeeded. */
+export function progressPercent(done: number, total: number, status: string): number {
+  if (status === "succeeded") return 100;
+  if (!total) return 0;
+  return Math.min(99, Math.round((done / total) * 100));
+}
+
+export interface StepUsage {
+  wallSeconds?: number;
+  cpuSeconds?: number;
+  peakRssBytes?: number;
+}
+
+/** Sums per-step usage; peak memory is the largest step's peak, not a sum. */
+export function totalUsage(usages: (StepUsage | null | undefined)[]): Required<StepUsage> {
+  let wall = 0;
+  let cpu = 0;
+  let peak = 0;
+  for (const u of usages) {
+    if (!u) continue;
+    wall += u.wallSeconds ?? 0;
+    cpu += u.cpuSeconds ?? 0;
+    peak = Math.max(peak, u.peakRssBytes ?? 0);
+  }
+  return { wallSeconds: wall, cpuSeconds: cpu, peakRssBytes: peak };
+}
+
+/** Lines of a log that contain the query (case-insensitive), keeping at most `max` of the last ones. */
+export function filterLog(text: string, query: string, max = 2000): string[] {
+  const lines = text.split("\n");
+  const q = query.trim().toLowerCase();
+  const hit = q ? lines.filter((l) => l.toLowerCase().includes(q)) : lines;
+  return hit.slice(-max);
+}
