@@ -130,6 +130,7 @@ def main(argv=None) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="bench-tabular-"))
     header = ("dataset", "rows", "task", "metric", "excluded", "usable_s", "budget_s", "train_wall_s", "fit_s",
               "models", "best", "candidate", "baseline", "better", "chain_s")
+    print(f"# load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (timings scale with it)")
     print("\t".join(header), flush=True)
     failures = 0
     try:
@@ -143,6 +144,7 @@ def main(argv=None) -> int:
                 continue
             print("\t".join(f"{row[k]:.4g}" if isinstance(row[k], float) else str(row[k]) for k in header), flush=True)
     finally:
+        print(f"# load average after: {os.getloadavg()[0]:.2f}")
         if args.keep:
             print(f"scratch kept in {scratch}", file=sys.stderr)
         else:
