@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
@@ -20,7 +20,7 @@ export function ExperimentActions({ exp }: { exp: ExperimentDetailView }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.experiments.pathKey() });
   const cancel = useMutation(trpc.experiments.cancel.mutationOptions({ onSuccess: () => void refresh() }));
   // One id per visit to this page: a double click on "Run again" starts one experiment.
-  const rerunOpId = useMemo(newOpId, []);
+  const [rerunOpId] = useState(newOpId);
   const rerun = useMutation(trpc.experiments.rerun.mutationOptions({ onSuccess: (e) => router.push(`/projects/${e.projectId}/ml/experiments/${e.id}`) }));
   const [confirming, setConfirming] = useState(false);
   const preview = useQuery({ ...trpc.experiments.deletePreview.queryOptions({ id: exp.id }), enabled: confirming });

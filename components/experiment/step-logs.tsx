@@ -34,8 +34,7 @@ export function StepLogs({ steps, defaultStep }: { steps: StepView[]; defaultSte
     let offset = -1;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    setText("");
-    setError(null);
+    let first = true;
     const read = async () => {
       try {
         if (offset < 0) {
@@ -46,7 +45,8 @@ export function StepLogs({ steps, defaultStep }: { steps: StepView[]; defaultSte
         for (;;) {
           const chunk = await queryClient.fetchQuery({ ...trpc.jobs.logs.queryOptions({ id: jobId, offset }), staleTime: 0 });
           if (stopped) return;
-          if (chunk.data) setText((t) => (t + chunk.data).slice(-MAX_KEPT));
+          if (first || chunk.data) setText((t) => ((first ? "" : t) + chunk.data).slice(-MAX_KEPT));
+          first = false;
           const moved = chunk.nextOffset !== offset;
           offset = chunk.nextOffset;
           if (!moved || chunk.eof) {

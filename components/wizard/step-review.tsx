@@ -37,8 +37,7 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
     appliedActions: applied.appliedActions,
   };
   const intent = JSON.stringify({ projectId, datasetId: draft.datasetId, computerId, settings });
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const opId = useMemo(newOpId, [intent]);
+  const opId = useMemo(() => (intent ? newOpId() : ""), [intent]);
   const start = useMutation(
     trpc.experiments.start.mutationOptions({
       onSuccess: (exp) => {

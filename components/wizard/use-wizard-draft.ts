@@ -5,7 +5,7 @@
  * newer draft; a failed save keeps the local state and offers a retry.
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
 
@@ -30,42 +30,40 @@ export type SaveState = "idle" | "saving" | "saved" | "failed";
 export function useWizardDraft(projectId: string, preselectDataset: string | null) {
   const trpc = useTRPC();
   const draft = useQuery({ ...trpc.drafts.get.queryOptions({ projectId }), staleTime: Infinity });
-  const [data, setData] = useState<TWizardDraftData | null>(null);
-  const revision = useRef(0);
+  // Local edits; null until the user changes something (the server's draft shows until then).
+  const [edited, setEdited] = useState<TWizardDraftData | null>(null);
+  const [revision, setRevision] = useState<number | null>(null);
   const [saveState, setSaveState] = useState<SaveState>("idle");
   const [saveError, setSaveError] = useState<string | null>(null);
-  const dirty = useRef(false);
   const save = useMutation(trpc.drafts.save.mutationOptions());
 
-  // Restore once per project: the draft, with ?dataset= taking precedence.
-  useEffect(() => {
-    if (data || !draft.data) return;
-    revision.current = draft.data.revision;
-    const restored = { ...EMPTY_DRAFT, ...draft.data.data };
-    if (preselectDataset && preselectDataset !== restored.datasetId) {
-      setData({ ...restored, datasetId: preselectDataset, target: null, task: null, metric: null, decided: {}, excludeColumns: [], split: { strategy: "random" }, step: 1 });
-      dirty.current = true;
-    } else setData(restored);
-  }, [draft.data, data, preselectDataset]);
+  // Restored: the saved draft, with ?dataset= taking precedence (it restarts the later choices).
+  const restored = useMemo<TWizardDraftData | null>(() => {
+    if (!draft.data) return null;
+    const r = { ...EMPTY_DRAFT, ...draft.data.data };
+    if (preselectDataset && preselectDataset !== r.datasetId) {
+      return { ...r, datasetId: preselectDataset, target: null, task: null, metric: null, positiveClass: null, decided: {}, excludeColumns: [], split: { strategy: "random" }, step: 1 };
+    }
+    return r;
+  }, [draft.data, preselectDataset]);
+  const data = edited ?? restored;
+  const currentRevision = revision ?? draft.data?.revision ?? 0;
 
   const persist = useCallback(
-    (value: TWizardDraftData) => {
+    (value: TWizardDraftData, rev: number) => {
       setSaveState("saving");
       save.mutate(
-        { projectId, revision: revision.current, data: value },
+        { projectId, revision: rev, data: value },
         {
           onSuccess: (v) => {
-            revision.current = v.revision;
-            dirty.current = false;
+            setRevision(v.revision);
             setSaveState("saved");
             setSaveError(null);
           },
           onError: (err) => {
+            // Another tab saved first: take its revision, so "Retry" saves ours over it.
             const current = (err as { data?: { details?: { current?: { revision: number } } } }).data?.details?.current;
-            if (current) {
-              // Another tab saved first: take its revision and save ours over it on retry.
-              revision.current = current.revision;
-            }
+            if (current) setRevision(current.revision);
             setSaveState("failed");
             setSaveError(err.message);
           },
@@ -76,15 +74,17 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
   );
 
   useEffect(() => {
-    if (!data || !dirty.current) return;
-    const t = setTimeout(() => persist(data), 500);
+    if (!edited) return;
+    const t = setTimeout(() => persist(edited, currentRevision), 500);
     return () => clearTimeout(t);
-  }, [data, persist]);
+    // currentRevision changes after each save; saving again for it would loop.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [edited, persist]);
 
-  const update = useCallback((patch: Partial<TWizardDraftData>) => {
-    dirty.current = true;
-    setData((d) => (d ? { ...d, ...patch } : d));
-  }, []);
+  const update = useCallback(
+    (patch: Partial<TWizardDraftData>) => setEdited((d) => ({ ...(d ?? restored ?? EMPTY_DRAFT), ...patch })),
+    [restored],
+  );
 
   return {
     data,
@@ -93,6 +93,6 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
     update,
     saveState,
     saveError,
-    retrySave: () => data && persist(data),
+    retrySave: () => data && persist(data, currentRevision),
   };
 }

@@ -25,11 +25,16 @@ export function parseCsv(text: string): string[][] {
     const c = text[i];
     if (quoted) {
       if (c === '"') {
-        if (text[i + 1] === '"') (field += '"'), i++;
-        else quoted = false;
+        if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
       } else field += c;
     } else if (c === '"' && field === "") quoted = true;
-    else if (c === ",") row.push(field), (field = "");
+    else if (c === ",") {
+      row.push(field);
+      field = "";
+    }
     else if (c === "\n" || c === "\r") {
       if (c === "\r" && text[i + 1] === "\n") i++;
       row.push(field);
@@ -38,7 +43,10 @@ export function parseCsv(text: string): string[][] {
       field = "";
     } else field += c;
   }
-  if (field !== "" || row.length) row.push(field), rows.push(row);
+  if (field !== "" || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
