@@ -1,3 +1,5 @@
+import { AllowedRoots } from "@/components/settings/allowed-roots";
+
 export default function SettingsPage() {
   return (
     <div className="flex flex-col gap-4">
@@ -8,6 +10,7 @@ export default function SettingsPage() {
         </h2>
         <p className="mt-1 text-sm text-slate-700">This computer is the training computer.</p>
       </section>
+      <AllowedRoots />
     </div>
   );
 }

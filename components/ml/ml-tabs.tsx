@@ -7,6 +7,7 @@ export function MlTabs({ projectId }: { projectId: string }) {
   const base = `/projects/${projectId}/ml`;
   const tabs = [
     { href: base, label: "Overview" },
+    { href: `${base}/data`, label: "Data" },
     { href: `${base}/experiments`, label: "Experiments" },
     { href: `${base}/models`, label: "Models" },
   ];

@@ -33,7 +33,7 @@ export async function upload(server: TestServer, projectId: string, fileName: st
   const res = await fetch(`${server.url}/api/datasets/upload?${q}`, {
     method: "POST",
     headers: { "content-type": "application/octet-stream" },
-    body: typeof body === "string" ? Buffer.from(body) : body,
+    body: (typeof body === "string" ? Buffer.from(body) : body) as unknown as BodyInit,
   });
   return { status: res.status, body: (await res.json()) as UploadAnswer["body"] };
 }

@@ -1,0 +1,53 @@
+"use client";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { errorText } from "@/components/ui/error-text";
+import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { formatBytes } from "./format";
+
+/** What deleting frees, what blocks it, then the deletion itself. */
+export function DeleteDataset({ datasetId, onDone }: { datasetId: string; onDone: () => void }) {
+  const trpc = useTRPC();
+  const preview = useQuery(trpc.datasets.deletePreview.queryOptions({ id: datasetId }));
+  const del = useMutation(trpc.datasets.delete.mutationOptions({ onSuccess: onDone }));
+  const p = preview.data;
+  return (
+    <section aria-labelledby="delete-heading" className="flex flex-col gap-2 rounded-lg border border-red-200 bg-white p-4">
+      <h3 id="delete-heading" className="text-base font-semibold">
+        Delete {p?.name ?? "dataset"}?
+      </h3>
+      {preview.isPending && <Loading label="Working out what would be freed…" />}
+      {preview.error && <ErrorMessage>{errorText(preview.error)}</ErrorMessage>}
+      {p && (
+        <>
+          <p className="text-sm">
+            {p.removesSnapshot
+              ? `This frees ${formatBytes(p.freedBytes)} in Trainyard’s store. Your original file, if it was registered by path, is not touched.`
+              : `The data stays in the store because ${p.sharedWith.map((s) => s.name).join(", ")} also uses it; nothing is freed.`}
+          </p>
+          {p.usedBy.length > 0 && <p className="text-sm">Experiments that used it keep their results: {p.usedBy.map((e) => e.name).join(", ")}.</p>}
+          {p.blockers.length > 0 && (
+            <div className="text-sm text-red-800">
+              <p>It cannot be deleted now:</p>
+              <ul className="list-disc pl-5">
+                {p.blockers.map((b) => (
+                  <li key={`${b.kind}-${b.id}`}>{b.label}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <Button variant="danger" disabled={!p.canDelete || del.isPending} onClick={() => del.mutate({ id: datasetId })}>
+              {del.isPending ? "Deleting…" : "Delete dataset"}
+            </Button>
+            <Button variant="secondary" onClick={onDone}>
+              Keep it
+            </Button>
+          </div>
+          {del.error && <ErrorMessage>{errorText(del.error)}</ErrorMessage>}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+"use client";
+
+interface ProfileColumn {
+  name: string;
+  type: string;
+  missing?: number;
+  distinct?: number;
+  min?: number | string;
+  max?: number | string;
+  topValues?: { value: unknown; count: number }[];
+}
+
+function summary(c: ProfileColumn): string {
+  if (c.min !== undefined && c.max !== undefined) return `${c.min} – ${c.max}`;
+  if (c.topValues?.length) return c.topValues.slice(0, 3).map((t) => `${String(t.value)} (${t.count})`).join(", ");
+  return "";
+}
+
+/** One row per column of the profile: type, missing, distinct, range or top values. */
+export function ProfileTable({ profile, name }: { profile: { rows: number; columns: ProfileColumn[]; duplicateRows?: number }; name: string }) {
+  return (
+    <div className="overflow-x-auto rounded-md border border-slate-200 bg-white" tabIndex={0} role="region" aria-label={`Profile of ${name}`}>
+      <table className="min-w-full text-left text-sm" data-testid="profile-table">
+        <caption className="px-2 py-1 text-left text-sm text-slate-700">
+          {profile.rows.toLocaleString("en")} rows, {profile.columns.length} columns
+          {profile.duplicateRows ? `, ${profile.duplicateRows.toLocaleString("en")} exact duplicate rows` : ""}
+        </caption>
+        <thead className="bg-slate-100">
+          <tr>
+            <th scope="col" className="px-2 py-1">Column</th>
+            <th scope="col" className="px-2 py-1">Type</th>
+            <th scope="col" className="px-2 py-1">Missing</th>
+            <th scope="col" className="px-2 py-1">Distinct</th>
+            <th scope="col" className="px-2 py-1">Range or most common</th>
+          </tr>
+        </thead>
+        <tbody>
+          {profile.columns.map((c) => (
+            <tr key={c.name} className="border-t border-slate-100">
+              <th scope="row" className="whitespace-nowrap px-2 py-1 font-medium">{c.name}</th>
+              <td className="px-2 py-1">{c.type}</td>
+              <td className="px-2 py-1">{c.missing ?? "—"}</td>
+              <td className="px-2 py-1">{c.distinct ?? "—"}</td>
+              <td className="px-2 py-1">{summary(c)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

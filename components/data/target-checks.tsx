@@ -1,0 +1,113 @@
+"use client";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { errorText } from "@/components/ui/error-text";
+import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { SetupProgressView } from "./setup-progress";
+
+interface Issue {
+  code: string;
+  columns: string[];
+  severity: string;
+  message: string;
+  recommendedAction?: { kind: string; column?: string; columns?: string[] } | null;
+}
+interface ChecksResult {
+  task: string;
+  taskReason: string;
+  metric: string;
+  metricReason: string;
+  positiveClass: unknown;
+  issues: Issue[];
+}
+
+const ACTION: Record<string, string> = {
+  drop_rows: "Drop those rows",
+  exclude_columns: "Leave the column(s) out",
+  time_split: "Split by time",
+  group_split: "Split by group",
+};
+
+/** Pick the column to predict: the suggested task and metric with why, and the data issues. */
+export function TargetChecks({ datasetId, columns }: { datasetId: string; columns: string[] }) {
+  const trpc = useTRPC();
+  const [target, setTarget] = useState("");
+  const [asked, setAsked] = useState<string | null>(null);
+  const start = useMutation(trpc.datasets.startChecks.mutationOptions({ onSuccess: (v) => setAsked(v.target) }));
+  const checks = useQuery({
+    ...trpc.datasets.checks.queryOptions({ id: datasetId, target: asked ?? "" }),
+    enabled: asked !== null,
+    refetchInterval: (q) => (q.state.data?.status === "running" ? 1500 : false),
+  });
+  const c = checks.data;
+  const result = c?.status === "ready" ? (c.result as ChecksResult) : null;
+  return (
+    <section aria-labelledby="target-heading" className="flex flex-col gap-3">
+      <h3 id="target-heading" className="text-base font-semibold">
+        What should the model predict?
+      </h3>
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="flex flex-col gap-1">
+          <label htmlFor="target-column" className="text-sm font-medium">
+            Column to predict
+          </label>
+          <select id="target-column" value={target} onChange={(e) => setTarget(e.target.value)} className="min-h-10 rounded-md border border-slate-400 bg-white px-2 text-sm">
+            <option value="">Choose a column…</option>
+            {columns.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button disabled={!target || start.isPending} onClick={() => start.mutate({ id: datasetId, target })}>
+          Check this target
+        </Button>
+      </div>
+      {start.error && <ErrorMessage>{errorText(start.error)}</ErrorMessage>}
+      {c?.setup && <SetupProgressView setup={c.setup} />}
+      {c?.status === "running" && !c.setup && <Loading label={`Checking the data for ${c.target}…`} />}
+      {c?.status === "failed" && <ErrorMessage>{c.error?.message ?? "The checks failed."}</ErrorMessage>}
+      {result && (
+        <div className="flex flex-col gap-2" data-testid="checks-result">
+          <p className="text-sm">
+            <strong>Suggested: {result.task.replace("_", " ")}</strong>, measured by <strong>{result.metric.replace(/_/g, " ")}</strong>. {result.taskReason}. {result.metricReason}.
+          </p>
+          {result.issues.length === 0 ? (
+            <p className="text-sm text-slate-700">No data issues found for this target.</p>
+          ) : (
+            <div className="overflow-x-auto rounded-md border border-slate-200 bg-white" tabIndex={0} role="region" aria-label="Data issues">
+              <table className="min-w-full text-left text-sm">
+                <caption className="px-2 py-1 text-left text-sm text-slate-700">Data issues for {c?.target}</caption>
+                <thead className="bg-slate-100">
+                  <tr>
+                    <th scope="col" className="px-2 py-1">Issue</th>
+                    <th scope="col" className="px-2 py-1">Columns</th>
+                    <th scope="col" className="px-2 py-1">Severity</th>
+                    <th scope="col" className="px-2 py-1">Recommended</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {result.issues.map((i, n) => (
+                    <tr key={n} className="border-t border-slate-100 align-top">
+                      <td className="px-2 py-1">
+                        <span className="font-mono text-xs">{i.code}</span>
+                        <br />
+                        {i.message}
+                      </td>
+                      <td className="px-2 py-1">{i.columns.join(", ") || "—"}</td>
+                      <td className="px-2 py-1">{i.severity}</td>
+                      <td className="px-2 py-1">{i.recommendedAction ? (ACTION[i.recommendedAction.kind] ?? i.recommendedAction.kind) : "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
