@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { ContentChecker, formatBytes, headerColumnCount } from "./content-check";
+
+const limits = { encoding: "utf-8" as const, maxLineBytes: 64, maxColumns: 5 };
+function check(chunks: (string | Buffer)[], l = limits) {
+  const c = new ContentChecker("f.csv", l);
+  for (const ch of chunks) c.push(typeof ch === "string" ? Buffer.from(ch) : ch);
+  c.finish();
+  return c;
+}
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+    return null;
+  } catch (e) {
+    return (e as { details?: { code?: string } }).details?.code;
+  }
+};
+
+describe("content checks while streaming", () => {
+  it("accepts a small CSV split across chunks, even mid-character", () => {
+    const bytes = Buffer.from("name,city\nJosé,Zürich\n");
+    const cut = bytes.indexOf(0xc3) + 1; // between the two bytes of é
+    expect(check([bytes.subarray(0, cut), bytes.subarray(cut)]).sniffed).toBe("text");
+  });
+  it("refuses empty and whitespace-only files", () => {
+    expect(codeOf(() => check([]))).toBe("empty_file");
+    expect(codeOf(() => check([" \n\r\n"]))).toBe("empty_file");
+  });
+  it("refuses a NUL byte even after invalid UTF-8 in the same chunk", () => {
+    expect(codeOf(() => check([Buffer.from([0x89, 0x50, 0x00])]))).toBe("not_text");
+  });
+  it("names the line and offset of invalid UTF-8, and accepts it as Latin-1", () => {
+    let err: { message: string; details?: { offset?: number; line?: number } } | null = null;
+    try {
+      check([Buffer.from("a,b\nx,\xe9\n", "latin1")]);
+    } catch (e) {
+      err = e as typeof err;
+    }
+    expect(err?.details).toMatchObject({ offset: 6, line: 2 });
+    expect(err?.message).toMatch(/Latin-1/);
+    expect(check([Buffer.from("a,b\nx,\xe9\n", "latin1")], { ...limits, encoding: "latin-1" }).sniffed).toBe("text");
+  });
+  it("refuses a truncated multi-byte character at the end", () => {
+    expect(codeOf(() => check([Buffer.from([0x61, 0x0a, 0xe2, 0x82])]))).toBe("invalid_utf8");
+  });
+  it("refuses a line over the cap as soon as it passes it", () => {
+    const c = new ContentChecker("f.csv", limits);
+    c.push(Buffer.from("a,b\n" + "x".repeat(60)));
+    expect(codeOf(() => c.push(Buffer.from("y".repeat(10))))).toBe("line_too_long");
+  });
+  it("counts header columns by the commonest delimiter outside quotes", () => {
+    expect(headerColumnCount('a,"b,c",d')).toBe(3);
+    expect(headerColumnCount("a\tb\tc\td")).toBe(4);
+    expect(codeOf(() => check(["a,b,c,d,e,f\n1,2,3,4,5,6\n"]))).toBe("too_many_columns");
+  });
+  it("skips text checks for gzip and Parquet by magic bytes", () => {
+    expect(check([Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00])]).sniffed).toBe("gzip");
+    expect(check([Buffer.from("PAR1\x00\x00")]).sniffed).toBe("parquet");
+  });
+  it("formats caps the way the messages name them", () => {
+    expect(formatBytes(2 * 1024 ** 3)).toBe("2 GiB");
+    expect(formatBytes(10 * 1024 ** 2)).toBe("10 MiB");
+    expect(formatBytes(1536)).toBe("1.5 KiB");
+  });
+});
