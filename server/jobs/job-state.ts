@@ -78,10 +78,12 @@ export async function transition(
   reason: string | null,
   patch: JobPatch = {},
 ): Promise<TransitionResult> {
+  let experimentId: string | null = null;
   const result = await db.$transaction(async (tx) => {
-    const job = await tx.job.findUnique({ where: { id: jobId }, select: { state: true } });
+    const job = await tx.job.findUnique({ where: { id: jobId }, select: { state: true, experimentId: true } });
     if (!job) throw new Error(`transition: job ${jobId} does not exist`);
     const from = job.state;
+    experimentId = job.experimentId;
     if (!canTransition(from, to)) return { changed: false, from, to };
     const now = new Date();
     const ending = isTerminal(to) ? { endedAt: patch.endedAt ?? now } : {};
@@ -93,6 +95,6 @@ export async function transition(
     await tx.jobTransition.create({ data: { jobId, from, to, reason, at: now } });
     return { changed: true, from, to };
   });
-  if (result.changed) publish({ type: "job.changed", jobId, state: to });
+  if (result.changed) publish({ type: "job.changed", jobId, state: to, experimentId });
   return result;
 }

@@ -33,6 +33,7 @@ export interface JobRow {
   createdAt: Date;
   startedAt: Date | null;
   endedAt: Date | null;
+  experimentId?: string | null;
 }
 
 export type NewJob = Pick<

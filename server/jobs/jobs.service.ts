@@ -149,7 +149,7 @@ export function jobsService(db: Db = getDb()) {
       if (again) return again;
       throw err;
     }
-    publish({ type: "job.changed", jobId: job.id, state: job.state });
+    publish({ type: "job.changed", jobId: job.id, state: job.state, experimentId: job.experimentId ?? null });
     await submitJob(db, target, job);
     return view(job.id);
   }
@@ -158,7 +158,7 @@ export function jobsService(db: Db = getDb()) {
   async function cancelJob(id: string): Promise<JobView> {
     const job = await requireJob(id);
     if (isTerminal(job.state)) return view(id);
-    if (await repo.requestCancel(id, new Date())) publish({ type: "job.changed", jobId: id, state: job.state });
+    if (await repo.requestCancel(id, new Date())) publish({ type: "job.changed", jobId: id, state: job.state, experimentId: job.experimentId ?? null });
     return view(id);
   }
 

@@ -68,7 +68,7 @@ export async function reconcilePass(db: Db, opts: ReconcileOptions): Promise<Pas
 async function noteUnreachable(db: Db, target: TargetRow, job: JobRow, err: WorkerUnreachable, at: Date, unreachableMs: number) {
   const repo = jobsRepository(db);
   if (await repo.markUnreachable(job.id, at)) {
-    publish({ type: "job.changed", jobId: job.id, state: job.state });
+    publish({ type: "job.changed", jobId: job.id, state: job.state, experimentId: job.experimentId ?? null });
     return;
   }
   const since = job.unreachableSince ?? at;

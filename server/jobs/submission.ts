@@ -58,7 +58,7 @@ export async function applyReceipt(db: Db, job: JobRow, r: TReceipt): Promise<vo
   // lastContactAt alone is not worth a write per pass; it is refreshed with other changes.
   if (changed) {
     await jobsRepository(db).update(job.id, patch);
-    publish({ type: "job.changed", jobId: job.id, state: job.state });
+    publish({ type: "job.changed", jobId: job.id, state: job.state, experimentId: job.experimentId ?? null });
   }
 }
 
@@ -99,7 +99,7 @@ export async function submitJob(db: Db, target: TargetRow, job: JobRow): Promise
   } catch (err) {
     if (err instanceof WorkerUnreachable) {
       // Not seen by the worker (or its answer was lost): stays queued; the loop asks again.
-      if (await repo.markUnreachable(job.id, new Date())) publish({ type: "job.changed", jobId: job.id, state: job.state });
+      if (await repo.markUnreachable(job.id, new Date())) publish({ type: "job.changed", jobId: job.id, state: job.state, experimentId: job.experimentId ?? null });
       await repo.update(job.id, { queuedReason: `waiting for ${target.name} to answer: ${err.message}` });
       return "unreachable";
     }
