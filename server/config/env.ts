@@ -40,7 +40,9 @@ export interface AppConfig {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
-  const parsed = Env.safeParse(env);
+  // An empty variable (TRAINYARD_TOKEN= in a shell) means "not set", as in most tools.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = Env.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(

@@ -12,6 +12,7 @@ import { isActive } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
 import { collectResults } from "./chain-results";
+import { readOptionalOutputJson } from "./job-outputs";
 import { opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
 import { PHASES, readySteps, STEPS, type ChainContext, type Phase, type StepName } from "./chain-steps";
 import { deriveStatus, experimentTransition, isExperimentTerminal } from "./experiment-state";
@@ -52,6 +53,8 @@ async function buildContext(db: Db, exp: ExperimentRow): Promise<ChainContext | 
     remainingSeconds: exp.budgetSeconds - elapsed,
     outputs: {},
     trainingSeconds: null,
+    classLabels: null,
+    trainedPositiveClass: null,
   };
   return c;
 }
@@ -95,8 +98,14 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   for (const [step, j] of jobs) {
     if (j.state === "succeeded" && j.outputSha256) ctx.outputs[step] = j.outputSha256;
   }
-  const trainUsage = parse(jobs.get("train")?.usage) as { wallSeconds?: number } | null;
+  const trainJob = jobs.get("train");
+  const trainUsage = parse(trainJob?.usage) as { wallSeconds?: number } | null;
   ctx.trainingSeconds = trainUsage?.wallSeconds ?? null;
+  if (trainJob && ctx.outputs.train) {
+    const training = await readOptionalOutputJson<{ classLabels?: unknown[]; positiveClass?: unknown }>(db, trainJob, "training.json");
+    ctx.classLabels = Array.isArray(training?.classLabels) ? training.classLabels.map(String) : null;
+    ctx.trainedPositiveClass = training?.positiveClass == null ? null : String(training.positiveClass);
+  }
   await repo.setPhase(exp.id, phaseOf(jobs));
 
   if (exp.cancelRequestedAt) {

@@ -15,6 +15,8 @@ const ctx = (over: Partial<ChainContext> = {}): ChainContext => ({
   remainingSeconds: 600,
   outputs: {},
   trainingSeconds: null,
+  classLabels: null,
+  trainedPositiveClass: null,
   ...over,
 });
 
@@ -29,6 +31,8 @@ describe("the experiment chain", () => {
     const outputs = { split: "1", features_train: "2", features_test: "3" };
     const started = new Set<StepName>(["split", "features_train", "features_test"]);
     expect(readySteps(started, outputs).map((s) => s.name)).toEqual(["train", "baseline"]);
+    // The baseline's score waits for training: both receipts use the model's class order.
+    expect(stepSpec("score_baseline").needs).toContain("train");
     expect(stepSpec("package").needs).toEqual(expect.arrayContaining(["score_candidate", "score_baseline", "train"]));
   });
 

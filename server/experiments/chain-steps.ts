@@ -38,6 +38,9 @@ export interface ChainContext {
   /** Output (manifest SHA-256) of each finished step. */
   outputs: Partial<Record<StepName, string>>;
   trainingSeconds: number | null;
+  /** From the train job's training.json, once it succeeded: what scoring must use. */
+  classLabels: string[] | null;
+  trainedPositiveClass: string | null;
 }
 
 export interface StepSpec {
@@ -88,7 +91,9 @@ function scoreInput(c: ChainContext, predictions: StepName, exportStep: StepName
     labels: out(c, "features_test"),
     task: c.settings.task,
     metric: c.settings.metric,
-    positiveClass: c.settings.positiveClass,
+    // Both receipts use the class order and positive class the model was trained with.
+    positiveClass: c.trainedPositiveClass ?? c.settings.positiveClass,
+    ...(c.classLabels ? { classes: c.classLabels } : {}),
     contract: { snapshotSha256: c.snapshotSha256, splitSha256: c.outputs.split, exportSha256: c.outputs[exportStep] },
   };
 }
@@ -191,7 +196,7 @@ export const STEPS: readonly StepSpec[] = [
     phase: "evaluating",
     recipe: "evaluation",
     job: "score",
-    needs: ["baseline", "features_test"],
+    needs: ["baseline", "features_test", "train"],
     input: (c) => scoreInput(c, "baseline", "baseline"),
     deadlineSeconds: () => STEP_DEADLINE_S,
     cpus: small,

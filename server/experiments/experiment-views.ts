@@ -125,6 +125,8 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     remainingSeconds: 0,
     outputs: {},
     trainingSeconds: null,
+    classLabels: null,
+    trainedPositiveClass: null,
   });
   const steps: StepView[] = STEPS.map((s) => {
     const j = jobs.get(s.name);

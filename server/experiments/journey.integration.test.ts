@@ -1,0 +1,153 @@
+/**
+ * The tabular journey through the real server, worker and recipes on real data
+ * (penguins): the CLI trains and exports; a server restart mid-training does not stop
+ * the experiment or the CLI following it; cancel leaves no process; a repeated start is
+ * one experiment.
+ */
+import { spawn } from "node:child_process";
+import { createHash, randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+
+const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
+const REAL_TRAINING = { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") };
+
+function runCli(url: string, args: string[]) {
+  const child = spawn(process.execPath, [path.join(REPO, "bin/trainyard.mjs"), ...args], {
+    cwd: REPO,
+    env: { ...process.env, TRAINYARD_URL: url, TRAINYARD_TOKEN: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("exit", (code) => resolve({ code, stdout, stderr })),
+  );
+  return { child, done, stderr: () => stderr };
+}
+
+/** Processes whose environment names this worker job id (recipe processes carry it). */
+function processesOfJob(workerJobId: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const env = readFileSync(`/proc/${entry}/environ`, "utf8");
+      if (env.split("\0").includes(`TRAINYARD_JOB_ID=${workerJobId}`)) pids.push(Number(entry));
+    } catch {
+      // gone or not ours to read
+    }
+  }
+  return pids;
+}
+
+// Real training: generous limits so a slow or busy machine is not a failure.
+describe("training a prediction model from the CLI", { timeout: 600_000 }, () => {
+  let home: TestHome;
+  let server: TestServer;
+  beforeAll(async () => {
+    home = makeTestHome();
+    server = await startTestServer({ home, env: REAL_TRAINING });
+  });
+  afterAll(() => server?.stop());
+
+  it("trains penguins, beats the baseline by the receipt, and downloads a verified export", async () => {
+    const out = path.join(home.scratch, "out");
+    const run = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--max-minutes", "4", "--out", out, "--json"]);
+    const { code, stdout, stderr } = await run.done;
+    expect(code, stderr).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ status: "succeeded", task: "multiclass", metric: "accuracy", betterThanBaseline: true });
+    expect(result.candidate).toBeGreaterThan(0.85);
+    expect(result.baseline).toBeLessThan(0.6);
+    expect(Object.keys(result.metrics)).toEqual(expect.arrayContaining(["accuracy", "balanced_accuracy", "f1", "roc_auc", "log_loss"]));
+    expect(result.split).toEqual({ strategy: "random", column: null });
+    const exp = await server.client.experiments.get.query({ id: result.experimentId });
+    const sha = createHash("sha256").update(readFileSync(result.exportPath)).digest("hex");
+    expect(sha).toBe(exp.exportSha256);
+    expect(exp.badges).toEqual({ trainingFinished: true, evaluationPassed: true, betterThanBaseline: true, comparable: true });
+    // `show --json` prints the same object.
+    const shown = await runCli(server.url, ["experiments", "show", result.experimentId, "--json"]).done;
+    expect(JSON.parse(shown.stdout)).toMatchObject({ experimentId: result.experimentId, candidate: result.candidate, baseline: result.baseline });
+  });
+
+  it("keeps training and following across a server restart; nothing runs twice", async () => {
+    const run = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--max-minutes", "4", "--out", home.scratch, "--json"]);
+    const projectId = await waitFor("the Default project", async () => (await server.client.projects.list.query({})).find((p) => p.name === "Default")?.id);
+    const training = await waitFor(
+      "an experiment in training",
+      async () => {
+        const list = await server.client.experiments.list.query({ projectId });
+        for (const e of list.filter((x) => x.status === "running")) {
+          const d = await server.client.experiments.get.query({ id: e.id });
+          if (d.steps.find((s) => s.step === "train")?.state === "running") return d;
+        }
+        return undefined;
+      },
+      240_000,
+      500,
+    );
+    await server.kill9();
+    server = await startTestServer({ home, env: REAL_TRAINING });
+    const { code, stdout, stderr } = await run.done;
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ experimentId: training.id, status: "succeeded" });
+    const jobs = await server.client.jobs.list.query({ limit: 500 });
+    const trainJobs = jobs.filter((j) => j.recipe === "tabular" && j.jobName === "train" && j.opId.startsWith(training.opId));
+    expect(trainJobs).toHaveLength(1);
+  });
+
+  it("cancels an experiment in training and leaves no process behind", async () => {
+    const datasets = await server.client.projects.list.query({});
+    const projectId = datasets.find((p) => p.name === "Default")!.id;
+    const dataset = (await server.client.datasets.list.query({ projectId }))[0]!;
+    const start = () =>
+      server.client.experiments.start.mutate({
+        opId,
+        projectId,
+        datasetId: dataset.id,
+        settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "improve", maxMinutes: 6, maxTrials: 50 },
+      });
+    const opId = randomUUID();
+    // A double click: the same operation id twice, concurrently, is one experiment.
+    const [a, b] = await Promise.all([start(), start()]);
+    expect(a.id).toBe(b.id);
+    const train = await waitFor(
+      "training to run",
+      async () => {
+        const d = await server.client.experiments.get.query({ id: a.id });
+        const step = d.steps.find((s) => s.step === "train");
+        return step?.state === "running" ? step : undefined;
+      },
+      240_000,
+      500,
+    );
+    const job = await server.client.jobs.get.query({ id: train.jobId! });
+    await waitFor("the recipe process", () => processesOfJob(job.workerJobId!).length > 0, 60_000);
+    await server.client.experiments.cancel.mutate({ id: a.id });
+    const ended = await waitFor(
+      "the experiment to be cancelled",
+      async () => {
+        const d = await server.client.experiments.get.query({ id: a.id });
+        return d.status === "cancelled" ? d : undefined;
+      },
+      120_000,
+      500,
+    );
+    expect(ended.steps.find((s) => s.step === "train")?.state).toBe("cancelled");
+    expect(processesOfJob(job.workerJobId!)).toEqual([]);
+  });
+
+  it("refuses an unknown target column with a clear message", async () => {
+    const { code, stderr } = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "no_such_column"]).done;
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/There is no column "no_such_column"/);
+    const missing = await runCli(server.url, ["train", "--data", "/nonexistent/file.csv", "--target", "y"]).done;
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Cannot read \/nonexistent\/file.csv/);
+  });
+});
