@@ -1,5 +1,6 @@
-// Registering by path inside allowed folders (the worker enforces them), checks for a
-// target, split contracts reused for the same settings, and deletion with its preview
+// Registering by path inside allowed folders (the worker enforces them), the data tools'
+// setup progress on first use (this server starts with an empty environments folder),
+// checks for a target, split contracts reused for the same settings, and deletion with its preview
 // — through the real server, worker and data recipe.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -25,7 +26,7 @@ beforeAll(async () => {
   writeFileSync(path.join(outside, "secret.csv"), "a,b\n1,2\n");
   symlinkSync(path.join(outside, "secret.csv"), path.join(dataDir, "link.csv"));
   execFileSync("mkfifo", [path.join(dataDir, "pipe.csv")]);
-  server = await startDataServer(home);
+  server = await startDataServer(home, { freshEnvs: true });
   projectId = (await server.client.projects.create.mutate({ name: "Data by path" })).id;
 });
 afterAll(async () => {
@@ -60,10 +61,21 @@ describe("allowed folders", () => {
     expect(await server.client.datasets.list.query({ projectId })).toEqual([]);
   });
 
-  it("a file inside is snapshotted, profiled, and keeps its path as its source", async () => {
+  it("a file inside is snapshotted, the data tools are set up on first use with visible progress, then it is profiled", async () => {
     const r = await server.client.datasets.registerPath.mutate({ projectId, path: path.join(dataDir, "weather.csv") });
     expect(r.snapshotSha256).toBe("0845078a290b48e3149ab8639966824110a251db4e06fc144c06ebb534af23be");
-    const d = await waitForProfile(server, r.datasetId);
+    const first = await server.client.datasets.profileStatus.query({ id: r.datasetId });
+    expect(first.status).toBe("profiling");
+    expect(first.job).toBeNull();
+    expect(first.setup?.jobId).toBeTruthy();
+    const prepare = await server.client.jobs.get.query({ id: first.setup!.jobId });
+    expect(prepare).toMatchObject({ recipe: "data", jobName: "prepare" });
+    const withLog = await waitFor("setup log text", async () => {
+      const s = await server.client.datasets.profileStatus.query({ id: r.datasetId });
+      return s.setup?.logTail ? s.setup : s.job ? s : undefined;
+    }, 120_000, 250);
+    expect(withLog).toBeTruthy();
+    const d = await waitForProfile(server, r.datasetId, 180_000);
     expect(d).toMatchObject({ status: "ready", rowCount: 1461, sourceKind: "path", sourceName: path.join(dataDir, "weather.csv") });
     // The user's file is untouched; the snapshot is a separate read-only copy.
     expect(existsSync(path.join(dataDir, "weather.csv"))).toBe(true);
