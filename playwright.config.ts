@@ -51,6 +51,8 @@ export default defineConfig({
       TRAINYARD_HOME: process.env.TRAINYARD_E2E_HOME,
       TRAINYARD_PORT: String(port),
       NEXT_TELEMETRY_DISABLED: "1",
+      // Recipe environments (AutoGluon takes minutes to build) are shared with the other test tiers.
+      TRAINYARD_ENVS_DIR: process.env.TRAINYARD_TEST_ENVS_DIR ?? path.resolve(".tmp", "envs"),
     },
   },
 });

@@ -120,7 +120,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
         </div>
       </div>
       <div aria-live="polite" className="text-sm text-slate-600">
-        {w.saveState === "saving" && "Saving your choices…"}
+        {(w.saveState === "saving" || w.saveState === "pending") && "Saving your choices…"}
         {w.saveState === "saved" && "Choices saved for this project."}
       </div>
       {w.saveState === "failed" && (

@@ -5,7 +5,7 @@
  * newer draft; a failed save keeps the local state and offers a retry.
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
 
@@ -25,7 +25,7 @@ export const EMPTY_DRAFT: TWizardDraftData = {
   maxTrials: 10,
 };
 
-export type SaveState = "idle" | "saving" | "saved" | "failed";
+export type SaveState = "idle" | "pending" | "saving" | "saved" | "failed";
 
 export function useWizardDraft(projectId: string, preselectDataset: string | null) {
   const trpc = useTRPC();
@@ -35,7 +35,8 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
   const [revision, setRevision] = useState<number | null>(null);
   const [saveState, setSaveState] = useState<SaveState>("idle");
   const [saveError, setSaveError] = useState<string | null>(null);
-  const save = useMutation(trpc.drafts.save.mutationOptions());
+  const { mutate: saveDraft } = useMutation(trpc.drafts.save.mutationOptions());
+  const lastSent = useRef<TWizardDraftData | null>(null);
 
   // Restored: the saved draft, with ?dataset= taking precedence (it restarts the later choices).
   const restored = useMemo<TWizardDraftData | null>(() => {
@@ -48,11 +49,17 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
   }, [draft.data, preselectDataset]);
   const data = edited ?? restored;
   const currentRevision = revision ?? draft.data?.revision ?? 0;
+  // Read when the debounced save fires, not when it was scheduled (a save may land in between).
+  const revisionRef = useRef(currentRevision);
+  useEffect(() => {
+    revisionRef.current = currentRevision;
+  }, [currentRevision]);
 
   const persist = useCallback(
     (value: TWizardDraftData, rev: number) => {
       setSaveState("saving");
-      save.mutate(
+      lastSent.current = value;
+      saveDraft(
         { projectId, revision: rev, data: value },
         {
           onSuccess: (v) => {
@@ -70,19 +77,20 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
         },
       );
     },
-    [projectId, save],
+    [projectId, saveDraft],
   );
 
   useEffect(() => {
-    if (!edited) return;
-    const t = setTimeout(() => persist(edited, currentRevision), 500);
+    if (!edited || edited === lastSent.current) return;
+    const t = setTimeout(() => persist(edited, revisionRef.current), 500);
     return () => clearTimeout(t);
-    // currentRevision changes after each save; saving again for it would loop.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [edited, persist]);
 
   const update = useCallback(
-    (patch: Partial<TWizardDraftData>) => setEdited((d) => ({ ...(d ?? restored ?? EMPTY_DRAFT), ...patch })),
+    (patch: Partial<TWizardDraftData>) => {
+      setSaveState("pending");
+      setEdited((d) => ({ ...(d ?? restored ?? EMPTY_DRAFT), ...patch }));
+    },
     [restored],
   );
 
