@@ -4,6 +4,7 @@
  */
 import { VERSION } from "@/server/lifecycle/server-info";
 import { backupCommand } from "./commands/backup";
+import { datasetCommand } from "./commands/dataset";
 import { ownerCommand } from "./commands/owner";
 import { startCommand } from "./commands/start";
 import { tokenCommand } from "./commands/token";
@@ -24,6 +25,7 @@ Usage:
   trainyard token revoke ID|PREFIX     revoke an API token
   trainyard train --data FILE --target COLUMN [options]   train a prediction model (see trainyard train --help)
   trainyard experiments list|show|cancel|logs             inspect experiments
+  trainyard dataset upload FILE --project NAME   upload a data file to a project (CSV, TSV, Parquet, gzip CSV)
   trainyard backup DIR                 consistent copy of the database plus a manifest of managed data
   trainyard --version                  print the version
 `;
@@ -58,6 +60,8 @@ export async function main(argv: string[]): Promise<number> {
         return await experimentsCommand(rest);
       case "backup":
         return await backupCommand(rest);
+      case "dataset":
+        return await datasetCommand(rest);
       default:
         console.error(`Unknown command "${command}".\n\n${USAGE}`);
         return 2;
