@@ -1,10 +1,11 @@
 // Admission through the real server: idempotency by opId under concurrency, conflicts,
 // and the /metrics exposition.
 import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePrometheusText } from "@/server/testing/prom-text";
-import { makeTestHome, startTestServer, type TestHome, type TestServer } from "@/server/testing/server-harness";
-import { admitFixtureJob, fixtureInput, readyRecipe, runCount, waitForState } from "@/server/testing/controller-fixtures";
+import { makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { admitFixtureJob, fixtureInput, localTargetId, RECIPE, runCount, waitForState } from "@/server/testing/controller-fixtures";
 
 let home: TestHome;
 let server: TestServer;
@@ -12,14 +13,36 @@ let targetId: string;
 
 beforeAll(async () => {
   home = makeTestHome();
-  server = await startTestServer({ home });
-  targetId = await readyRecipe(server);
+  // A private environments folder: the first test must really build the environment.
+  server = await startTestServer({ home, env: { TRAINYARD_ENVS_DIR: path.join(home.root, "envs") } });
+  targetId = await localTargetId(server);
 });
 afterAll(async () => {
   await server?.stop();
 });
 
 describe("admission", () => {
+  it("needs the recipe's environment, which the first use builds as a tracked job with a log", async () => {
+    await expect(admitFixtureJob(server, targetId, fixtureInput(home, "early"))).rejects.toMatchObject({
+      data: { code: "CONFLICT", details: { needsEnvironment: true } },
+    });
+    const started = await server.client.targets.prepareRecipe.mutate({ targetId, recipe: RECIPE });
+    expect(started.ready).toBe(false);
+    expect(started.job?.jobName).toBe("prepare");
+    const again = await server.client.targets.prepareRecipe.mutate({ targetId, recipe: RECIPE });
+    expect(again.job?.id).toBe(started.job!.id); // one build per environment, however often asked
+    const done = await waitForState(server, started.job!.id, ["succeeded", "failed", "cancelled", "timed_out"], 120_000);
+    expect(done.state).toBe("succeeded");
+    expect(done.environmentId).toBe(started.environmentId);
+    const log = await server.client.jobs.logs.query({ id: done.id });
+    expect(log.data).toContain(started.environmentId);
+    // The controller re-probes the computer once the build succeeded.
+    await waitFor("the stored probe to show the environment", async () => {
+      const t = await server.client.targets.get.query({ id: targetId });
+      return t.probe?.recipes.find((r) => r.name === RECIPE)?.environmentReady === true;
+    });
+  });
+
   it("50 concurrent admissions with one opId make one job that runs once", async () => {
     const input = fixtureInput(home, "dup");
     writeFileSync(input.releaseFile, "go");

@@ -111,7 +111,12 @@ export function jobsService(db: Db = getDb()) {
     }
     const outdated = outdatedWorkerMessage(target.name, probe.workerProtocol);
     if (outdated) throw conflict(outdated);
-    const recipe = recipeOnTarget(probe, target.name, input.recipe);
+    let recipe = recipeOnTarget(probe, target.name, input.recipe);
+    if (!recipe.environmentReady) {
+      // The stored probe may predate a build that has just finished: ask once more.
+      probe = (await sharedFreshProbe(db, target.id, 0).catch(() => ({ probe }))).probe;
+      recipe = recipeOnTarget(probe, target.name, input.recipe);
+    }
     if (recipe.jobs.length && !recipe.jobs.includes(input.job)) {
       throw badInput(`Recipe ${recipe.name} has no job "${input.job}" (jobs: ${recipe.jobs.join(", ")}).`);
     }

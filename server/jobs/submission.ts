@@ -44,6 +44,8 @@ export async function applyReceipt(db: Db, job: JobRow, r: TReceipt): Promise<vo
   if (isTerminal(r.state)) patch.endedAt = toDate(r.endedAt) ?? new Date();
   if (r.state !== job.state) {
     const t = await transition(db, job.id, r.state, r.reason ?? (r.state === "succeeded" ? "completed" : null), patch);
+    // A new environment changes what the computer offers: refresh its stored probe.
+    if (t.changed && job.jobName === "prepare" && r.state === "succeeded") await targetsService(db).probe(job.targetId).catch(() => null);
     if (t.changed) return;
   }
   const changed =
