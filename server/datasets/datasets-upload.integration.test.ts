@@ -1,13 +1,14 @@
 // Uploads through the real server into the real worker's store, profiled by the real
 // data recipe: the happy path, reuse of identical bytes, and every bad upload refused
 // with a clear message and nothing half-registered.
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTestHome, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { makeTestHome, TEST_ENVS_DIR, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { cli } from "@/tests/support/server-process";
 import { blobPath } from "./local-store";
 import { incomingLeftovers, startDataServer, TABULAR, upload, waitForProfile } from "./test-support";
@@ -79,6 +80,36 @@ describe("upload", () => {
     const missing = cli(["dataset", "upload", file, "--project", "Nope"], { TRAINYARD_URL: server.url, TRAINYARD_HOME: home.home });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/no project named "Nope"/);
+  });
+
+  it("reads TSV, gzip-compressed CSV and Parquet, and records each format", async () => {
+    const text = penguins.toString("utf8");
+    const tsv = Buffer.from(text.replace(/,/g, "\t"));
+    // Parquet written by the data recipe's own Python (pyarrow) from the same rows.
+    const dataEnv = readdirSync(TEST_ENVS_DIR).find((e) => {
+      try {
+        return (JSON.parse(readFileSync(path.join(TEST_ENVS_DIR, e, "ready.json"), "utf8")) as { recipe: string }).recipe === "data";
+      } catch {
+        return false;
+      }
+    });
+    const parquetFile = path.join(home.scratch, "penguins.parquet");
+    execFileSync(path.join(TEST_ENVS_DIR, dataEnv!, "venv", "bin", "python"), ["-c", `import pandas as pd; pd.read_csv(${JSON.stringify(path.join(TABULAR, "penguins.csv"))}).to_parquet(${JSON.stringify(parquetFile)})`]);
+    const cases = [
+      { name: "penguins.tsv", body: tsv, format: "tsv" },
+      { name: "penguins.csv.gz", body: gzipSync(penguins), format: "csv.gz" },
+      { name: "penguins.parquet", body: readFileSync(parquetFile), format: "parquet" },
+    ];
+    const ids = await Promise.all(cases.map(async (c) => (await upload(server, projectId, c.name, c.body)).body.datasetId!));
+    for (const [i, c] of cases.entries()) {
+      const d = await waitForProfile(server, ids[i]!);
+      expect(d.status, c.name).toBe("ready");
+      expect(d.datasetFormat?.format, c.name).toBe(c.format);
+      expect(d.rowCount, c.name).toBe(344);
+      expect(d.columns.map((x) => x.name), c.name).toContain("species");
+    }
+    const gz = await server.client.datasets.preview.query({ id: ids[1]! });
+    expect(gz.kind).toBe("binary");
   });
 
   it("refuses an empty file", () => expectRefused("empty.csv", "", 400, "empty_file", /empty\.csv is empty/));
