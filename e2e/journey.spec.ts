@@ -81,7 +81,7 @@ test("train on penguins, inspect, predict, export, run again and cancel", async 
 
   // Step 6: review, then a double click on Start makes one experiment.
   await expect(stepHeading(page, 6)).toBeVisible();
-  await expect(page.getByLabel("Review")).toContainText("species");
+  await expect(page.getByLabel("Review", { exact: true })).toContainText("species");
   await expectNoSeriousAxeViolations(page);
   await page.getByRole("button", { name: "Start training" }).dblclick();
   await page.waitForURL(/\/ml\/experiments\/[^/]+$/);
@@ -98,11 +98,11 @@ test("train on penguins, inspect, predict, export, run again and cancel", async 
   await expect(outcome).toContainText("Training finished");
   await expect(outcome).toContainText("Evaluation passed");
   await expect(outcome).toContainText(/Better than baseline|Not better than baseline|Not comparable/);
-  const matrix = page.getByRole("region", { name: "Confusion matrix" });
+  const matrix = page.getByRole("region", { name: "Confusion matrix table" });
   await expect(matrix).toContainText("Adelie");
   await expect(matrix).toContainText("Gentoo");
   await expect(page.getByTestId("candidate-score")).toHaveText(/\d\.\d{4}/);
-  await expect(page.getByRole("region", { name: "Leaderboard" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Leaderboard table" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Resources per step" })).toContainText("Total");
   await expectNoSeriousAxeViolations(page);
   if (testInfo.project.name === "phone") await expectNoHorizontalOverflow(page);

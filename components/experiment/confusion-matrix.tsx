@@ -1,7 +1,7 @@
 /** Confusion matrix as an accessible table (rows: actual, columns: predicted), shaded by share of the row. */
 export function ConfusionMatrix({ labels, matrix }: { labels: string[]; matrix: number[][] }) {
   return (
-    <div className="max-w-full overflow-x-auto" role="region" aria-label="Confusion matrix" tabIndex={0}>
+    <div className="max-w-full overflow-x-auto" role="region" aria-label="Confusion matrix table" tabIndex={0}>
       <table className="text-sm">
         <caption className="mb-1 text-left text-sm text-slate-700">Rows: actual class · columns: predicted class (test rows)</caption>
         <thead>

@@ -47,7 +47,8 @@ export function ExperimentPage({ projectId, experimentId }: { projectId: string;
     );
   const exp = q.data;
   const features = ((exp.results?.featureSchema as { features?: FeatureSchemaEntry[] } | null)?.features ?? []) as FeatureSchemaEntry[];
-  const current = exp.steps.find((s) => s.state && !["succeeded", "failed", "cancelled", "timed_out"].includes(s.state))?.step ?? null;
+  // The running step; once stopped, the training log (what people look at most), else the last step.
+  const current = exp.steps.find((s) => s.state && !["succeeded", "failed", "cancelled", "timed_out"].includes(s.state))?.step ?? (exp.steps.find((s) => s.step === "train" && s.jobId) ? "train" : null);
   return (
     <section aria-labelledby="experiment-heading" className="flex flex-col gap-4">
       <div className="flex flex-col gap-1">

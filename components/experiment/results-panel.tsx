@@ -70,7 +70,7 @@ export function ResultsPanel({ exp }: { exp: ExperimentDetailView }) {
       {lb?.models?.length ? (
         <Section title="Models tried (validation scores)" id="leaderboard-heading">
           <ScoreBars label="leaderboard" data={lb.models.slice(0, 12).map((m) => ({ name: m.model, value: m.validationScore ?? 0 }))} />
-          <div className="max-w-full overflow-x-auto" role="region" aria-label="Leaderboard" tabIndex={0}>
+          <div className="max-w-full overflow-x-auto" role="region" aria-label="Leaderboard table" tabIndex={0}>
             <table className="min-w-full text-sm">
               <caption className="sr-only">Leaderboard: validation {lb.metric}, best first</caption>
               <thead>
@@ -117,7 +117,7 @@ export function ResultsPanel({ exp }: { exp: ExperimentDetailView }) {
 
       {cand.worstExamples?.length ? (
         <Section title="Examples the model got wrong" id="worst-heading">
-          <div className="max-w-full overflow-x-auto" role="region" aria-label="Worst examples" tabIndex={0}>
+          <div className="max-w-full overflow-x-auto" role="region" aria-label="Worst examples table" tabIndex={0}>
             <table className="min-w-full text-sm">
               <thead>
                 <tr className="border-b border-slate-200 text-left">

@@ -62,8 +62,10 @@ export function TrainWizard({ projectId }: { projectId: string }) {
   const go = (step: number) => w.update({ step });
 
   return (
-    <section aria-labelledby="wizard-heading" className="flex flex-col gap-4">
-      <h2 className="text-lg font-semibold">Train a prediction model</h2>
+    <section aria-labelledby="wizard-title" className="flex flex-col gap-4">
+      <h2 id="wizard-title" className="text-lg font-semibold">
+        Train a prediction model
+      </h2>
       <nav aria-label="Wizard steps" className="-mx-4 overflow-x-auto px-4">
         <ol className="flex min-w-max gap-1 text-sm">
           {STEP_TITLES.map((t, i) => (

@@ -1,0 +1,93 @@
+/**
+ * Predictions and the export with the REAL recipes (data, tabular/AutoGluon, evaluation,
+ * export) on penguins: a quick experiment (2-minute budget), then one typed row, a file
+ * of new rows, a file with the wrong columns (the predict job's schema_mismatch, naming
+ * them), the export download with its checksum, and — after one byte of the stored
+ * archive is changed — both the download and predictions refused by the verifier.
+ * Environments come from the shared .tmp/envs (built once; minutes the first time).
+ */
+import { createHash } from "node:crypto";
+import { appendFileSync, cpSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO, makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+
+const PENGUINS = path.join(REPO, "tests", "fixtures", "tabular", "penguins.csv");
+let home: TestHome;
+let server: TestServer;
+let experimentId: string;
+let exportSha256: string;
+
+beforeAll(async () => {
+  home = makeTestHome();
+  const training = path.join(home.root, "training-real");
+  cpSync(path.join(REPO, "training"), training, { recursive: true, filter: (s) => !s.includes("__pycache__") && !s.includes(`${path.sep}tests`) });
+  server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: training } });
+  const projectId = (await server.client.projects.create.mutate({ name: `Predictions ${Date.now()}` })).id;
+  const res = await fetch(`${server.url}/api/datasets/upload?projectId=${projectId}&fileName=penguins.csv`, { method: "POST", body: readFileSync(PENGUINS) });
+  const { datasetId } = (await res.json()) as { datasetId: string };
+  await waitFor("the profile", async () => (await server.client.datasets.get.query({ id: datasetId })).status === "ready", 10 * 60_000, 500);
+  const exp = await server.client.experiments.start.mutate({
+    opId: `test-${Date.now()}`,
+    projectId,
+    datasetId,
+    settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+  });
+  experimentId = exp.id;
+  const done = await waitFor(
+    "the experiment to end",
+    async () => {
+      const e = await server.client.experiments.get.query({ id: experimentId });
+      return ["succeeded", "failed", "cancelled", "timed_out"].includes(e.status) ? e : undefined;
+    },
+    12 * 60_000,
+    1000,
+  );
+  expect(done.status, done.note ?? "").toBe("succeeded");
+  exportSha256 = done.exportSha256!;
+}, 25 * 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("predictions with a trained model", () => {
+  it("predicts one typed row with class probabilities", async () => {
+    const r = await server.client.predictions.tryRow.mutate({
+      experimentId,
+      values: { island: "Biscoe", bill_length_mm: 47.5, bill_depth_mm: 14.2, flipper_length_mm: 215, body_mass_g: 5100, sex: "male", year: 2008 },
+    });
+    expect(["Adelie", "Chinstrap", "Gentoo"]).toContain(r.prediction);
+    expect(r.probabilities.map((p) => p.label).sort()).toEqual(["Adelie", "Chinstrap", "Gentoo"]);
+    expect(r.probabilities.reduce((a, p) => a + p.probability, 0)).toBeCloseTo(1, 3);
+  }, 5 * 60_000);
+
+  it("predicts a file and refuses one whose columns do not match, naming them", async () => {
+    const lines = readFileSync(PENGUINS, "utf8").trim().split("\n").slice(0, 8);
+    const body = lines.map((l) => l.split(",").slice(1).join(",")).join("\n") + "\n";
+    const ok = await fetch(`${server.url}/api/experiments/${experimentId}/predict?fileName=rows.csv`, { method: "POST", body });
+    expect(ok.status).toBe(200);
+    const out = (await ok.text()).trim().split("\n");
+    expect(out).toHaveLength(8);
+    expect(out[0]).toMatch(/^island,.*,prediction,proba::Adelie,proba::Chinstrap,proba::Gentoo$/);
+
+    const bad = await fetch(`${server.url}/api/experiments/${experimentId}/predict?fileName=bad.csv`, { method: "POST", body: "colour,weight\nred,3\n" });
+    expect(bad.status).toBe(400);
+    const err = (await bad.json()) as { error: string };
+    expect(err.error).toMatch(/schema_mismatch/);
+    expect(err.error).toMatch(/island/);
+  }, 5 * 60_000);
+
+  it("sends the verified export with its checksum, and refuses a changed archive for download and predictions", async () => {
+    const res = await fetch(`${server.url}/api/experiments/${experimentId}/export`);
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get("x-checksum-sha256")).toBe(exportSha256);
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(exportSha256);
+
+    appendFileSync(path.join(home.home, "artifacts", exportSha256, "export.tar.gz"), Buffer.from([0]));
+    const refused = await fetch(`${server.url}/api/experiments/${experimentId}/export`);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/not the recorded/);
+    await expect(server.client.predictions.tryRow.mutate({ experimentId, values: {} })).rejects.toThrow(/was not used/);
+  }, 5 * 60_000);
+});
