@@ -92,7 +92,7 @@ describe("training a prediction model from the CLI", { timeout: 600_000 }, () =>
       500,
     );
     await server.kill9();
-    server = await startTestServer({ home, env: REAL_TRAINING });
+    server = await startTestServer({ home, env: REAL_TRAINING, port: Number(new URL(server.url).port) });
     const { code, stdout, stderr } = await run.done;
     expect(code, stderr).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ experimentId: training.id, status: "succeeded" });

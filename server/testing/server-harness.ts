@@ -80,6 +80,8 @@ export interface StartOptions {
   home: TestHome;
   /** Extra settings (e.g. TRAINYARD_RECONCILE_MS, TRAINYARD_UNREACHABLE_MINUTES). */
   env?: Record<string, string>;
+  /** Reuse a port (a restart that clients must find at the same address). */
+  port?: number;
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -89,7 +91,7 @@ function exited(child: ChildProcess): Promise<void> {
 
 export async function startTestServer(opts: StartOptions): Promise<TestServer> {
   await prepareBuilds();
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TRAINYARD_")) base[k] = v;
   const env = {
