@@ -23,12 +23,21 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const TEST_ENVS_DIR = process.env.TRAINYARD_TEST_ENVS_DIR ?? path.join(REPO, ".tmp", "envs");
 const FIXTURE_TRAINING = path.join(REPO, "server", "testing", "fixture-training");
 
+let bundle: Promise<string> | null = null;
+/** Builds dist/worker once per test process (esbuild, about a second); returns the bundle path. */
+export function buildWorkerBundle(): Promise<string> {
+  bundle ??= (async () => {
+    const worker = (await import(path.join(REPO, "scripts", "build-worker.mjs"))) as { buildWorker: () => Promise<{ entry: string }> };
+    return (await worker.buildWorker()).entry;
+  })();
+  return bundle;
+}
+
 let prepared: Promise<string> | null = null;
 /** Builds the worker bundle and (if stale) the web app, once per test process; returns the bundle path. */
 export function prepareBuilds(): Promise<string> {
   prepared ??= (async () => {
-    const worker = (await import(path.join(REPO, "scripts", "build-worker.mjs"))) as { buildWorker: () => Promise<{ entry: string }> };
-    const { entry } = await worker.buildWorker();
+    const entry = await buildWorkerBundle();
     const { ensureBuilt } = await import("@/server/cli/ensure-built");
     await ensureBuilt(REPO);
     return entry;
