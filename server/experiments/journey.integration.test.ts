@@ -4,12 +4,12 @@
  * the experiment or the CLI following it; cancel leaves no process; a repeated start is
  * one experiment.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { makeTestHome, REPO, startTestServer, TEST_ENVS_DIR, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 const REAL_TRAINING = { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") };
@@ -28,6 +28,17 @@ function runCli(url: string, args: string[]) {
     child.on("exit", (code) => resolve({ code, stdout, stderr })),
   );
   return { child, done, stderr: () => stderr };
+}
+
+/** The interpreter of the tabular recipe's environment (built by the first training). */
+function tabularPython(): string {
+  for (const id of readdirSync(TEST_ENVS_DIR)) {
+    const ready = path.join(TEST_ENVS_DIR, id, "ready.json");
+    if (existsSync(ready) && JSON.parse(readFileSync(ready, "utf8")).recipe === "tabular") {
+      return path.join(TEST_ENVS_DIR, id, "venv", "bin", "python");
+    }
+  }
+  throw new Error(`no tabular environment in ${TEST_ENVS_DIR}`);
 }
 
 /** Processes whose environment names this worker job id (recipe processes carry it). */
@@ -140,6 +151,35 @@ describe("training a prediction model from the CLI", { timeout: 600_000 }, () =>
     );
     expect(ended.steps.find((s) => s.step === "train")?.state).toBe("cancelled");
     expect(processesOfJob(job.workerJobId!)).toEqual([]);
+  });
+
+  it("trains a regression on real data and the export predicts in a fresh process", async () => {
+    // The first 1,500 rows of diamonds keep the test short.
+    const lines = readFileSync(path.join(REPO, "tests/fixtures/tabular/diamonds.csv"), "utf8").split("\n");
+    const file = path.join(home.scratch, "diamonds-1500.csv");
+    writeFileSync(file, `${lines.slice(0, 1501).join("\n")}\n`);
+    const out = path.join(home.scratch, "regression");
+    const { code, stdout, stderr } = await runCli(server.url, ["train", "--data", file, "--target", "price", "--max-minutes", "4", "--out", out, "--json"]).done;
+    expect(code, stderr).toBe(0);
+    const r = JSON.parse(stdout);
+    expect(r).toMatchObject({ status: "succeeded", task: "regression", metric: "rmse", betterThanBaseline: true });
+    expect(r.candidate).toBeLessThan(r.baseline * 0.5);
+    expect(r.metrics.r2).toBeGreaterThan(0.8);
+    // Unpack the export and run its predict.py with the tabular environment's Python.
+    const unpacked = path.join(out, "unpacked");
+    mkdirSync(unpacked);
+    expect(spawnSync("tar", ["xzf", r.exportPath, "-C", unpacked]).status).toBe(0);
+    const rows = path.join(out, "rows.csv");
+    const header = lines[0]!.split(",").filter((c) => c !== '"price"').join(",");
+    const body = lines.slice(1, 6).map((l) => l.split(",").filter((_, i) => i !== 6).join(","));
+    writeFileSync(rows, `${header}\n${body.join("\n")}\n`);
+    const python = tabularPython();
+    const predicted = spawnSync(python, [path.join(unpacked, "predict.py"), rows], { encoding: "utf8", cwd: unpacked, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+    expect(predicted.status, predicted.stderr).toBe(0);
+    const predictionLines = predicted.stdout.trim().split("\n");
+    expect(predictionLines).toHaveLength(6);
+    const first = Number(predictionLines[1]!.split(",").pop());
+    expect(first).toBeGreaterThan(0);
   });
 
   it("refuses an unknown target column with a clear message", async () => {
