@@ -174,7 +174,7 @@ describe("training a prediction model from the CLI", { timeout: 600_000 }, () =>
     const body = lines.slice(1, 6).map((l) => l.split(",").filter((_, i) => i !== 6).join(","));
     writeFileSync(rows, `${header}\n${body.join("\n")}\n`);
     const python = tabularPython();
-    const predicted = spawnSync(python, [path.join(unpacked, "predict.py"), rows], { encoding: "utf8", cwd: unpacked, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } as NodeJS.ProcessEnv });
+    const predicted = spawnSync(python, [path.join(unpacked, "predict.py"), rows], { encoding: "utf8", cwd: unpacked, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } as unknown as NodeJS.ProcessEnv });
     expect(predicted.status, predicted.stderr).toBe(0);
     const predictionLines = predicted.stdout.trim().split("\n");
     expect(predictionLines).toHaveLength(6);
