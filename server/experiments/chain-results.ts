@@ -3,6 +3,7 @@
  * training leaderboard and feature information, resources per step, and the verified
  * export copied into the controller's artifacts folder. Read once, stored as JSON.
  */
+import { mkdir, rename } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@/server/db/client";
 import { homePaths } from "@/server/config/home";
@@ -44,7 +45,6 @@ export async function collectResults(db: Db, experimentId: string, jobs: Map<Ste
   const artifactsDir = path.join(homePaths(controllerRuntime().config.home).artifactsDir);
   const copied = await copyOutputFile(db, job("package"), "export.tar.gz", path.join(artifactsDir, "incoming"), `${experimentId}.tar.gz`);
   const finalDir = path.join(artifactsDir, copied.sha256);
-  const { mkdir, rename } = await import("node:fs/promises");
   await mkdir(finalDir, { recursive: true, mode: 0o700 });
   await rename(copied.file, path.join(finalDir, "export.tar.gz"));
   const usage: Partial<Record<StepName, unknown>> = {};

@@ -3,12 +3,15 @@
  * delete. The chain itself is advanced by chain-advance.ts, driven by job events and a
  * periodic sweep (chain-loop.ts).
  */
+import { rm } from "node:fs/promises";
+import path from "node:path";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { intentHash } from "@/server/jobs/intent-hash";
 import { targetsService } from "@/server/targets/targets.service";
 import { scheduleAdvance } from "./chain-advance";
+import { exportArchivePath } from "./chain-results";
 import { isExperimentTerminal } from "./experiment-state";
 import { experimentsRepository } from "./experiments.repository";
 import { ZStartExperimentInput, type TStartExperimentInput } from "./experiments.schema";
@@ -124,6 +127,9 @@ export function experimentsService(db: Db = getDb()) {
         throw conflict(`"${exp.name}" is still ${exp.status}; cancel it and wait until it has stopped before deleting it.`);
       }
       await repo.delete(id);
+      if (exp.exportSha256 && (await repo.countByExport(exp.exportSha256)) === 0) {
+        await rm(path.dirname(exportArchivePath(exp.exportSha256)), { recursive: true, force: true });
+      }
       publish({ type: "experiment.changed", experimentId: id, projectId: exp.projectId, status: "deleted" });
       return { deleted: true };
     },
