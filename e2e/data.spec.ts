@@ -1,3 +1,5 @@
+import { copyFileSync, mkdtempSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
@@ -55,4 +57,33 @@ test("upload penguins.csv with progress, see its first rows, its profile and the
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   }
+});
+
+test("an allowed folder set in Settings lets a file on this computer be registered by path", async ({ page }, testInfo) => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "trainyard-e2e-data-"));
+  const file = path.join(folder, "penguins-by-path.csv");
+  copyFileSync(PENGUINS, file);
+  await page.goto("/settings");
+  const section = page.getByRole("region", { name: "Data" });
+  await expect(section.getByText(/never changes or deletes anything in these folders/)).toBeVisible();
+  await section.getByLabel("Allowed folders (one per line)").fill(folder);
+  await section.getByRole("button", { name: "Save data settings" }).click();
+  await expect(section.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+
+  const name = `By path ${testInfo.project.name} ${Date.now()}`;
+  await page.goto("/");
+  await page.getByLabel("New project name").fill(name);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByTestId("project-row").filter({ hasText: name }).getByRole("link", { name }).click();
+  await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Data" }).click();
+  await page.getByLabel("Path of the file").fill(`${folder}/../elsewhere.csv`);
+  await page.getByRole("button", { name: "Register file" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "'..'" })).toBeVisible();
+  await page.getByLabel("Path of the file").fill(file);
+  await page.getByRole("button", { name: "Register file" }).click();
+  const detail = page.getByTestId("dataset-detail");
+  await expect(detail.getByRole("heading", { name: "penguins-by-path.csv" })).toBeVisible();
+  await expect(detail).toContainText(`from ${file}`);
+  await expect(detail.getByTestId("profile-table").locator("caption")).toContainText("344 rows", { timeout: 120_000 });
 });

@@ -1,10 +1,16 @@
 "use client";
+import { useEffect, useState } from "react";
 import type { SetupProgress } from "@/server/datasets/datasets.schema";
 import { formatElapsed } from "./format";
 
 /** First use of the data tools on a computer: their environment is being built. */
 export function SetupProgressView({ setup }: { setup: SetupProgress }) {
-  const elapsed = setup.startedAt ? formatElapsed(Date.now() - new Date(setup.startedAt).getTime()) : null;
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  const elapsed = setup.startedAt ? formatElapsed(now - new Date(setup.startedAt).getTime()) : null;
   return (
     <div className="flex flex-col gap-2 rounded-md border border-amber-200 bg-amber-50 p-3" data-testid="setup-progress">
       <p className="text-sm" role="status">

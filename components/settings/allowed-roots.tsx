@@ -1,6 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
+import type { SettingsView } from "@/server/settings/settings.schema";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
@@ -12,37 +13,47 @@ const GIB = 1024 ** 3;
 /** Settings → Data: allowed folders for registering files by path, the upload cap and the file limits. */
 export function AllowedRoots() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const settings = useQuery(trpc.settings.get.queryOptions());
-  const [roots, setRoots] = useState("");
-  const [capGib, setCapGib] = useState("2");
-  const [lineMib, setLineMib] = useState("10");
-  const [columns, setColumns] = useState("10000");
-  const [gzGib, setGzGib] = useState("2");
-  const [saved, setSaved] = useState(false);
-  useEffect(() => {
-    const v = settings.data?.values;
-    if (!v) return;
-    setRoots(v.allowedRoots.join("\n"));
-    setCapGib(String(v.uploadMaxBytes / GIB));
-    setLineMib(String(v.maxLineBytes / MIB));
-    setColumns(String(v.maxColumns));
-    setGzGib(String(v.maxDecompressedBytes / GIB));
-  }, [settings.data]);
+  const [savedRevision, setSavedRevision] = useState<number | null>(null);
+  return (
+    <section aria-labelledby="data-settings-heading" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
+      <h2 id="data-settings-heading" className="text-lg font-semibold">
+        Data
+      </h2>
+      {settings.isPending && <Loading label="Loading the data settings…" />}
+      {settings.error && <ErrorMessage>Could not load the data settings: {errorText(settings.error)}</ErrorMessage>}
+      {settings.data && <DataSettingsForm key={settings.data.revision} current={settings.data} onSaved={setSavedRevision} />}
+      {settings.data && savedRevision === settings.data.revision && (
+        <p role="status" className="text-sm text-green-800">
+          Saved. The worker on This computer now allows exactly these folders.
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Keyed by revision: a newer saved revision starts the form afresh from what was saved. */
+function DataSettingsForm({ current, onSaved }: { current: SettingsView; onSaved: (revision: number) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const v = current.values;
+  const [roots, setRoots] = useState(v.allowedRoots.join("\n"));
+  const [capGib, setCapGib] = useState(String(v.uploadMaxBytes / GIB));
+  const [lineMib, setLineMib] = useState(String(v.maxLineBytes / MIB));
+  const [columns, setColumns] = useState(String(v.maxColumns));
+  const [gzGib, setGzGib] = useState(String(v.maxDecompressedBytes / GIB));
   const update = useMutation(
     trpc.settings.update.mutationOptions({
       onSuccess: (v) => {
+        onSaved(v.revision);
         queryClient.setQueryData(trpc.settings.get.queryKey(), v);
-        setSaved(true);
       },
     }),
   );
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!settings.data) return;
-    setSaved(false);
     update.mutate({
-      revision: settings.data.revision,
+      revision: current.revision,
       values: {
         allowedRoots: roots.split("\n").map((r) => r.trim()).filter(Boolean),
         uploadMaxBytes: Math.round(Number(capGib) * GIB),
@@ -54,47 +65,37 @@ export function AllowedRoots() {
   };
   const field = "min-h-10 rounded-md border border-slate-400 px-3 py-2 text-sm";
   return (
-    <section aria-labelledby="data-settings-heading" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
-      <h2 id="data-settings-heading" className="text-lg font-semibold">
-        Data
-      </h2>
-      {settings.isPending && <Loading label="Loading the data settings…" />}
-      {settings.error && <ErrorMessage>Could not load the data settings: {errorText(settings.error)}</ErrorMessage>}
-      {settings.data && (
-        <form onSubmit={submit} className="flex flex-col gap-3">
-          <label htmlFor="allowed-roots" className="text-sm font-medium">
-            Allowed folders (one per line)
-          </label>
-          <p id="allowed-roots-help" className="text-sm text-slate-700">
-            {settings.data.explanation}
-          </p>
-          <textarea id="allowed-roots" aria-describedby="allowed-roots-help" rows={3} value={roots} onChange={(e) => setRoots(e.target.value)} placeholder="/data/shared" className={field} />
-          <div className="grid gap-3 sm:grid-cols-2">
-            <div className="flex flex-col gap-1">
-              <label htmlFor="upload-cap" className="text-sm font-medium">Largest upload (GiB)</label>
-              <input id="upload-cap" type="number" min="0.001" step="any" value={capGib} onChange={(e) => setCapGib(e.target.value)} className={field} />
-            </div>
-            <div className="flex flex-col gap-1">
-              <label htmlFor="line-cap" className="text-sm font-medium">Longest line (MiB)</label>
-              <input id="line-cap" type="number" min="0.001" step="any" value={lineMib} onChange={(e) => setLineMib(e.target.value)} className={field} />
-            </div>
-            <div className="flex flex-col gap-1">
-              <label htmlFor="column-cap" className="text-sm font-medium">Most columns</label>
-              <input id="column-cap" type="number" min="1" step="1" value={columns} onChange={(e) => setColumns(e.target.value)} className={field} />
-            </div>
-            <div className="flex flex-col gap-1">
-              <label htmlFor="gzip-cap" className="text-sm font-medium">Largest decompressed gzip file (GiB)</label>
-              <input id="gzip-cap" type="number" min="0.001" step="any" value={gzGib} onChange={(e) => setGzGib(e.target.value)} className={field} />
-            </div>
-          </div>
-          <Button type="submit" className="self-start" disabled={update.isPending}>
-            {update.isPending ? "Saving…" : "Save data settings"}
-          </Button>
-          {saved && <p role="status" className="text-sm text-green-800">Saved. The worker on This computer now allows exactly these folders.</p>}
-          {!settings.data.workerConfigInSync && <p className="text-sm text-amber-800">The worker’s configuration could not be updated; paths may be refused until it is.</p>}
-          {update.error && <ErrorMessage>{errorText(update.error)}</ErrorMessage>}
-        </form>
-      )}
-    </section>
+    <form onSubmit={submit} className="flex flex-col gap-3">
+      <label htmlFor="allowed-roots" className="text-sm font-medium">
+        Allowed folders (one per line)
+      </label>
+      <p id="allowed-roots-help" className="text-sm text-slate-700">
+        {current.explanation}
+      </p>
+      <textarea id="allowed-roots" aria-describedby="allowed-roots-help" rows={3} value={roots} onChange={(e) => setRoots(e.target.value)} placeholder="/data/shared" className={field} />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div className="flex flex-col gap-1">
+          <label htmlFor="upload-cap" className="text-sm font-medium">Largest upload (GiB)</label>
+          <input id="upload-cap" type="number" min="0.001" step="any" value={capGib} onChange={(e) => setCapGib(e.target.value)} className={field} />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="line-cap" className="text-sm font-medium">Longest line (MiB)</label>
+          <input id="line-cap" type="number" min="0.001" step="any" value={lineMib} onChange={(e) => setLineMib(e.target.value)} className={field} />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="column-cap" className="text-sm font-medium">Most columns</label>
+          <input id="column-cap" type="number" min="1" step="1" value={columns} onChange={(e) => setColumns(e.target.value)} className={field} />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="gzip-cap" className="text-sm font-medium">Largest decompressed gzip file (GiB)</label>
+          <input id="gzip-cap" type="number" min="0.001" step="any" value={gzGib} onChange={(e) => setGzGib(e.target.value)} className={field} />
+        </div>
+      </div>
+      <Button type="submit" className="self-start" disabled={update.isPending}>
+        {update.isPending ? "Saving…" : "Save data settings"}
+      </Button>
+      {!current.workerConfigInSync && <p className="text-sm text-amber-800">The worker’s configuration could not be updated; paths may be refused until it is.</p>}
+      {update.error && <ErrorMessage>{errorText(update.error)}</ErrorMessage>}
+    </form>
   );
 }

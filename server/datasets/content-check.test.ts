@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ContentChecker, formatBytes, headerColumnCount } from "./content-check";
+import { ContentChecker, formatBytes, headerColumnCount, type ContentLimits } from "./content-check";
 
-const limits = { encoding: "utf-8" as const, maxLineBytes: 64, maxColumns: 5 };
+const limits: ContentLimits = { encoding: "utf-8", maxLineBytes: 64, maxColumns: 5 };
 function check(chunks: (string | Buffer)[], l = limits) {
   const c = new ContentChecker("f.csv", l);
   for (const ch of chunks) c.push(typeof ch === "string" ? Buffer.from(ch) : ch);
@@ -31,12 +31,14 @@ describe("content checks while streaming", () => {
     expect(codeOf(() => check([Buffer.from([0x89, 0x50, 0x00])]))).toBe("not_text");
   });
   it("names the line and offset of invalid UTF-8, and accepts it as Latin-1", () => {
-    let err: { message: string; details?: { offset?: number; line?: number } } | null = null;
-    try {
-      check([Buffer.from("a,b\nx,\xe9\n", "latin1")]);
-    } catch (e) {
-      err = e as typeof err;
-    }
+    const err = (() => {
+      try {
+        check([Buffer.from("a,b\nx,\xe9\n", "latin1")]);
+        return null;
+      } catch (e) {
+        return e as { message: string; details?: { offset?: number; line?: number } };
+      }
+    })();
     expect(err?.details).toMatchObject({ offset: 6, line: 2 });
     expect(err?.message).toMatch(/Latin-1/);
     expect(check([Buffer.from("a,b\nx,\xe9\n", "latin1")], { ...limits, encoding: "latin-1" }).sniffed).toBe("text");
