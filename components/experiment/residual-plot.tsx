@@ -8,7 +8,7 @@ export function ResidualPlot({ sample }: { sample: { rowId: number; actual: numb
     <figure className="flex flex-col gap-1" data-testid="residual-plot">
       <div className="h-64 w-full" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <ScatterChart margin={{ top: 8, right: 8, bottom: 20, left: 0 }}>
+          <ScatterChart accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 20, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" dataKey="actual" name="Actual" label={{ value: "actual", position: "insideBottom", offset: -10 }} />
             <YAxis type="number" dataKey="residual" name="Residual" />

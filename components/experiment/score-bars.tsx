@@ -6,7 +6,7 @@ export function ScoreBars({ data, label }: { data: { name: string; value: number
   return (
     <div className="w-full" style={{ height: Math.max(120, data.length * 28 + 40) }} aria-hidden="true" data-testid={`bars-${label}`}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 8, bottom: 4, left: 8 }}>
+        <BarChart accessibilityLayer={false} data={data} layout="vertical" margin={{ top: 4, right: 8, bottom: 4, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis type="number" />
           <YAxis type="category" dataKey="name" width={110} tick={{ fontSize: 11 }} />
