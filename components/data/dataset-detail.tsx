@@ -10,6 +10,9 @@ import { ProfileTable } from "./profile-table";
 import { SetupProgressView } from "./setup-progress";
 import { TargetChecks } from "./target-checks";
 
+// The data recipe's refusals: the file itself is the problem, so profiling again would not help.
+const REFUSALS = new Set(["empty_file", "header_only", "ragged_rows", "not_text", "invalid_utf8", "line_too_long", "too_many_columns", "gzip_too_large", "unreadable"]);
+
 /** One dataset: first rows at once, then the profile (or why it could not be read), then the target checks. */
 export function DatasetDetail({ datasetId }: { datasetId: string }) {
   const trpc = useTRPC();
@@ -49,6 +52,11 @@ export function DatasetDetail({ datasetId }: { datasetId: string }) {
         {d.status === "failed" && (
           <div className="flex flex-col gap-2">
             <ErrorMessage>{d.error?.message ?? "The file could not be read."}</ErrorMessage>
+            {d.error && !REFUSALS.has(d.error.code) && (
+              <Button variant="secondary" className="self-start" onClick={() => reprofile.mutate({ id: d.id, encoding: d.encoding })}>
+                Profile again
+              </Button>
+            )}
             {d.error?.code === "invalid_utf8" && (
               <Button variant="secondary" className="self-start" onClick={() => reprofile.mutate({ id: d.id, encoding: "latin-1" })}>
                 Read it as Latin-1

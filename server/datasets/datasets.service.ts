@@ -56,7 +56,7 @@ export function datasetsService(db: Db = getDb()) {
   async function get(id: string): Promise<DatasetDetailView> {
     let d = await requireRow(id);
     if (d.status === "profiling") {
-      await requestSettle(db);
+      await settleDataset(db, d).catch(() => null);
       d = await requireRow(id);
     }
     return { ...(await view(d)), profile: parseJson(d.profile) };
@@ -117,7 +117,8 @@ export function datasetsService(db: Db = getDb()) {
 
     async list(projectId: string): Promise<DatasetView[]> {
       await projectsService(db).get(projectId);
-      await requestSettle(db);
+      // Settling may wait on a worker: do it behind the answer; dataset.changed refreshes the page.
+      void requestSettle(db).catch(() => {});
       return Promise.all((await repo.datasets.list(projectId)).map(view));
     },
 

@@ -23,6 +23,11 @@ import { localTarget } from "./local-store";
 const changed = (d: { id: string; projectId: string }) => publish({ type: "dataset.changed", datasetId: d.id, projectId: d.projectId });
 const errJson = (code: string, message: string) => JSON.stringify({ code, message });
 
+/** A worker that did not answer is worth another try on the next pass, not a failed dataset. */
+function transient(err: unknown): boolean {
+  return err instanceof DomainError && err.code === "UNAVAILABLE" && !err.details?.setupJobId;
+}
+
 function startFailure(err: unknown): { code: string; message: string } {
   if (err instanceof DomainError) return { code: (err.details?.code as string) ?? err.code.toLowerCase(), message: err.message };
   return { code: "error", message: (err as Error).message };
@@ -49,6 +54,7 @@ export async function settleDataset(db: Db, d: DatasetRow): Promise<SetupProgres
       if (start.kind === "setup") return start.setup;
       await repo.datasets.update(d.id, { profileJobId: start.job.id });
     } catch (err) {
+      if (transient(err)) return null;
       const f = startFailure(err);
       await repo.datasets.update(d.id, { status: "failed", error: errJson(f.code, f.message) });
     }
@@ -106,6 +112,7 @@ export async function settleCheck(db: Db, c: CheckRow): Promise<SetupProgress | 
       if (start.kind === "setup") return start.setup;
       await repo.checks.update(c.id, { jobId: start.job.id });
     } catch (err) {
+      if (transient(err)) return null;
       const f = startFailure(err);
       await repo.checks.update(c.id, { status: "failed", error: errJson(f.code, f.message) });
     }
@@ -134,6 +141,7 @@ export async function settleSplit(db: Db, s: SplitRow): Promise<SetupProgress | 
       if (start.kind === "setup") return start.setup;
       await repo.splits.update(s.id, { jobId: start.job.id });
     } catch (err) {
+      if (transient(err)) return null;
       await repo.splits.update(s.id, { status: "failed", error: startFailure(err).message });
     }
     return null;
