@@ -182,6 +182,21 @@ describe("upload", () => {
     }
   });
 
+  it("a really full disk (a 1 MiB tmpfs mounted on incoming/, when this machine lets tests mount) leaves nothing behind", async (ctx) => {
+    const incoming = path.join(home.workerHome, "incoming");
+    try {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", incoming], { stdio: "ignore" });
+    } catch {
+      ctx.skip(); // no mount permission here: the ENOSPC hook test above covers the path
+      return;
+    }
+    try {
+      await expectRefused("diamonds.csv", readFileSync(path.join(TABULAR, "diamonds.csv")), 507, "disk_full", /disk of This computer filled up/);
+    } finally {
+      execFileSync("umount", [incoming]);
+    }
+  });
+
   it("refuses a header-only file, ragged rows and a gzip bomb in the profile, with the recipe's code", async () => {
     const s = await server.client.settings.get.query();
     await server.client.settings.update.mutate({ revision: s.revision, values: { ...s.values, maxDecompressedBytes: 1024 * 1024 } });
