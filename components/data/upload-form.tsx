@@ -1,5 +1,7 @@
 "use client";
+import { useQuery } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
+import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { formatBytes, formatElapsed } from "./format";
@@ -14,6 +16,9 @@ interface Progress {
 
 /** Upload a CSV/TSV/Parquet/gzip CSV with a progress bar; offers Latin-1 after an invalid_utf8 refusal. */
 export function UploadForm({ projectId, onUploaded }: { projectId: string; onUploaded: (datasetId: string) => void }) {
+  const trpc = useTRPC();
+  // The cap is checked again by the server; checking here first spares sending a file that would be refused.
+  const cap = useQuery(trpc.settings.get.queryOptions()).data?.values.uploadMaxBytes;
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -22,6 +27,10 @@ export function UploadForm({ projectId, onUploaded }: { projectId: string; onUpl
 
   const send = async (f: File, encoding: "utf-8" | "latin-1") => {
     setError(null);
+    if (cap !== undefined && f.size > cap) {
+      setError({ message: `${f.name} is ${formatBytes(f.size)}, larger than the upload cap of ${formatBytes(cap)} (Settings → Data). Nothing was sent.`, code: "too_large" });
+      return;
+    }
     const startedAt = Date.now();
     setProgress({ loaded: 0, total: f.size, startedAt, now: startedAt });
     const up = uploadDataset(projectId, f, encoding, (loaded, total) => setProgress({ loaded, total, startedAt, now: Date.now() }));
