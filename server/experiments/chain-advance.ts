@@ -11,6 +11,7 @@ import { prepareEnvironment } from "@/server/jobs/environments";
 import { isActive } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
+import { datasetsService } from "@/server/datasets";
 import { collectResults } from "./chain-results";
 import { readOptionalOutputJson } from "./job-outputs";
 import { opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
@@ -29,11 +30,11 @@ const parse = (s: string | null | undefined): unknown => {
 
 async function buildContext(db: Db, exp: ExperimentRow): Promise<ChainContext | { waiting: string } | { failed: string }> {
   const repo = experimentsRepository(db);
-  const dataset = await repo.dataset(exp.datasetId);
+  // Through the datasets service: reading settles a profile job that ended meanwhile.
+  const dataset = await datasetsService(db).get(exp.datasetId).catch(() => null);
   if (!dataset) return { failed: "Its dataset was deleted." };
-  if (dataset.status === "failed") return { failed: `Its dataset could not be read: ${dataset.error ?? "profile failed"}` };
-  const profile = parse(dataset.profile) as { tableFormat?: Record<string, unknown> } | null;
-  if (dataset.status !== "ready" || !profile?.tableFormat) return { waiting: "Waiting for the dataset profile." };
+  if (dataset.status === "failed") return { failed: `Its dataset could not be read: ${dataset.error?.message ?? "profile failed"}` };
+  if (dataset.status !== "ready" || !dataset.datasetFormat) return { waiting: "Waiting for the dataset profile." };
   const project = await repo.project(exp.projectId);
   const target = await targetsService(db).get(exp.targetId).catch(() => null);
   // Training takes the computer's whole CPU capacity; the other steps take one CPU.
@@ -47,7 +48,7 @@ async function buildContext(db: Db, exp: ExperimentRow): Promise<ChainContext | 
     experimentName: exp.name,
     datasetName: dataset.name,
     snapshotSha256: exp.snapshotSha256,
-    datasetFormat: profile.tableFormat,
+    datasetFormat: dataset.datasetFormat,
     settings,
     cpus,
     remainingSeconds: exp.budgetSeconds - elapsed,

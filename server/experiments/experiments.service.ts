@@ -47,7 +47,7 @@ export function experimentsService(db: Db = getDb()) {
     if (project.archivedAt) throw badInput(`"${project.name}" is archived; restore it to train in it.`);
     const dataset = await repo.dataset(input.datasetId);
     if (!dataset || dataset.projectId !== input.projectId) throw notFound(`This project has no dataset ${input.datasetId}.`);
-    if (dataset.status === "failed") throw badInput(`The dataset "${dataset.name}" could not be read: ${dataset.error ?? "profile failed"}.`);
+    if (dataset.status === "failed") throw badInput(`The dataset "${dataset.name}" could not be read; choose another file.`);
     const target = await targetsService(db).get(targetId);
     if (!target.enabled) throw badInput(`${target.name} is disabled.`);
     const count = await repo.countInProject(input.projectId);
