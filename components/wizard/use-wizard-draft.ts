@@ -35,8 +35,9 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
   const [revision, setRevision] = useState<number | null>(null);
   const [saveState, setSaveState] = useState<SaveState>("idle");
   const [saveError, setSaveError] = useState<string | null>(null);
-  const { mutate: saveDraft } = useMutation(trpc.drafts.save.mutationOptions());
+  const { mutateAsync: saveDraft } = useMutation(trpc.drafts.save.mutationOptions());
   const lastSent = useRef<TWizardDraftData | null>(null);
+  const latest = useRef<TWizardDraftData | null>(null);
 
   // Restored: the saved draft, with ?dataset= taking precedence (it restarts the later choices).
   const restored = useMemo<TWizardDraftData | null>(() => {
@@ -55,34 +56,39 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
     revisionRef.current = currentRevision;
   }, [currentRevision]);
 
+  // Saves run one after another: each reads the revision the previous one produced.
+  const chain = useRef<Promise<unknown>>(Promise.resolve());
   const persist = useCallback(
-    (value: TWizardDraftData, rev: number) => {
+    (value: TWizardDraftData) => {
       setSaveState("saving");
       lastSent.current = value;
-      saveDraft(
-        { projectId, revision: rev, data: value },
-        {
-          onSuccess: (v) => {
-            setRevision(v.revision);
-            setSaveState("saved");
-            setSaveError(null);
-          },
-          onError: (err) => {
-            // Another tab saved first: take its revision, so "Retry" saves ours over it.
-            const current = (err as { data?: { details?: { current?: { revision: number } } } }).data?.details?.current;
-            if (current) setRevision(current.revision);
-            setSaveState("failed");
-            setSaveError(err.message);
-          },
-        },
-      );
+      chain.current = chain.current.then(async () => {
+        try {
+          const v = await saveDraft({ projectId, revision: revisionRef.current, data: value });
+          revisionRef.current = v.revision;
+          setRevision(v.revision);
+          // A change made while this save was in flight is still to be saved: not "saved" yet.
+          setSaveState(latest.current === value ? "saved" : "pending");
+          setSaveError(null);
+        } catch (err) {
+          // Another tab saved first: take its revision, so "Retry" saves ours over it.
+          const current = (err as { data?: { details?: { current?: { revision: number } } } }).data?.details?.current;
+          if (current) {
+            revisionRef.current = current.revision;
+            setRevision(current.revision);
+          }
+          setSaveState("failed");
+          setSaveError((err as Error).message);
+        }
+      });
     },
     [projectId, saveDraft],
   );
 
   useEffect(() => {
+    latest.current = edited;
     if (!edited || edited === lastSent.current) return;
-    const t = setTimeout(() => persist(edited, revisionRef.current), 500);
+    const t = setTimeout(() => persist(edited), 500);
     return () => clearTimeout(t);
   }, [edited, persist]);
 
@@ -101,6 +107,6 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
     update,
     saveState,
     saveError,
-    retrySave: () => data && persist(data, currentRevision),
+    retrySave: () => data && persist(data),
   };
 }
