@@ -5,6 +5,8 @@ import { targetsRouter } from "./routers/targets.router";
 import { datasetsRouter } from "./routers/datasets.router";
 import { settingsRouter } from "./routers/settings.router";
 import { experimentsRouter } from "./routers/experiments.router";
+import { draftsRouter } from "./routers/drafts.router";
+import { predictionsRouter } from "./routers/predictions.router";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -13,6 +15,8 @@ export const appRouter = router({
   datasets: datasetsRouter,
   settings: settingsRouter,
   experiments: experimentsRouter,
+  drafts: draftsRouter,
+  predictions: predictionsRouter,
 });
 
 export type AppRouter = typeof appRouter;
