@@ -31,17 +31,7 @@ export function formatDuration(totalSeconds: number | null | undefined): string 
   return `${sec} s`;
 }
 
-export function formatBytes(n: number | null | undefined): string {
-  if (n === null || n === undefined || !Number.isFinite(n)) return "—";
-  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${n} bytes` : `${v.toFixed(v >= 10 ? 0 : 1)} ${units[i]}`;
-}
+export { formatBytes } from "@/components/ui/format-bytes";
 
 /** A metric value with enough digits to compare two of them. */
 export function formatMetric(v: number | null | undefined): string {

@@ -1,15 +1,5 @@
 /** Small display helpers for the settings page. */
-export function formatBytes(n: number | null | undefined): string {
-  if (n === null || n === undefined || !Number.isFinite(n)) return "unknown";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
-}
+export { formatBytes } from "@/components/ui/format-bytes";
 
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return "never";

@@ -1,15 +1,5 @@
 /** Small display helpers for the wizard (pure). */
-export function formatBytes(n: number | null | undefined): string {
-  if (n === null || n === undefined || !Number.isFinite(n)) return "—";
-  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${n} bytes` : `${v.toFixed(v >= 10 ? 0 : 1)} ${units[i]}`;
-}
+export { formatBytes } from "@/components/ui/format-bytes";
 
 export const METRIC_LABELS: Record<string, string> = {
   accuracy: "Accuracy",
