@@ -25,9 +25,11 @@ run_tier typecheck npx tsc --noEmit
 run_tier lint npx eslint .
 run_tier worker-bundle node scripts/build-worker.mjs
 run_tier unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
+# pytest first among the slow tiers: it builds every recipe environment (into
+# TRAINYARD_TEST_ENVS_DIR), which the integration and browser tests then share.
+run_tier pytest python3 training/tools/run_pytests.py -q --junitxml="$PWD/$results/pytest.xml"
 run_tier web-build node bin/trainyard.mjs build
 run_tier integration npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json"
-run_tier pytest python3 training/tools/run_pytests.py -q --junitxml="$PWD/$results/pytest.xml"
 TRAINYARD_E2E_REPORT="$PWD/$results/e2e.json" run_tier e2e npx playwright test
 
 node scripts/test-totals.mjs "$results" "${tier_names[*]}" "${tier_status[*]}"
