@@ -38,7 +38,7 @@ async function main() {
   const server = spawn(process.execPath, [BIN, "start"], { env, stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve) => server.stdout!.on("data", (d) => String(d).includes("is running") && resolve()));
   console.log(`load average: ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}; ${os.cpus().length} CPUs; budget ${maxMinutes} min`);
-  console.log(["dataset", "rows", "task", "metric", "seconds to export", "candidate", "baseline", "better"].join("\t"));
+  console.log(["dataset", "rows", "task", "metric", "split", "seconds to export", "candidate", "baseline", "better"].join("\t"));
   for (const pair of pairs) {
     const idx = pair.lastIndexOf(":");
     const file = pair.slice(0, idx);
@@ -52,12 +52,13 @@ async function main() {
     );
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (run.status !== 0) {
-      console.log([path.basename(file), rows, "-", "-", seconds, "failed", run.stderr.trim().split("\n").pop()].join("\t"));
+      console.log([path.basename(file), rows, "-", "-", "-", seconds, "failed", run.stderr.trim().split("\n").pop()].join("\t"));
       continue;
     }
     const r = JSON.parse(run.stdout);
     const fmt = (v: number | null) => (v === null ? "-" : v.toPrecision(4));
-    console.log([path.basename(file), rows, r.task, r.metric, seconds, fmt(r.candidate), fmt(r.baseline), r.betterThanBaseline].join("\t"));
+    const split = r.split.column ? `${r.split.strategy}:${r.split.column}` : r.split.strategy;
+    console.log([path.basename(file), rows, r.task, r.metric, split, seconds, fmt(r.candidate), fmt(r.baseline), r.betterThanBaseline].join("\t"));
   }
   server.kill("SIGTERM");
 }
