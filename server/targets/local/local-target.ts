@@ -4,12 +4,12 @@
  * worker's `<home>/worker/config.json` (trainingDir, envsDir, buildEnvScript), keeping
  * any other field the owner set there. The worker reads only that file, never env vars.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ControllerRuntime } from "@/server/controller/runtime";
 import type { Db } from "@/server/db/client";
 import { LOCAL_TARGET_NAME } from "../targets.schema";
 import { targetsRepository, type TargetRow } from "../targets.repository";
+import { mergeWorkerConfig } from "./worker-config-file";
 
 export interface LocalWorkerSettings {
   trainingDir: string;
@@ -28,22 +28,7 @@ export function localWorkerSettings(rt: ControllerRuntime): LocalWorkerSettings 
 
 /** Writes the controller-owned fields of config.json atomically (temp file + rename). */
 export function writeLocalWorkerConfig(workerHome: string, settings: LocalWorkerSettings): void {
-  mkdirSync(workerHome, { recursive: true, mode: 0o700 });
-  const file = path.join(workerHome, "config.json");
-  let current: Record<string, unknown> = {};
-  if (existsSync(file)) {
-    try {
-      const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) current = parsed as Record<string, unknown>;
-    } catch {
-      // An unreadable config is replaced: the worker would refuse it anyway.
-    }
-  }
-  const next = { ...current, ...settings };
-  if (JSON.stringify(next) === JSON.stringify(current)) return;
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(next, null, 2) + "\n", { mode: 0o600 });
-  renameSync(tmp, file);
+  mergeWorkerConfig(workerHome, { ...settings });
 }
 
 export async function ensureLocalTarget(rt: ControllerRuntime, db?: Db): Promise<TargetRow> {
