@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
+import { RowsTable } from "@/components/ui/rows-table";
 import { formatBytes } from "./format";
 
 /** The chosen dataset: its state (profiling, with setup progress on first use) and its first rows. */
@@ -43,31 +44,12 @@ export function DataPreview({ datasetId }: { datasetId: string }) {
       {preview.error && <ErrorMessage>Could not show the first rows: {errorText(preview.error)}</ErrorMessage>}
       {preview.data && preview.data.kind === "binary" && <p className="text-sm text-slate-700">{preview.data.note ?? "No text preview for this file type."}</p>}
       {preview.data && preview.data.kind === "table" && (
-        <div className="max-w-full overflow-x-auto rounded border border-slate-200" tabIndex={0} role="region" aria-label="First rows of the data">
-          <table className="min-w-full text-left text-xs">
-            <caption className="sr-only">First {preview.data.rows.length} rows of {d.name}</caption>
-            <thead className="bg-slate-100">
-              <tr>
-                {preview.data.header.map((h, i) => (
-                  <th key={i} scope="col" className="whitespace-nowrap px-2 py-1 font-semibold">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {preview.data.rows.slice(0, 10).map((r, i) => (
-                <tr key={i} className="border-t border-slate-100">
-                  {r.map((c, j) => (
-                    <td key={j} className="whitespace-nowrap px-2 py-1">
-                      {c}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RowsTable
+          header={preview.data.header}
+          rows={preview.data.rows.slice(0, 10)}
+          label="First rows of the data"
+          caption={`First ${preview.data.rows.length} rows of ${d.name}`}
+        />
       )}
     </section>
   );
