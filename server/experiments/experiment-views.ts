@@ -21,6 +21,10 @@ export interface ExperimentListView {
   candidate: number | null;
   baseline: number | null;
   betterThanBaseline: boolean | null;
+  comparable: boolean | null;
+  exportSha256: string | null;
+  exportBytes: number | null;
+  targetId: string;
   createdAt: string;
   endedAt: string | null;
   seconds: number;
@@ -41,7 +45,6 @@ export interface StepView {
 export interface ExperimentDetailView extends ExperimentListView {
   opId: string;
   datasetId: string;
-  targetId: string;
   snapshotSha256: string;
   settings: TExperimentSettings;
   budgetSeconds: number;
@@ -49,8 +52,6 @@ export interface ExperimentDetailView extends ExperimentListView {
   progress: { done: number; total: number; currentStep: string | null };
   steps: StepView[];
   results: ExperimentResults | null;
-  exportSha256: string | null;
-  exportBytes: number | null;
   badges: { trainingFinished: boolean; evaluationPassed: boolean; betterThanBaseline: boolean | null; comparable: boolean | null };
   transitions: { from: string; to: string; reason: string | null; at: string }[];
 }
@@ -81,6 +82,10 @@ export function toListView(e: ExperimentRow): ExperimentListView {
     candidate: results?.candidate.primaryValue ?? null,
     baseline: results?.baseline.primaryValue ?? null,
     betterThanBaseline: results ? results.comparison.better : null,
+    comparable: results ? results.comparison.comparable : null,
+    exportSha256: e.exportSha256,
+    exportBytes: e.exportBytes === null ? null : Number(e.exportBytes),
+    targetId: e.targetId,
     createdAt: e.createdAt.toISOString(),
     endedAt: e.endedAt?.toISOString() ?? null,
     seconds: Math.round((end.getTime() - e.createdAt.getTime()) / 1000),
@@ -150,7 +155,6 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     ...base,
     opId: e.opId,
     datasetId: e.datasetId,
-    targetId: e.targetId,
     snapshotSha256: e.snapshotSha256,
     settings,
     budgetSeconds: e.budgetSeconds,
@@ -162,8 +166,6 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     },
     steps,
     results,
-    exportSha256: e.exportSha256,
-    exportBytes: e.exportBytes === null ? null : Number(e.exportBytes),
     badges: {
       trainingFinished: train?.state === "succeeded",
       evaluationPassed: Boolean(results),
