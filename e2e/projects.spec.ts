@@ -1,10 +1,19 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
+
+/**
+ * The project list is fetched by the browser, so once it (or its empty state) shows, the
+ * page is hydrated: typing before that would submit the form natively and be lost.
+ */
+async function openProjects(page: Page): Promise<void> {
+  await page.goto("/");
+  await expect(page.getByRole("list", { name: "Projects" }).or(page.getByText(/No (active )?projects/))).toBeVisible();
+}
 
 test("create, rename, archive and restore a project", async ({ page }, testInfo) => {
   const name = `Forecast ${testInfo.project.name} ${Date.now()}`;
   const renamed = `${name} (renamed)`;
-  await page.goto("/");
+  await openProjects(page);
   await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
   await expectNoSeriousAxeViolations(page);
 
@@ -42,7 +51,7 @@ test("create, rename, archive and restore a project", async ({ page }, testInfo)
 
 test("duplicate and empty names get a clear message", async ({ page }, testInfo) => {
   const name = `Duplicate ${testInfo.project.name} ${Date.now()}`;
-  await page.goto("/");
+  await openProjects(page);
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
   await expect(page.getByTestId("project-row").filter({ hasText: name })).toBeVisible();
