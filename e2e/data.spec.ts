@@ -13,6 +13,8 @@ test.setTimeout(420_000);
 test("upload penguins.csv with progress, see its first rows, its profile and the target checks", async ({ page }, testInfo) => {
   const name = `Penguins ${testInfo.project.name} ${Date.now()}`;
   await page.goto("/");
+  // The list is fetched in the browser: once it shows, the form is hydrated and typing sticks.
+  await expect(page.getByRole("list", { name: "Projects" }).or(page.getByText(/No (active )?projects/))).toBeVisible();
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
   await page.getByTestId("project-row").filter({ hasText: name }).getByRole("link", { name }).click();
@@ -73,6 +75,8 @@ test("an allowed folder set in Settings lets a file on this computer be register
 
   const name = `By path ${testInfo.project.name} ${Date.now()}`;
   await page.goto("/");
+  // The list is fetched in the browser: once it shows, the form is hydrated and typing sticks.
+  await expect(page.getByRole("list", { name: "Projects" }).or(page.getByText(/No (active )?projects/))).toBeVisible();
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
   await page.getByTestId("project-row").filter({ hasText: name }).getByRole("link", { name }).click();

@@ -17,6 +17,8 @@ const TRAINING_TIMEOUT = 10 * 60_000;
 
 async function createProject(page: Page, name: string) {
   await page.goto("/");
+  // The list is fetched in the browser: once it shows, the form is hydrated and typing sticks.
+  await expect(page.getByRole("list", { name: "Projects" }).or(page.getByText(/No (active )?projects/))).toBeVisible();
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
   await page.getByTestId("project-row").filter({ hasText: name }).getByRole("link", { name }).click();
