@@ -23,6 +23,10 @@ const Env = z.object({
   TRAINYARD_WORKER_BUNDLE: z.string().min(1).optional(),
   // How long one worker control call may take before the worker counts as unreachable.
   TRAINYARD_WORKER_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  // The OpenSSH client config `ssh -G` reads for host aliases; default: the user's ~/.ssh/config.
+  TRAINYARD_SSH_CONFIG: z.string().min(1).optional(),
+  // ssh-agent, used for SSH computers (keys with a passphrase live there).
+  SSH_AUTH_SOCK: z.string().min(1).optional(),
 });
 
 export interface AppConfig {
@@ -37,6 +41,8 @@ export interface AppConfig {
   trainingDir: string | undefined;
   workerBundle: string | undefined;
   workerTimeoutMs: number;
+  sshConfig: string | undefined;
+  sshAuthSock: string | undefined;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -64,5 +70,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trainingDir: e.TRAINYARD_TRAINING_DIR ? path.resolve(e.TRAINYARD_TRAINING_DIR) : undefined,
     workerBundle: e.TRAINYARD_WORKER_BUNDLE ? path.resolve(e.TRAINYARD_WORKER_BUNDLE) : undefined,
     workerTimeoutMs: e.TRAINYARD_WORKER_TIMEOUT_MS,
+    sshConfig: e.TRAINYARD_SSH_CONFIG ? path.resolve(e.TRAINYARD_SSH_CONFIG) : undefined,
+    sshAuthSock: e.SSH_AUTH_SOCK,
   };
 }

@@ -13,8 +13,10 @@
  *
  * ensureSplit waits (first use may build the data tools' environment); the same
  * snapshot and settings return the same contract without a new job. On This computer
- * the snapshot is already in the worker's store, so no copy is needed before a job.
+ * the snapshot is already in the worker's store; on a server, ensureBlobOn copies it
+ * there (resumable, verified) before a job needs it.
  */
 export { datasetsService } from "./datasets.service";
 export { snapshotRef } from "./datasets.views";
 export type { DatasetDetailView, DatasetView, SplitView, TEnsureSplitInput } from "./datasets.schema";
+export { ensureBlobOn } from "./copies";

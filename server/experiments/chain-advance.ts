@@ -11,7 +11,7 @@ import { prepareEnvironment } from "@/server/jobs/environments";
 import { isActive } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
-import { datasetsService } from "@/server/datasets";
+import { datasetsService, ensureBlobOn } from "@/server/datasets";
 import { collectResults } from "./chain-results";
 import { readOptionalOutputJson } from "./job-outputs";
 import { opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
@@ -154,6 +154,17 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
     await cancelActive(db, jobs, own);
     await experimentTransition(db, exp, "timed_out", { reason: `the ${Math.round(exp.budgetSeconds / 60)} minute budget ran out` });
     return;
+  }
+  const target = await targetsService(db).requireTarget(exp.targetId);
+  if (target.kind !== "local") {
+    // The dataset lives on This computer; jobs on a server read it from that server's store.
+    await repo.setNote(exp.id, `Copying the dataset to ${target.name}…`);
+    let lastNote = Date.now();
+    await ensureBlobOn(db, target, exp.snapshotSha256, (sent, total) => {
+      if (Date.now() - lastNote < 2000) return;
+      lastNote = Date.now();
+      void repo.setNote(exp.id, `Copying the dataset to ${target.name}: ${Math.round((100 * sent) / Math.max(1, total))}%`).catch(() => {});
+    });
   }
   await repo.setNote(exp.id, null);
   for (const spec of ready) {

@@ -26,8 +26,12 @@ export function experimentsService(db: Db = getDb()) {
     return exp;
   }
 
-  async function defaultTargetId(): Promise<string> {
+  /** The project's saved computer when it is still usable, else This computer. */
+  async function defaultTargetId(projectId: string): Promise<string> {
     const targets = await targetsService(db).list();
+    const saved = (await repo.project(projectId))?.defaultTargetId;
+    const chosen = saved ? targets.find((t) => t.id === saved && t.enabled) : undefined;
+    if (chosen) return chosen.id;
     const local = targets.find((t) => t.kind === "local" && t.enabled);
     if (!local) throw badInput("No training computer is available: This computer is missing or disabled.");
     return local.id;
@@ -35,7 +39,7 @@ export function experimentsService(db: Db = getDb()) {
 
   async function start(raw: TStartExperimentInput): Promise<ExperimentDetailView> {
     const input = ZStartExperimentInput.parse(raw);
-    const targetId = input.targetId ?? (await defaultTargetId());
+    const targetId = input.targetId ?? (await defaultTargetId(input.projectId));
     const hash = intentHash({ projectId: input.projectId, datasetId: input.datasetId, targetId, settings: input.settings });
     const existing = await repo.findByOpId(input.opId);
     if (existing) {

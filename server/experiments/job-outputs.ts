@@ -1,15 +1,17 @@
 /**
  * Reading a finished job's output files. The worker names the file's path in its home
- * (`fetch`); on This computer that path is read directly. Bytes never travel inside a
- * control request. Other kinds of computer copy the file first (SSH: SFTP, later).
+ * (`fetch`); on This computer that path is read directly, from a server it is copied
+ * over SFTP first. Bytes never travel inside a control request.
  */
-import { copyFile, mkdir, readFile, rename, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rename, rm, stat } from "node:fs/promises";
+import os from "node:os";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import { WORKER_PROTOCOL } from "@/worker/protocol";
 import type { Db } from "@/server/db/client";
 import { unavailable } from "@/server/errors";
+import { pullFile } from "@/server/targets/target-files";
 import { targetsService } from "@/server/targets/targets.service";
 
 export interface OutputJob {
@@ -22,14 +24,31 @@ async function locate(db: Db, job: OutputJob, relPath: string) {
   if (!job.workerJobId) throw unavailable(`Job ${job.id} has no outputs yet.`);
   const targets = targetsService(db);
   const target = await targets.requireTarget(job.targetId);
-  if (target.kind !== "local") throw unavailable(`Reading outputs from ${target.name} needs a file transfer this version lacks.`);
   const res = await targets.execOn(target, { protocol: WORKER_PROTOCOL, op: "fetch", jobId: job.workerJobId, path: relPath });
-  return res;
+  return { ...res, target };
+}
+
+/** Runs `fn` on a local copy of the output (the file itself on This computer). */
+async function withLocalFile<T>(db: Db, job: OutputJob, relPath: string, fn: (file: string, sha256: string) => Promise<T>): Promise<T> {
+  const res = await locate(db, job, relPath);
+  if (res.target.kind === "local") return fn(res.path, res.sha256);
+  const dir = await mkdtemp(path.join(os.tmpdir(), "trainyard-fetch-"));
+  try {
+    const file = path.join(dir, "output");
+    await pullFile(db, res.target, res.path, file);
+    return await fn(file, res.sha256);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export async function readOutputFile(db: Db, job: OutputJob, relPath: string): Promise<Buffer> {
-  const res = await locate(db, job, relPath);
-  return readFile(res.path);
+  return withLocalFile(db, job, relPath, async (file, expected) => {
+    const data = await readFile(file);
+    const actual = createHash("sha256").update(data).digest("hex");
+    if (actual !== expected) throw unavailable(`The copy of ${relPath} from job ${job.id} does not match its manifest.`);
+    return data;
+  });
 }
 
 export async function readOutputJson<T = unknown>(db: Db, job: OutputJob, relPath: string): Promise<T> {
@@ -66,13 +85,14 @@ export async function copyOutputFile(
   destDir: string,
   destName: string,
 ): Promise<{ sha256: string; bytes: number; file: string }> {
-  const res = await locate(db, job, relPath);
   await mkdir(destDir, { recursive: true, mode: 0o700 });
   const file = path.join(destDir, destName);
   const tmp = `${file}.part-${process.pid}`;
-  await copyFile(res.path, tmp);
+  const res = await locate(db, job, relPath);
+  await pullFile(db, res.target, res.path, tmp);
   const sha256 = await sha256File(tmp);
   if (sha256 !== res.sha256) {
+    await rm(tmp, { force: true });
     throw unavailable(`The copy of ${relPath} from job ${job.id} does not match its manifest (${sha256} ≠ ${res.sha256}).`);
   }
   await rename(tmp, file);

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { WORKER_PROTOCOL } from "@/worker/protocol";
 import type { Db } from "@/server/db/client";
 import { badInput, unavailable } from "@/server/errors";
+import { ensureBlobOn } from "@/server/datasets";
 import { incomingDir, localTarget, partPath, workerHomeOf } from "@/server/datasets/local-store";
 import { readOutputFile } from "@/server/experiments/job-outputs";
 import { isTerminal } from "@/server/jobs/job-state";
@@ -69,6 +70,8 @@ export async function runPredictJob(
 ): Promise<PredictOutcome> {
   const jobs = jobsService(db);
   const started = Date.now();
+  // The file to predict on was stored on This computer; a server needs its own copy.
+  await ensureBlobOn(db, await targetsService(db).requireTarget(a.targetId), a.featuresSha256);
   const job = await jobs.admitJob({
     opId: `predict:${randomUUID()}`,
     targetId: a.targetId,

@@ -2,7 +2,7 @@
 import { getDb, type Db } from "@/server/db/client";
 import type { ProjectView } from "./projects.schema";
 
-type Row = { id: string; name: string; revision: number; archivedAt: Date | null; createdAt: Date; updatedAt: Date };
+type Row = { id: string; name: string; revision: number; archivedAt: Date | null; defaultTargetId: string | null; createdAt: Date; updatedAt: Date };
 
 export const toView = (p: Row): ProjectView => ({
   id: p.id,
@@ -10,6 +10,7 @@ export const toView = (p: Row): ProjectView => ({
   revision: p.revision,
   archived: p.archivedAt !== null,
   archivedAt: p.archivedAt?.toISOString() ?? null,
+  defaultTargetId: p.defaultTargetId,
   createdAt: p.createdAt.toISOString(),
   updatedAt: p.updatedAt.toISOString(),
 });
@@ -33,6 +34,7 @@ export function projectsRepository(db: Db = getDb()) {
       const row = await db.project.findUnique({ where: { nameKey: nameKey(name) } });
       return row ? toView(row) : null;
     },
+    setDefaultTarget: async (id: string, targetId: string | null) => toView(await db.project.update({ where: { id }, data: { defaultTargetId: targetId } })),
     create: async (name: string) => toView(await db.project.create({ data: { name, nameKey: nameKey(name) } })),
     /** Updates only when the revision still matches; returns the count (0 = stale or gone). */
     updateAtRevision: async (

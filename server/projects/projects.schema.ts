@@ -40,6 +40,10 @@ export interface ProjectView {
   revision: number;
   archived: boolean;
   archivedAt: string | null;
+  /** The computer new work starts on; null: This computer. */
+  defaultTargetId: string | null;
   createdAt: string;
   updatedAt: string;
 }
+
+export const ZSetDefaultComputerInput = z.object({ id: z.string().min(1).max(64), targetId: z.string().min(1).max(64).nullable() });

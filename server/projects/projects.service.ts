@@ -2,9 +2,9 @@
  * Projects: the home of everything. Names are unique regardless of case; edits name
  * the revision they read, and a stale revision is a CONFLICT.
  */
-import { conflict, notFound } from "@/server/errors";
+import { badInput, conflict, notFound } from "@/server/errors";
 import { publish } from "@/server/events/bus";
-import type { Db } from "@/server/db/client";
+import { getDb, type Db } from "@/server/db/client";
 import { projectsRepository } from "./projects.repository";
 import type { ProjectView } from "./projects.schema";
 
@@ -71,6 +71,19 @@ export function projectsService(db?: Db) {
 
     archive: (id: string, revision: number) => updateChecked(id, revision, { archivedAt: new Date() }),
     restore: (id: string, revision: number) => updateChecked(id, revision, { archivedAt: null }),
+
+    /** Saves the computer new work in this project starts on (null: This computer). */
+    async setDefaultComputer(id: string, targetId: string | null): Promise<ProjectView> {
+      await requireProject(id);
+      if (targetId) {
+        const t = await (db ?? getDb()).target.findUnique({ where: { id: targetId }, select: { name: true, deletedAt: true, enabled: true } });
+        if (!t || t.deletedAt) throw notFound(`There is no training computer with id ${targetId}.`);
+        if (!t.enabled) throw badInput(`${t.name} is disabled; enable it before making it the default.`);
+      }
+      const p = await repo.setDefaultTarget(id, targetId);
+      publish({ type: "project.changed", projectId: id });
+      return p;
+    },
 
     /** Finds a project by name or creates it (used by the CLI's default project). */
     async ensure(name: string): Promise<ProjectView> {

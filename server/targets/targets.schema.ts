@@ -25,6 +25,31 @@ export interface TargetView {
   lastError: string | null;
   /** Worker protocol too old for new jobs: the message says what to do. */
   outdatedWorker: string | null;
+  /** SSH computers: how it is reached, in words (no secrets). */
+  connection: TConnectionView | null;
+  /** A host key the server presented and Trainyard refused, to check and accept. */
+  hostKeyProblem: THostKeyProblemView | null;
+  /** Other computers that reach the same worker (they share its resources). */
+  sameWorkerAs: string[];
+}
+
+export interface TConnectionView {
+  alias: string | null;
+  host: string;
+  port: number;
+  user: string;
+  keyFiles: string[];
+  workerDir: string;
+  nodePath: string | null;
+}
+
+export interface THostKeyProblemView {
+  status: "unknown" | "changed" | "revoked";
+  hostName: string;
+  keyType: string;
+  fingerprint: string;
+  knownFingerprints: string[];
+  seenAt: string;
 }
 
 export interface TargetDetailView extends TargetView {

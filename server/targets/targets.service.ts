@@ -1,19 +1,40 @@
 /**
  * Training computers: listing, probing, and the one way to send a worker request to a
  * target (`execOn`), which also records whether the worker answered (Target.
- * unreachableSince / lastError) and publishes `target.changed` when that changes.
+ * unreachableSince / lastError, and a refused host key) and publishes `target.changed`
+ * when that changes.
  */
 import { WORKER_PROTOCOL, ZProbeResponse, type TWorkerRequest } from "@/worker/protocol";
 import { controllerRuntime, workerBundlePath } from "@/server/controller/runtime";
-import type { Db } from "@/server/db/client";
-import { badInput, notFound, unavailable } from "@/server/errors";
+import { getDb, type Db } from "@/server/db/client";
+import { notFound, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { outdatedWorkerMessage, workerProtocolOf } from "./compat";
-import { ZLocalTargetConfig, type TargetDetailView, type TargetView, type TProbe } from "./targets.schema";
+import { hostKeyName } from "./ssh/known-hosts";
+import { HostKeyRejected } from "./ssh/ssh-connection";
+import { ZHostKeyProblem, ZSshTargetConfig } from "./ssh/ssh-target.schema";
+import { sshTargetTransport } from "./ssh/ssh-target";
+import { ZLocalTargetConfig, type TargetDetailView, type TargetView, type TConnectionView, type THostKeyProblemView, type TProbe } from "./targets.schema";
 import { targetsRepository, type TargetRow } from "./targets.repository";
 import { localTransport, WorkerRefused, WorkerUnreachable, type ResponseOf, type WorkerTransport } from "./transport";
 
-export function toTargetView(t: TargetRow): TargetView {
+function connectionOf(t: TargetRow): TConnectionView | null {
+  if (t.kind !== "ssh") return null;
+  const parsed = ZSshTargetConfig.safeParse(JSON.parse(t.config));
+  if (!parsed.success) return null;
+  const c = parsed.data;
+  return { alias: c.alias, host: c.endpoint.host, port: c.endpoint.port, user: c.endpoint.user, keyFiles: c.endpoint.identityFiles, workerDir: c.workerDir, nodePath: c.nodePath };
+}
+
+function hostKeyProblemOf(t: TargetRow): THostKeyProblemView | null {
+  if (!t.hostKeyProblem) return null;
+  const parsed = ZHostKeyProblem.safeParse(JSON.parse(t.hostKeyProblem));
+  if (!parsed.success) return null;
+  const { key: _key, ...view } = parsed.data;
+  return view;
+}
+
+export function toTargetView(t: TargetRow, all: TargetRow[] = []): TargetView {
   return {
     id: t.id,
     name: t.name,
@@ -25,6 +46,9 @@ export function toTargetView(t: TargetRow): TargetView {
     unreachableSince: t.unreachableSince?.toISOString() ?? null,
     lastError: t.lastError,
     outdatedWorker: outdatedWorkerMessage(t.name, workerProtocolOf(t.probe)),
+    connection: connectionOf(t),
+    hostKeyProblem: hostKeyProblemOf(t),
+    sameWorkerAs: t.workerId ? all.filter((o) => o.id !== t.id && o.workerId === t.workerId).map((o) => o.name) : [],
   };
 }
 
@@ -39,16 +63,14 @@ export function parseProbe(json: string | null): TProbe | null {
 }
 
 /** The transport for a target; the caller never knows whether it is a pipe or SSH. */
-export function transportFor(t: TargetRow): WorkerTransport {
-  if (t.kind === "local") {
-    const rt = controllerRuntime();
-    const cfg = ZLocalTargetConfig.parse(JSON.parse(t.config));
-    return localTransport({ label: t.name, bundlePath: workerBundlePath(rt), workerHome: cfg.workerHome, timeoutMs: rt.config.workerTimeoutMs });
-  }
-  throw badInput(`${t.name} is a ${t.kind} computer; only This computer (local) can run jobs in this version.`);
+export function transportFor(t: TargetRow, db: Db = getDb()): WorkerTransport {
+  if (t.kind === "ssh") return sshTargetTransport(db, t);
+  const rt = controllerRuntime();
+  const cfg = ZLocalTargetConfig.parse(JSON.parse(t.config));
+  return localTransport({ label: t.name, bundlePath: workerBundlePath(rt), workerHome: cfg.workerHome, timeoutMs: rt.config.workerTimeoutMs });
 }
 
-export function targetsService(db?: Db) {
+export function targetsService(db: Db = getDb()) {
   const repo = targetsRepository(db);
 
   async function requireTarget(id: string): Promise<TargetRow> {
@@ -57,20 +79,45 @@ export function targetsService(db?: Db) {
     return t;
   }
 
+  /** Keeps the key a server presented, for the owner to check and accept. */
+  async function noteHostKey(t: TargetRow, err: HostKeyRejected): Promise<void> {
+    const cfg = ZSshTargetConfig.parse(JSON.parse(t.config));
+    const v = err.verdict;
+    const problem = {
+      status: v.status,
+      hostName: hostKeyName(cfg.endpoint.host, cfg.endpoint.port),
+      keyType: err.keyType,
+      key: err.keyBase64,
+      fingerprint: v.fingerprint,
+      knownFingerprints: v.status === "changed" ? v.knownFingerprints : [],
+      seenAt: new Date().toISOString(),
+    };
+    await repo.setHostKeyProblem(t.id, JSON.stringify(problem));
+  }
+
   /** Sends one request to the target's worker and records reachability. */
   async function execOn<R extends TWorkerRequest>(t: TargetRow, request: R): Promise<ResponseOf<R["op"]>> {
     try {
-      const res = await transportFor(t).exec(request);
+      const res = await transportFor(t, db).exec(request);
       if (await repo.markReachable(t.id)) publish({ type: "target.changed", targetId: t.id });
       return res;
     } catch (err) {
-      if (err instanceof WorkerUnreachable) {
-        if (await repo.markUnreachable(t.id, new Date(), err.message)) publish({ type: "target.changed", targetId: t.id });
-      } else if (await repo.markReachable(t.id)) {
-        // It answered (even with a refusal): reachable.
-        publish({ type: "target.changed", targetId: t.id });
-      }
+      await recordFailure(t, err);
       throw err;
+    }
+  }
+
+  /** What a failed call says about the computer (also used by transfers and Set up). */
+  async function recordFailure(t: TargetRow, err: unknown): Promise<void> {
+    if (err instanceof HostKeyRejected) {
+      await noteHostKey(t, err);
+      await repo.markUnreachable(t.id, new Date(), err.message);
+      publish({ type: "target.changed", targetId: t.id });
+    } else if (err instanceof WorkerUnreachable) {
+      if (await repo.markUnreachable(t.id, new Date(), err.message)) publish({ type: "target.changed", targetId: t.id });
+    } else if (await repo.markReachable(t.id)) {
+      // It answered (even with a refusal): reachable.
+      publish({ type: "target.changed", targetId: t.id });
     }
   }
 
@@ -90,17 +137,21 @@ export function targetsService(db?: Db) {
     }
     const saved = await repo.saveProbe(t.id, JSON.stringify(res), res.workerId, new Date());
     publish({ type: "target.changed", targetId: t.id });
-    return { ...toTargetView(saved), probe: res };
+    return { ...toTargetView(saved, await repo.list()), probe: res };
   }
 
   return {
     requireTarget,
     execOn,
+    recordFailure,
     probe,
-    list: async (): Promise<TargetView[]> => (await repo.list()).map(toTargetView),
+    list: async (): Promise<TargetView[]> => {
+      const all = await repo.list();
+      return all.map((t) => toTargetView(t, all));
+    },
     get: async (id: string): Promise<TargetDetailView> => {
       const t = await requireTarget(id);
-      return { ...toTargetView(t), probe: parseProbe(t.probe) };
+      return { ...toTargetView(t, await repo.list()), probe: parseProbe(t.probe) };
     },
     /** Probe when the stored one is missing or older than maxAgeMs. */
     async freshProbe(id: string, maxAgeMs: number): Promise<{ target: TargetRow; probe: TProbe }> {

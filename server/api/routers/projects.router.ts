@@ -6,6 +6,7 @@ import {
   ZListProjectsInput,
   ZProjectIdInput,
   ZRenameProjectInput,
+  ZSetDefaultComputerInput,
 } from "@/server/projects/projects.schema";
 
 export const projectsRouter = router({
@@ -17,4 +18,7 @@ export const projectsRouter = router({
     .mutation(({ input }) => projectsService().rename(input.id, input.name, input.revision)),
   archive: procedure.input(ZArchiveProjectInput).mutation(({ input }) => projectsService().archive(input.id, input.revision)),
   restore: procedure.input(ZArchiveProjectInput).mutation(({ input }) => projectsService().restore(input.id, input.revision)),
+  setDefaultComputer: procedure
+    .input(ZSetDefaultComputerInput)
+    .mutation(({ input }) => projectsService().setDefaultComputer(input.id, input.targetId)),
 });

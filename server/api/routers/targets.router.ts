@@ -1,6 +1,8 @@
 import { procedure, router } from "../trpc";
 import { prepareEnvironment } from "@/server/jobs/environments";
 import { ZPrepareRecipeInput } from "@/server/jobs/jobs.schema";
+import { sshComputersService } from "@/server/targets/ssh/ssh-computers.service";
+import { ZAcceptHostKeyInput, ZAddServerInput, ZSetEnabledInput, ZUpdateServerInput } from "@/server/targets/ssh/ssh-target.schema";
 import { targetsService } from "@/server/targets/targets.service";
 import { ZTargetIdInput } from "@/server/targets/targets.schema";
 
@@ -10,4 +12,12 @@ export const targetsRouter = router({
   probe: procedure.input(ZTargetIdInput).mutation(({ input }) => targetsService().probe(input.id)),
   /** Starts building a recipe's environment (a tracked job); does not wait for it. */
   prepareRecipe: procedure.input(ZPrepareRecipeInput).mutation(({ input }) => prepareEnvironment(input.targetId, input.recipe)),
+  addServer: procedure.input(ZAddServerInput).mutation(({ input }) => sshComputersService().add(input)),
+  updateServer: procedure.input(ZUpdateServerInput).mutation(({ input }) => sshComputersService().update(input)),
+  testAccess: procedure.input(ZTargetIdInput).mutation(({ input }) => sshComputersService().testAccess(input.id)),
+  setupPlan: procedure.input(ZTargetIdInput).query(({ input }) => sshComputersService().setupPlan(input.id)),
+  setup: procedure.input(ZTargetIdInput).mutation(({ input }) => sshComputersService().setup(input.id)),
+  acceptHostKey: procedure.input(ZAcceptHostKeyInput).mutation(({ input }) => sshComputersService().acceptKey(input)),
+  setEnabled: procedure.input(ZSetEnabledInput).mutation(({ input }) => sshComputersService().setEnabled(input)),
+  remove: procedure.input(ZTargetIdInput).mutation(({ input }) => sshComputersService().remove(input.id)),
 });

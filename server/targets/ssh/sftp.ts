@@ -1,0 +1,139 @@
+/**
+ * Files to and from an SSH computer over SFTP (ssh2), on the same checked connection as
+ * the worker transport. Paths are the worker's own (validated) directory or paths the
+ * worker named; `~/x` is the SFTP session's home-relative `x`. Uploads resume: the
+ * remote part's size is the offset to continue from. Errors on the way are
+ * WorkerUnreachable: the caller retries later and the transfer continues where it stopped.
+ */
+import { createReadStream, createWriteStream } from "node:fs";
+import type { Client, SFTPWrapper, Stats } from "ssh2";
+import { WorkerUnreachable } from "../transport";
+import { openSsh, type SshConnectOptions } from "./ssh-connection";
+
+export interface SftpSession {
+  sftp: SFTPWrapper;
+  label: string;
+  close(): void;
+}
+
+export function sftpPath(p: string): string {
+  return p.startsWith("~/") ? p.slice(2) : p;
+}
+
+const lost = (label: string, what: string) => (err: Error) => new WorkerUnreachable(`${what} on ${label} stopped: ${err.message}`);
+
+export async function openSftp(opts: SshConnectOptions): Promise<SftpSession> {
+  const conn: Client = await openSsh(opts);
+  return new Promise((resolve, reject) => {
+    conn.sftp((err, sftp) => {
+      if (err) {
+        conn.end();
+        return reject(new WorkerUnreachable(`${opts.label} offers no SFTP: ${err.message}`));
+      }
+      conn.on("error", () => {}); // reported by the operation that was running
+      resolve({ sftp, label: opts.label, close: () => conn.end() });
+    });
+  });
+}
+
+export async function withSftp<T>(opts: SshConnectOptions, fn: (s: SftpSession) => Promise<T>): Promise<T> {
+  const s = await openSftp(opts);
+  try {
+    return await fn(s);
+  } finally {
+    s.close();
+  }
+}
+
+const call = <T>(label: string, what: string, f: (cb: (err: Error | undefined | null, v: T) => void) => void): Promise<T> =>
+  new Promise((resolve, reject) => f((err, v) => (err ? reject(lost(label, what)(err)) : resolve(v))));
+
+export async function statOrNull(s: SftpSession, p: string): Promise<Stats | null> {
+  return new Promise((resolve, reject) =>
+    s.sftp.stat(sftpPath(p), (err, st) => {
+      if (!err) return resolve(st);
+      if ((err as { code?: number }).code === 2) return resolve(null); // NO_SUCH_FILE
+      reject(lost(s.label, `reading ${p}`)(err));
+    }),
+  );
+}
+
+export async function mkdirp(s: SftpSession, dir: string): Promise<void> {
+  const rel = sftpPath(dir);
+  const parts = rel.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const p = parts.slice(0, i).join("/");
+    if (!p) continue;
+    const st = await statOrNull(s, p);
+    if (st?.isDirectory()) continue;
+    if (st) throw new WorkerUnreachable(`${p} on ${s.label} exists and is not a folder`);
+    await call(s.label, `creating ${p}`, (cb) => s.sftp.mkdir(p, { mode: 0o700 }, (e) => cb(e, undefined)));
+  }
+}
+
+/** Appends `localFile` from `offset` on to `remote` (created when offset is 0). */
+export function uploadFrom(s: SftpSession, localFile: string, remote: string, offset: number, onBytes?: (n: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const src = createReadStream(localFile, { start: offset, highWaterMark: 256 * 1024 });
+    const dst = s.sftp.createWriteStream(sftpPath(remote), { flags: offset > 0 ? "r+" : "w", start: offset, mode: 0o600 });
+    let failed = false;
+    const fail = (e: Error) => {
+      if (failed) return;
+      failed = true;
+      src.destroy();
+      dst.destroy();
+      reject(e instanceof WorkerUnreachable ? e : lost(s.label, `copying to ${remote}`)(e));
+    };
+    src.on("error", fail);
+    dst.on("error", fail);
+    if (onBytes) src.on("data", (b) => onBytes((b as Buffer).length));
+    dst.on("close", () => !failed && resolve());
+    src.pipe(dst);
+  });
+}
+
+/** Copies `remote` to `localFile` (created or truncated). */
+export function download(s: SftpSession, remote: string, localFile: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const src = s.sftp.createReadStream(sftpPath(remote));
+    const dst = createWriteStream(localFile, { mode: 0o600 });
+    let failed = false;
+    const fail = (e: Error) => {
+      if (failed) return;
+      failed = true;
+      src.destroy();
+      dst.destroy();
+      reject(lost(s.label, `copying ${remote}`)(e));
+    };
+    src.on("error", fail);
+    dst.on("error", fail);
+    dst.on("close", () => !failed && resolve());
+    src.pipe(dst);
+  });
+}
+
+export function writeRemoteFile(s: SftpSession, remote: string, data: string | Buffer, mode = 0o600): Promise<void> {
+  return call(s.label, `writing ${remote}`, (cb) => s.sftp.writeFile(sftpPath(remote), data, { mode }, (e) => cb(e, undefined)));
+}
+
+export async function readRemoteFile(s: SftpSession, remote: string): Promise<Buffer | null> {
+  if (!(await statOrNull(s, remote))) return null;
+  return call(s.label, `reading ${remote}`, (cb) => s.sftp.readFile(sftpPath(remote), (e, b) => cb(e, b)));
+}
+
+/** POSIX rename (replaces the destination), through OpenSSH's extension. */
+export function renameOver(s: SftpSession, from: string, to: string): Promise<void> {
+  return call(s.label, `renaming ${from}`, (cb) => s.sftp.ext_openssh_rename(sftpPath(from), sftpPath(to), (e) => cb(e, undefined)));
+}
+
+export async function removeTree(s: SftpSession, p: string): Promise<void> {
+  const st = await statOrNull(s, p);
+  if (!st) return;
+  if (!st.isDirectory()) {
+    await call(s.label, `removing ${p}`, (cb) => s.sftp.unlink(sftpPath(p), (e) => cb(e, undefined)));
+    return;
+  }
+  const entries = await call(s.label, `listing ${p}`, (cb: (e: Error | undefined | null, v: { filename: string }[]) => void) => s.sftp.readdir(sftpPath(p), cb));
+  for (const e of entries) await removeTree(s, `${p}/${e.filename}`);
+  await call(s.label, `removing ${p}`, (cb) => s.sftp.rmdir(sftpPath(p), (e) => cb(e, undefined)));
+}

@@ -1,0 +1,242 @@
+/**
+ * SSH training computers: enroll (alias or typed-in endpoint), edit (a new revision),
+ * Test access, Set up, accept a host key, enable/disable, delete. Jobs pin the
+ * revision and worker id they were admitted with; a computer whose worker still has
+ * live or unknown jobs cannot be deleted or re-pointed, only renamed or disabled.
+ */
+import path from "node:path";
+import { controllerRuntime, workerBundlePath } from "@/server/controller/runtime";
+import { getDb, type Db } from "@/server/db/client";
+import { badInput, conflict, unavailable } from "@/server/errors";
+import { publish } from "@/server/events/bus";
+import { targetsRepository, type TargetRow } from "../targets.repository";
+import { parseProbe, targetsService, toTargetView } from "../targets.service";
+import type { TargetDetailView, TProbe } from "../targets.schema";
+import { WorkerUnreachable } from "../transport";
+import { acceptHostKey } from "./host-key-store";
+import { installPlan } from "./install-plan";
+import { installWorker, type InstallResult } from "./install-worker";
+import { resolveAlias } from "./resolve-alias";
+import { checkSession } from "./session-check";
+import { readRemoteFile, withSftp } from "./sftp";
+import { HostKeyRejected } from "./ssh-connection";
+import { remoteLayout, sshConfigOf, sshConnectOptions } from "./ssh-target";
+import {
+  ZAcceptHostKeyInput,
+  ZAddServerInput,
+  ZSetEnabledInput,
+  ZSshTargetConfig,
+  ZUpdateServerInput,
+  type TAddServerInput,
+  type TSshConnectionInput,
+  type TSshTargetConfig,
+  type TUpdateServerInput,
+} from "./ssh-target.schema";
+import { sshRun } from "./ssh-transport";
+
+export const MIN_NODE_MAJOR = 18;
+
+export interface AccessReport {
+  /** Set when the server's host key was refused: accept it (after checking) and test again. */
+  hostKeyRefused: string | null;
+  node: { version: string | null; ok: boolean; message: string | null };
+  sessionWarning: string | null;
+  install: { version: string | null; checksum: string | null; current: boolean };
+  probe: TProbe | null;
+  problems: string[];
+}
+
+export interface SetupPlanView {
+  version: string;
+  files: number;
+  bytes: number;
+  destination: string;
+  host: string;
+}
+
+async function configFrom(connection: TSshConnectionInput, workerDir: string, nodePath: string | null): Promise<TSshTargetConfig> {
+  if (connection.mode === "alias") {
+    const r = await resolveAlias(connection.alias, controllerRuntime().config.sshConfig);
+    return ZSshTargetConfig.parse({ alias: connection.alias, endpoint: r.endpoint, knownHostsFiles: r.knownHostsFiles, workerDir, nodePath });
+  }
+  return ZSshTargetConfig.parse({
+    alias: null,
+    endpoint: { host: connection.host, port: connection.port, user: connection.user, identityFiles: connection.keyPath ? [connection.keyPath] : [] },
+    knownHostsFiles: [],
+    workerDir,
+    nodePath,
+  });
+}
+
+const sameReach = (a: TSshTargetConfig, b: TSshTargetConfig) =>
+  JSON.stringify({ ...a.endpoint, w: a.workerDir, n: a.nodePath, al: a.alias }) === JSON.stringify({ ...b.endpoint, w: b.workerDir, n: b.nodePath, al: b.alias });
+
+export function sshComputersService(db: Db = getDb()) {
+  const repo = targetsRepository(db);
+  const targets = targetsService(db);
+
+  async function requireSsh(id: string): Promise<TargetRow> {
+    const t = await targets.requireTarget(id);
+    if (t.deletedAt) throw badInput(`${t.name} was deleted.`);
+    if (t.kind !== "ssh") throw badInput(`${t.name} is not an SSH server.`);
+    return t;
+  }
+
+  async function nameFree(name: string, exceptId?: string) {
+    const other = await repo.findByName(name);
+    if (other && other.id !== exceptId) throw conflict(`A training computer named "${name}" already exists.`);
+  }
+
+  async function detail(id: string): Promise<TargetDetailView> {
+    const t = await targets.requireTarget(id);
+    return { ...toTargetView(t, await repo.list()), probe: parseProbe(t.probe) };
+  }
+
+  async function add(raw: TAddServerInput): Promise<TargetDetailView> {
+    const input = ZAddServerInput.parse(raw);
+    await nameFree(input.name);
+    const config = await configFrom(input.connection, input.workerDir, input.nodePath);
+    const t = await repo.createSsh(input.name, JSON.stringify(config));
+    publish({ type: "target.changed", targetId: t.id });
+    return detail(t.id);
+  }
+
+  async function update(raw: TUpdateServerInput): Promise<TargetDetailView> {
+    const input = ZUpdateServerInput.parse(raw);
+    const t = await requireSsh(input.id);
+    await nameFree(input.name, t.id);
+    const next = await configFrom(input.connection, input.workerDir, input.nodePath);
+    const reachChanged = !sameReach(sshConfigOf(t), next);
+    if (reachChanged && (await repo.countUnsettledJobs(t.id)) > 0) {
+      throw conflict(`${t.name} has jobs that are running or not yet reconciled; wait for them (or cancel them) before changing how it is reached. You can rename or disable it now.`);
+    }
+    await repo.updateConfig(t.id, input.name, JSON.stringify(next), reachChanged);
+    publish({ type: "target.changed", targetId: t.id });
+    return detail(t.id);
+  }
+
+  async function testAccess(id: string): Promise<AccessReport> {
+    let t = await requireSsh(id);
+    const cfg = sshConfigOf(t);
+    if (cfg.alias) {
+      // The user's ssh config may have changed since enrollment: apply it (a new revision when it did).
+      const fresh = await configFrom({ mode: "alias", alias: cfg.alias }, cfg.workerDir, cfg.nodePath);
+      if (!sameReach(cfg, fresh) && (await repo.countUnsettledJobs(t.id)) === 0) t = await repo.updateConfig(t.id, t.name, JSON.stringify(fresh), true);
+    }
+    const report: AccessReport = { hostKeyRefused: null, node: { version: null, ok: false, message: null }, sessionWarning: null, install: { version: null, checksum: null, current: false }, probe: null, problems: [] };
+    const opts = await sshConnectOptions(db, t, 30_000);
+    const node = cfg.nodePath ?? "node";
+    try {
+      // cfg.nodePath passed the safe-path check when it was stored; "node" is a fixed word.
+      const r = await sshRun(opts, `${node} --version`, "");
+      const m = /^v(\d+)\.(\d+)\.(\d+)/.exec(r.stdout.trim());
+      if (!m) {
+        report.node.message = r.code === 127 ? `Node.js was not found on ${t.name} as "${node}". Install Node ${MIN_NODE_MAJOR}+ or set the path of Node (a version manager's Node is often not on the PATH of an SSH command).` : `"${node} --version" answered ${JSON.stringify((r.stdout || r.stderr).trim().slice(0, 120))}.`;
+      } else {
+        report.node.version = m[0];
+        report.node.ok = Number(m[1]) >= MIN_NODE_MAJOR;
+        if (!report.node.ok) report.node.message = `Node ${m[0]} is too old: the worker needs Node ${MIN_NODE_MAJOR} or newer.`;
+      }
+      await withSftp(opts, async (s) => {
+        report.sessionWarning = await checkSession(s, cfg.endpoint.user);
+        const installed = await readRemoteFile(s, remoteLayout(cfg.workerDir).install);
+        if (installed) {
+          const info = JSON.parse(installed.toString("utf8")) as { version?: string; checksum?: string };
+          report.install.version = info.version ?? null;
+          report.install.checksum = info.checksum ?? null;
+          const plan = currentPlan();
+          report.install.current = info.checksum === plan.checksum;
+        }
+      });
+      await repo.markReachable(t.id);
+    } catch (err) {
+      await targets.recordFailure(t, err);
+      if (err instanceof HostKeyRejected) {
+        report.hostKeyRefused = err.message;
+        return report;
+      }
+      if (err instanceof WorkerUnreachable) throw unavailable(err.message);
+      throw err;
+    }
+    if (report.node.message) report.problems.push(report.node.message);
+    if (!report.install.version) report.problems.push(`The worker is not installed in ${cfg.workerDir} yet: use Set up.`);
+    else if (!report.install.current) report.problems.push(`The worker there is another version (${report.install.version}); use Set up to install this one.`);
+    if (report.install.version && report.node.ok) {
+      try {
+        report.probe = (await targets.probe(t.id)).probe;
+      } catch (err) {
+        report.problems.push((err as Error).message);
+      }
+    }
+    publish({ type: "target.changed", targetId: t.id });
+    return report;
+  }
+
+  function currentPlan() {
+    const rt = controllerRuntime();
+    return installPlan(path.dirname(workerBundlePath(rt)), path.join(rt.repoRoot, "training"));
+  }
+
+  async function setupPlan(id: string): Promise<SetupPlanView> {
+    const t = await requireSsh(id);
+    const cfg = sshConfigOf(t);
+    const plan = currentPlan();
+    return { version: plan.version, files: plan.files.length, bytes: plan.bytes, destination: cfg.workerDir, host: `${cfg.endpoint.user}@${cfg.endpoint.host}:${cfg.endpoint.port}` };
+  }
+
+  async function setup(id: string): Promise<{ install: InstallResult; probe: TProbe }> {
+    const t = await requireSsh(id);
+    const cfg = sshConfigOf(t);
+    const plan = currentPlan();
+    let install: InstallResult;
+    try {
+      install = await withSftp(await sshConnectOptions(db, t, 120_000), (s) => installWorker(s, cfg.workerDir, plan));
+    } catch (err) {
+      await targets.recordFailure(t, err);
+      throw unavailable(`Set up on ${t.name} failed: ${(err as Error).message}`);
+    }
+    const probed = await targets.probe(t.id);
+    if (probed.probe?.version !== plan.version) throw unavailable(`${t.name} answers with worker ${probed.probe?.version} after Set up, expected ${plan.version}.`);
+    return { install, probe: probed.probe };
+  }
+
+  async function acceptKey(raw: unknown): Promise<TargetDetailView> {
+    const input = ZAcceptHostKeyInput.parse(raw);
+    const t = await requireSsh(input.id);
+    const problem = toTargetView(t).hostKeyProblem;
+    const stored = t.hostKeyProblem ? (JSON.parse(t.hostKeyProblem) as { key: string }) : null;
+    if (!problem || !stored) throw badInput(`${t.name} has no refused host key to accept; use Test access first.`);
+    if (problem.fingerprint !== input.fingerprint) {
+      throw conflict(`${t.name} now presents ${problem.fingerprint}, not ${input.fingerprint}; check the new fingerprint before accepting it.`);
+    }
+    await acceptHostKey(db, { hostName: problem.hostName, keyType: problem.keyType, key: stored.key, fingerprint: problem.fingerprint });
+    await repo.setHostKeyProblem(t.id, null);
+    publish({ type: "target.changed", targetId: t.id });
+    return detail(t.id);
+  }
+
+  async function setEnabled(raw: unknown): Promise<TargetDetailView> {
+    const input = ZSetEnabledInput.parse(raw);
+    const t = await targets.requireTarget(input.id);
+    if (t.deletedAt) throw badInput(`${t.name} was deleted.`);
+    await repo.setEnabled(t.id, input.enabled);
+    publish({ type: "target.changed", targetId: t.id });
+    return detail(t.id);
+  }
+
+  async function remove(id: string): Promise<{ deleted: true }> {
+    const t = await targets.requireTarget(id);
+    if (t.kind === "local") throw badInput("This computer cannot be deleted; disable it instead.");
+    if (t.deletedAt) return { deleted: true };
+    const unsettled = await repo.countUnsettledJobs(t.id);
+    if (unsettled > 0) {
+      throw conflict(`${t.name} has ${unsettled} job${unsettled === 1 ? "" : "s"} running or not yet reconciled; cancel ${unsettled === 1 ? "it" : "them"} and wait until ${unsettled === 1 ? "it ends" : "they end"} before deleting the computer.`);
+    }
+    await db.project.updateMany({ where: { defaultTargetId: t.id }, data: { defaultTargetId: null } });
+    await repo.softDelete(t.id, `${t.name} (deleted ${t.id.slice(-6)})`, new Date());
+    publish({ type: "target.changed", targetId: t.id });
+    return { deleted: true };
+  }
+
+  return { add, update, testAccess, setupPlan, setup, acceptKey, setEnabled, remove };
+}

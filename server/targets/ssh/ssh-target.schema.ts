@@ -1,0 +1,77 @@
+/**
+ * What Trainyard stores for an SSH training computer (Target.config, kind "ssh") and the
+ * inputs that create or change one. The connection is either an alias from the user's
+ * ~/.ssh/config (resolved with `ssh -G` at enrollment and on every Test access, so the
+ * user's whole config applies) or host, port, user and key path typed in. Secrets are
+ * never here: keys stay in the user's files or ssh-agent.
+ */
+import { z } from "zod";
+import { ZSafeRemotePath, ZSshAlias, ZSshEndpoint } from "./ssh-settings";
+
+export const DEFAULT_WORKER_DIR = "~/.trainyard";
+
+export const ZSshTargetConfig = z.object({
+  alias: ZSshAlias.nullable(),
+  endpoint: ZSshEndpoint,
+  /** known_hosts files the user's ssh config names (alias mode); empty: the defaults. */
+  knownHostsFiles: z.array(z.string().min(1).max(4096)).max(8).default([]),
+  workerDir: ZSafeRemotePath,
+  nodePath: ZSafeRemotePath.nullable(),
+});
+export type TSshTargetConfig = z.infer<typeof ZSshTargetConfig>;
+
+const ZDisplayName = z.string().trim().min(1, "Give the computer a name.").max(80, "Keep the name under 80 characters.");
+const ZKeyPath = z
+  .string()
+  .trim()
+  .max(4096)
+  .refine((p) => p === "" || p.startsWith("/") || p.startsWith("~/"), "The key path is an absolute path (or ~/…) on this computer.");
+
+export const ZSshConnectionInput = z.discriminatedUnion("mode", [
+  z.object({ mode: z.literal("alias"), alias: ZSshAlias }),
+  z.object({
+    mode: z.literal("manual"),
+    host: ZSshEndpoint.shape.host,
+    port: z.coerce.number().int().min(1).max(65535).default(22),
+    user: ZSshEndpoint.shape.user,
+    keyPath: ZKeyPath.default(""),
+  }),
+]);
+export type TSshConnectionInput = z.infer<typeof ZSshConnectionInput>;
+
+const ZOptionalRemotePath = z
+  .string()
+  .trim()
+  .transform((s) => (s === "" ? null : s))
+  .pipe(ZSafeRemotePath.nullable());
+
+export const ZAddServerInput = z.object({
+  name: ZDisplayName,
+  connection: ZSshConnectionInput,
+  workerDir: z.string().trim().default(DEFAULT_WORKER_DIR).pipe(ZSafeRemotePath),
+  nodePath: ZOptionalRemotePath.default(null),
+});
+export type TAddServerInput = z.input<typeof ZAddServerInput>;
+
+export const ZUpdateServerInput = ZAddServerInput.extend({ id: z.string().min(1).max(64) });
+export type TUpdateServerInput = z.input<typeof ZUpdateServerInput>;
+
+export const ZAcceptHostKeyInput = z.object({
+  id: z.string().min(1).max(64),
+  /** The fingerprint the owner saw: accepted only if it is still the one presented. */
+  fingerprint: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, "A SHA256 fingerprint as ssh-keygen prints it."),
+});
+
+export const ZSetEnabledInput = z.object({ id: z.string().min(1).max(64), enabled: z.boolean() });
+
+/** The host key a server presented and Trainyard refused, kept for the owner to accept. */
+export const ZHostKeyProblem = z.object({
+  status: z.enum(["unknown", "changed", "revoked"]),
+  hostName: z.string(),
+  keyType: z.string(),
+  key: z.string(),
+  fingerprint: z.string(),
+  knownFingerprints: z.array(z.string()).default([]),
+  seenAt: z.string(),
+});
+export type THostKeyProblem = z.infer<typeof ZHostKeyProblem>;

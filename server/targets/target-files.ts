@@ -1,0 +1,65 @@
+/**
+ * Moving files to and from a computer's worker, outside control requests (large data
+ * never travels inside one). To a worker: the bytes go to `incoming/<sha256>.part`,
+ * then the worker's `put` verifies the SHA-256 and moves the part into its store
+ * atomically; the part's size is where an interrupted transfer resumes, and a part
+ * never becomes a snapshot until its whole hash matches. From a worker: the path its
+ * `fetch` named is copied here (the caller verifies the hash the worker reported).
+ */
+import { copyFile, mkdir } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { WORKER_PROTOCOL } from "@/worker/protocol";
+import type { Db } from "@/server/db/client";
+import { sshConfigOf, remoteLayout, sshConnectOptions } from "./ssh/ssh-target";
+import { download, mkdirp, uploadFrom, withSftp } from "./ssh/sftp";
+import { ZLocalTargetConfig } from "./targets.schema";
+import { targetsService } from "./targets.service";
+import type { TargetRow } from "./targets.repository";
+
+export interface PushResult {
+  /** Bytes already there from an earlier, interrupted transfer. */
+  resumedFrom: number;
+  /** Bytes sent now. */
+  sent: number;
+}
+
+/** Makes the blob `sha256` (the local file) exist in the target worker's store. */
+export async function pushBlob(db: Db, t: TargetRow, localFile: string, sha256: string, bytes: number, onBytes?: (sent: number) => void): Promise<PushResult> {
+  const targets = targetsService(db);
+  const put = () => targets.execOn(t, { protocol: WORKER_PROTOCOL, op: "put", opId: `put:${randomUUID()}`, sha256, bytes });
+  const first = await put();
+  if (first.complete) return { resumedFrom: bytes, sent: 0 };
+  const offset = first.offset;
+  if (t.kind === "local") {
+    const home = ZLocalTargetConfig.parse(JSON.parse(t.config)).workerHome;
+    await mkdir(path.join(home, "incoming"), { recursive: true });
+    await copyFile(localFile, path.join(home, "incoming", `${sha256}.part`));
+  } else {
+    const layout = remoteLayout(sshConfigOf(t).workerDir);
+    try {
+      await withSftp(await sshConnectOptions(db, t), async (s) => {
+        await mkdirp(s, `${layout.home}/incoming`);
+        let sent = 0;
+        await uploadFrom(s, localFile, layout.part(sha256), offset, (n) => onBytes?.((sent += n)));
+      });
+    } catch (err) {
+      await targets.recordFailure(t, err);
+      throw err;
+    }
+  }
+  const done = await put();
+  if (!done.complete) throw new Error(`the worker on ${t.name} has ${done.offset} of ${bytes} bytes of ${sha256} after the transfer`);
+  return { resumedFrom: offset, sent: bytes - offset };
+}
+
+/** Copies a file the worker named (an absolute path on its machine) to `localFile`. */
+export async function pullFile(db: Db, t: TargetRow, remotePath: string, localFile: string): Promise<void> {
+  if (t.kind === "local") return copyFile(remotePath, localFile);
+  try {
+    await withSftp(await sshConnectOptions(db, t), (s) => download(s, remotePath, localFile));
+  } catch (err) {
+    await targetsService(db).recordFailure(t, err);
+    throw err;
+  }
+}
