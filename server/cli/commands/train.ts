@@ -17,7 +17,7 @@ import { uploadFile } from "../train/upload-file";
 import { describeProgress } from "../train/progress-line";
 
 const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --target COLUMN [--project NAME]
-  [--computer local] [--mode quick|improve] [--max-minutes N] [--max-trials N]
+  [--computer NAME] [--mode quick|improve] [--max-minutes N] [--max-trials N]
   [--split random|group:COLUMN|time:COLUMN] [--keep COLUMN]... [--out DIR] [--json]`;
 
 interface Checks {
@@ -55,7 +55,8 @@ export async function trainCommand(argv: string[]): Promise<number> {
       "remote-path": { type: "string" },
       target: { type: "string" },
       project: { type: "string", default: "Default" },
-      computer: { type: "string", default: "local" },
+      // Unset: the project's default computer, else This computer (the server resolves it).
+      computer: { type: "string" },
       mode: { type: "string", default: "quick" },
       "max-minutes": { type: "string" },
       "max-trials": { type: "string" },
@@ -86,7 +87,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
   const conn = connect();
 
   const project = await resolveProject(conn, values.project!);
-  const targetId = await resolveComputer(conn, values.computer!);
+  const targetId = values.computer ? await resolveComputer(conn, values.computer) : undefined;
   let datasetId: string;
   if (values.data) {
     const up = await uploadFile(conn, project.id, values.data, log);
@@ -127,7 +128,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
       opId: randomUUID(),
       projectId: project.id,
       datasetId,
-      targetId,
+      ...(targetId ? { targetId } : {}),
       settings: {
         target: values.target!,
         task: checks.task,
@@ -143,7 +144,8 @@ export async function trainCommand(argv: string[]): Promise<number> {
       },
     }),
   );
-  log(`Experiment ${exp.id} started on ${values.computer}: ${exp.name}`);
+  const computer = (await withRetry(() => conn.api.targets.get.query({ id: exp.targetId }))).name;
+  log(`Experiment ${exp.id} started on ${computer}: ${exp.name}`);
   let lastLine = "";
   const final = await waitUntil(
     () => conn.api.experiments.get.query({ id: exp.id }),

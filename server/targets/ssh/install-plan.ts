@@ -1,6 +1,7 @@
 /**
- * What "Set up" copies to a server: this version's worker bundle (dist/worker) and the
- * recipes folder (training/), without caches. Each file carries its SHA-256, and the
+ * What "Set up" copies to a server: this version's worker bundle (dist/worker), the
+ * recipes folder This computer's worker uses (training/), and the environment builder
+ * (training/tools, as `tools/`), without caches. Each file carries its SHA-256, and the
  * whole install one checksum over the sorted list, so what arrived can be verified.
  */
 import { createHash } from "node:crypto";
@@ -45,7 +46,10 @@ export function installChecksum(files: Pick<InstallFile, "dest" | "sha256">[]): 
   return createHash("sha256").update(lines.join("")).digest("hex");
 }
 
-export function installPlan(bundleDir: string, trainingDir: string): InstallPlan {
+/** Folders of the install that are swapped as a whole. */
+export const INSTALL_DIRS = ["training", "tools"] as const;
+
+export function installPlan(bundleDir: string, trainingDir: string, toolsDir: string): InstallPlan {
   const files: InstallFile[] = [];
   for (const name of readdirSync(bundleDir)) {
     const local = path.join(bundleDir, name);
@@ -53,6 +57,7 @@ export function installPlan(bundleDir: string, trainingDir: string): InstallPlan
   }
   if (!files.some((f) => f.dest === "trainyard-worker.mjs")) throw new Error(`${bundleDir} has no worker bundle; run npm run build:worker`);
   for (const rel of walk(trainingDir)) files.push(fileEntry(path.join(trainingDir, rel), `training/${rel}`));
+  for (const rel of walk(toolsDir)) files.push(fileEntry(path.join(toolsDir, rel), `tools/${rel}`));
   const version = readFileSync(path.join(bundleDir, "VERSION"), "utf8").trim();
   return { version, files, bytes: files.reduce((n, f) => n + f.bytes, 0), checksum: installChecksum(files) };
 }

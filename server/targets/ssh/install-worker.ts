@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { randomBytes } from "node:crypto";
 import type { InstallPlan } from "./install-plan";
-import { installChecksum } from "./install-plan";
+import { INSTALL_DIRS, installChecksum } from "./install-plan";
 import { mkdirp, readRemoteFile, removeTree, renameOver, sftpPath, statOrNull, uploadFrom, writeRemoteFile, type SftpSession } from "./sftp";
 import { remoteLayout } from "./ssh-target";
 
@@ -60,12 +60,15 @@ export async function installWorker(s: SftpSession, workerDir: string, plan: Ins
     }
     const checksum = installChecksum(arrived);
     if (checksum !== plan.checksum) throw new InstallVerificationFailed(`the install checksum is ${checksum}, expected ${plan.checksum}`);
-    // Swap in: the bundle files by rename over, the recipes folder by moving the old one aside.
-    for (const f of plan.files.filter((x) => !x.dest.startsWith("training/"))) await renameOver(s, `${staging}/${f.dest}`, `${layout.dir}/${f.dest}`);
-    const old = `${staging}-old`;
-    if (await statOrNull(s, layout.training)) await renameOver(s, layout.training, old);
-    await renameOver(s, `${staging}/training`, layout.training);
-    await removeTree(s, old);
+    // Swap in: the bundle files by rename over, each folder by moving the old one aside.
+    const inDir = (f: { dest: string }) => INSTALL_DIRS.some((d) => f.dest.startsWith(`${d}/`));
+    for (const f of plan.files.filter((x) => !inDir(x))) await renameOver(s, `${staging}/${f.dest}`, `${layout.dir}/${f.dest}`);
+    for (const d of INSTALL_DIRS) {
+      const old = `${staging}-old-${d}`;
+      if (await statOrNull(s, `${layout.dir}/${d}`)) await renameOver(s, `${layout.dir}/${d}`, old);
+      if (await statOrNull(s, `${staging}/${d}`)) await renameOver(s, `${staging}/${d}`, `${layout.dir}/${d}`);
+      await removeTree(s, old);
+    }
     await removeTree(s, staging);
   } catch (err) {
     await removeTree(s, staging).catch(() => {});
@@ -82,7 +85,7 @@ export async function installWorker(s: SftpSession, workerDir: string, plan: Ins
   const next = {
     ...config,
     trainingDir: `${destination}/training`,
-    buildEnvScript: `${destination}/training/tools/build_env.py`,
+    buildEnvScript: `${destination}/tools/build_env.py`,
     envsDir: typeof config.envsDir === "string" && config.envsDir ? config.envsDir : `${destination}/envs`,
   };
   const tmp = `${layout.config}.${randomBytes(4).toString("hex")}.tmp`;

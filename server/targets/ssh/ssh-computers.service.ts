@@ -13,6 +13,7 @@ import { targetsRepository, type TargetRow } from "../targets.repository";
 import { parseProbe, targetsService, toTargetView } from "../targets.service";
 import type { TargetDetailView, TProbe } from "../targets.schema";
 import { WorkerUnreachable } from "../transport";
+import { localWorkerSettings } from "../local/local-target";
 import { acceptHostKey } from "./host-key-store";
 import { installPlan } from "./install-plan";
 import { installWorker, type InstallResult } from "./install-worker";
@@ -172,9 +173,11 @@ export function sshComputersService(db: Db = getDb()) {
     return report;
   }
 
+  /** The same recipes and tools This computer's worker uses, with this version's bundle. */
   function currentPlan() {
     const rt = controllerRuntime();
-    return installPlan(path.dirname(workerBundlePath(rt)), path.join(rt.repoRoot, "training"));
+    const local = localWorkerSettings(rt);
+    return installPlan(path.dirname(workerBundlePath(rt)), local.trainingDir, path.dirname(local.buildEnvScript));
   }
 
   async function setupPlan(id: string): Promise<SetupPlanView> {

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client, utils, type AnyAuthMethod, type ConnectConfig } from "ssh2";
+import ssh2, { Client, type AnyAuthMethod, type ConnectConfig } from "ssh2";
 import { WorkerUnreachable } from "../transport";
 import type { HostKeyVerdict } from "./known-hosts";
 import type { TSshEndpoint } from "./ssh-settings";
@@ -66,7 +66,8 @@ export function readIdentityFiles(files: string[]): { keys: { file: string; key:
       skipped.push(`${file} (not readable)`);
       continue;
     }
-    const parsed = utils.parseKey(data);
+    // ssh2 is CommonJS: `utils` is reachable through the default export only.
+    const parsed = ssh2.utils.parseKey(data);
     if (parsed instanceof Error) {
       skipped.push(/encrypted|passphrase/i.test(parsed.message) ? `${file} (has a passphrase: add it to ssh-agent)` : `${file} (not a private key)`);
       continue;

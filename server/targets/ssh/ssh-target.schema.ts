@@ -42,19 +42,22 @@ export type TSshConnectionInput = z.infer<typeof ZSshConnectionInput>;
 const ZOptionalRemotePath = z
   .string()
   .trim()
-  .transform((s) => (s === "" ? null : s))
+  .nullable()
+  .optional()
+  .transform((s) => (s ? s : null))
   .pipe(ZSafeRemotePath.nullable());
 
 export const ZAddServerInput = z.object({
   name: ZDisplayName,
   connection: ZSshConnectionInput,
   workerDir: z.string().trim().default(DEFAULT_WORKER_DIR).pipe(ZSafeRemotePath),
-  nodePath: ZOptionalRemotePath.default(null),
+  nodePath: ZOptionalRemotePath,
 });
-export type TAddServerInput = z.input<typeof ZAddServerInput>;
+/** Raw (a form) or already parsed (a router): parsing again is idempotent. */
+export type TAddServerInput = z.input<typeof ZAddServerInput> | z.output<typeof ZAddServerInput>;
 
 export const ZUpdateServerInput = ZAddServerInput.extend({ id: z.string().min(1).max(64) });
-export type TUpdateServerInput = z.input<typeof ZUpdateServerInput>;
+export type TUpdateServerInput = z.input<typeof ZUpdateServerInput> | z.output<typeof ZUpdateServerInput>;
 
 export const ZAcceptHostKeyInput = z.object({
   id: z.string().min(1).max(64),
