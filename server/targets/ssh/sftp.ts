@@ -13,6 +13,8 @@ import { openSsh, type SshConnectOptions } from "./ssh-connection";
 export interface SftpSession {
   sftp: SFTPWrapper;
   label: string;
+  /** Calls `fn` if the connection is lost (streams on it would otherwise wait forever). */
+  onLost(fn: (err: WorkerUnreachable) => void): () => void;
   close(): void;
 }
 
@@ -30,8 +32,27 @@ export async function openSftp(opts: SshConnectOptions): Promise<SftpSession> {
         conn.end();
         return reject(new WorkerUnreachable(`${opts.label} offers no SFTP: ${err.message}`));
       }
-      conn.on("error", () => {}); // reported by the operation that was running
-      resolve({ sftp, label: opts.label, close: () => conn.end() });
+      const listeners = new Set<(e: WorkerUnreachable) => void>();
+      let lostWith: WorkerUnreachable | null = null;
+      const lose = (e: WorkerUnreachable) => {
+        lostWith ??= e;
+        for (const l of listeners) l(lostWith);
+      };
+      conn.on("error", (e: Error) => lose(new WorkerUnreachable(`lost the SSH connection to ${opts.label}: ${e.message}`)));
+      conn.on("close", () => lose(new WorkerUnreachable(`${opts.label} closed the SSH connection`)));
+      resolve({
+        sftp,
+        label: opts.label,
+        onLost(fn) {
+          if (lostWith) fn(lostWith);
+          listeners.add(fn);
+          return () => listeners.delete(fn);
+        },
+        close: () => {
+          listeners.clear();
+          conn.end();
+        },
+      });
     });
   });
 }
@@ -80,14 +101,19 @@ export function uploadFrom(s: SftpSession, localFile: string, remote: string, of
     const fail = (e: Error) => {
       if (failed) return;
       failed = true;
+      off();
       src.destroy();
       dst.destroy();
       reject(e instanceof WorkerUnreachable ? e : lost(s.label, `copying to ${remote}`)(e));
     };
+    const off = s.onLost(fail);
     src.on("error", fail);
     dst.on("error", fail);
     if (onBytes) src.on("data", (b) => onBytes((b as Buffer).length));
-    dst.on("close", () => !failed && resolve());
+    dst.on("close", () => {
+      off();
+      if (!failed) resolve();
+    });
     src.pipe(dst);
   });
 }
@@ -101,13 +127,18 @@ export function download(s: SftpSession, remote: string, localFile: string): Pro
     const fail = (e: Error) => {
       if (failed) return;
       failed = true;
+      off();
       src.destroy();
       dst.destroy();
-      reject(lost(s.label, `copying ${remote}`)(e));
+      reject(e instanceof WorkerUnreachable ? e : lost(s.label, `copying ${remote}`)(e));
     };
+    const off = s.onLost(fail);
     src.on("error", fail);
     dst.on("error", fail);
-    dst.on("close", () => !failed && resolve());
+    dst.on("close", () => {
+      off();
+      if (!failed) resolve();
+    });
     src.pipe(dst);
   });
 }
