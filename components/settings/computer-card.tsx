@@ -5,10 +5,12 @@ import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { ComputerJobs } from "./computer-jobs";
+import { ConnectionSummary } from "./connection-summary";
 import { formatAge, formatTime } from "./format";
 import { ProbeSummary } from "./probe-summary";
+import { ServerActions } from "./server-actions";
 
-/** One training computer: reachability, what its worker reports, and its jobs. */
+/** One training computer: reachability, how it is reached, what its worker reports, and its jobs. */
 export function ComputerCard({ targetId }: { targetId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -23,14 +25,15 @@ export function ComputerCard({ targetId }: { targetId: string }) {
   const t = target.data;
   const headingId = `computer-${t.id}`;
   return (
-    <article aria-labelledby={headingId} className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4">
+    <article aria-labelledby={headingId} className="flex flex-col gap-4 [overflow-wrap:anywhere] rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
         <div>
-          <h3 id={headingId} className="text-base font-semibold text-slate-900">
+          <h3 id={headingId} className="flex flex-wrap items-center gap-2 text-base font-semibold text-slate-900">
             {t.name}
+            {!t.enabled && <span className="rounded bg-slate-200 px-2 py-0.5 text-xs font-medium text-slate-800">Disabled</span>}
           </h3>
           <p className="text-sm text-slate-700">
-            {t.kind === "local" ? "The computer this server runs on." : `Reached over ${t.kind}.`}{" "}
+            {t.kind === "local" ? "The computer this server runs on." : t.kind === "ssh" ? "A server reached over SSH." : `Reached over ${t.kind}.`}{" "}
             {t.unreachableSince ? (
               <span className="font-medium text-amber-900">Unreachable since {formatTime(t.unreachableSince)}.</span>
             ) : (
@@ -42,13 +45,23 @@ export function ComputerCard({ targetId }: { targetId: string }) {
           {probe.isPending ? "Checking…" : "Check again"}
         </Button>
       </div>
-      {t.unreachableSince && t.lastError && <ErrorMessage>{t.lastError}</ErrorMessage>}
+      {t.connection && <ConnectionSummary connection={t.connection} />}
+      {t.sameWorkerAs.length > 0 && (
+        <p className="text-sm text-slate-800">
+          Same worker as {t.sameWorkerAs.join(", ")}: they share its CPUs, memory and GPUs.
+        </p>
+      )}
+      {/* A refused host key is explained, with its fingerprint, by the host key panel. */}
+      {t.unreachableSince && t.lastError && !t.hostKeyProblem && <ErrorMessage>{t.lastError}</ErrorMessage>}
+      {t.kind === "ssh" && <ServerActions target={t} />}
       {t.outdatedWorker && <ErrorMessage>{t.outdatedWorker}</ErrorMessage>}
       {probe.error && <ErrorMessage>{errorText(probe.error)}</ErrorMessage>}
       {t.probe ? (
         <ProbeSummary probe={t.probe} />
       ) : (
-        <p className="text-sm text-slate-700">Not checked yet. Use “Check again” to ask its worker what it has.</p>
+        <p className="text-sm text-slate-700">
+          {t.kind === "ssh" ? "Not checked yet. Use Test access, then Set up to install the worker there." : "Not checked yet. Use “Check again” to ask its worker what it has."}
+        </p>
       )}
       <ComputerJobs targetId={t.id} targetName={t.name} />
     </article>

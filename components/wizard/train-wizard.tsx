@@ -10,6 +10,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
+import { chooseComputer } from "./choose-computer";
 import { applyDecisions } from "./recommended";
 import { StepBudget } from "./step-budget";
 import { StepComputer } from "./step-computer";
@@ -27,6 +28,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
   const search = useSearchParams();
   const w = useWizardDraft(projectId, search.get("dataset"));
   const targets = useQuery(trpc.targets.list.queryOptions());
+  const project = useQuery(trpc.projects.get.queryOptions({ id: projectId }));
   const draft = w.data;
   const dataset = useQuery({ ...trpc.datasets.get.queryOptions({ id: draft?.datasetId ?? "" }), enabled: Boolean(draft?.datasetId) });
   const checks = useChecks(draft?.datasetId ?? null, draft?.target ?? null);
@@ -45,7 +47,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
   if (w.loadError) return <ErrorMessage>Could not load the wizard draft: {errorText(w.loadError)}</ErrorMessage>;
   if (!draft) return <Loading label="Restoring your choices…" />;
 
-  const computer = (targets.data ?? []).find((t) => t.id === draft.targetId) ?? (targets.data ?? []).find((t) => t.kind === "local" && t.enabled);
+  const computer = chooseComputer(targets.data ?? [], draft.targetId, project.data?.defaultTargetId ?? null);
   const applied = applyDecisions(checks.result?.target === draft.target ? checks.result.issues : [], draft.target ?? "", draft.decided);
   const d = dataset.data;
   const dataWhere = d
@@ -86,7 +88,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
         <h3 id="wizard-heading" ref={heading} tabIndex={-1} className="text-base font-semibold outline-none">
           Step {draft.step + 1} of {STEP_TITLES.length}: {STEP_TITLES[draft.step]}
         </h3>
-        {draft.step === 0 && <StepComputer targetId={draft.targetId} onChange={(targetId) => w.update({ targetId })} />}
+        {draft.step === 0 && <StepComputer projectId={projectId} targetId={draft.targetId} onChange={(targetId) => w.update({ targetId })} />}
         {draft.step === 1 && (
           <StepData
             projectId={projectId}
@@ -103,7 +105,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
             draft={draft}
             applied={applied}
             computer={computer?.name ?? "This computer"}
-            computerId={computer?.id ?? null}
+            computerId={project.isPending ? null : (computer?.id ?? null)}
             dataName={d ? `${d.name}${d.rowCount !== null ? ` (${d.rowCount} rows)` : ""}` : "—"}
             onStarted={() => discard.mutate({ projectId })}
           />
