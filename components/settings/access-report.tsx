@@ -1,4 +1,4 @@
-import type { AccessReport as TAccessReport } from "@/server/targets/ssh/ssh-computers.service";
+import type { AccessReport as TAccessReport } from "@/server/targets/ssh/ssh-target.schema";
 import { formatBytes } from "@/components/ui/format-bytes";
 
 type Probe = NonNullable<TAccessReport["probe"]>;

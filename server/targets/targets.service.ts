@@ -110,8 +110,9 @@ export function targetsService(db: Db = getDb()) {
   /** What a failed call says about the computer (also used by transfers and Set up). */
   async function recordFailure(t: TargetRow, err: unknown): Promise<void> {
     if (err instanceof HostKeyRejected) {
+      // Not "unreachable": the server answered, and the owner has a decision to make.
       await noteHostKey(t, err);
-      await repo.markUnreachable(t.id, new Date(), err.message);
+      await repo.setLastError(t.id, err.message);
       publish({ type: "target.changed", targetId: t.id });
     } else if (err instanceof WorkerUnreachable) {
       if (await repo.markUnreachable(t.id, new Date(), err.message)) publish({ type: "target.changed", targetId: t.id });

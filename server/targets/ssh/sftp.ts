@@ -5,7 +5,7 @@
  * remote part's size is the offset to continue from. Errors on the way are
  * WorkerUnreachable: the caller retries later and the transfer continues where it stopped.
  */
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import type { Client, SFTPWrapper, Stats } from "ssh2";
 import { WorkerUnreachable } from "../transport";
 import { openSsh, type SshConnectOptions } from "./ssh-connection";
@@ -118,28 +118,19 @@ export function uploadFrom(s: SftpSession, localFile: string, remote: string, of
   });
 }
 
-/** Copies `remote` to `localFile` (created or truncated). */
+/** Copies `remote` to `localFile` (created or truncated), with parallel reads (fastGet). */
 export function download(s: SftpSession, remote: string, localFile: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const src = s.sftp.createReadStream(sftpPath(remote));
-    const dst = createWriteStream(localFile, { mode: 0o600 });
-    let failed = false;
-    const fail = (e: Error) => {
-      if (failed) return;
-      failed = true;
+    let done = false;
+    const finish = (err?: Error | null) => {
+      if (done) return;
+      done = true;
       off();
-      src.destroy();
-      dst.destroy();
-      reject(e instanceof WorkerUnreachable ? e : lost(s.label, `copying ${remote}`)(e));
+      if (err) reject(err instanceof WorkerUnreachable ? err : lost(s.label, `copying ${remote}`)(err));
+      else resolve();
     };
-    const off = s.onLost(fail);
-    src.on("error", fail);
-    dst.on("error", fail);
-    dst.on("close", () => {
-      off();
-      if (!failed) resolve();
-    });
-    src.pipe(dst);
+    const off = s.onLost(finish);
+    s.sftp.fastGet(sftpPath(remote), localFile, { mode: 0o600 }, (err) => finish(err));
   });
 }
 

@@ -12,6 +12,7 @@ import { publish } from "@/server/events/bus";
 import { targetsRepository, type TargetRow } from "../targets.repository";
 import { parseProbe, targetsService, toTargetView } from "../targets.service";
 import type { TargetDetailView, TProbe } from "../targets.schema";
+import { MIN_NODE_MAJOR } from "./ssh-target.schema";
 import { WorkerUnreachable } from "../transport";
 import { localWorkerSettings } from "../local/local-target";
 import { acceptHostKey } from "./host-key-store";
@@ -32,28 +33,11 @@ import {
   type TSshConnectionInput,
   type TSshTargetConfig,
   type TUpdateServerInput,
+  type AccessReport,
+  type SetupPlanView,
 } from "./ssh-target.schema";
 import { sshRun } from "./ssh-transport";
 
-export const MIN_NODE_MAJOR = 18;
-
-export interface AccessReport {
-  /** Set when the server's host key was refused: accept it (after checking) and test again. */
-  hostKeyRefused: string | null;
-  node: { version: string | null; ok: boolean; message: string | null };
-  sessionWarning: string | null;
-  install: { version: string | null; checksum: string | null; current: boolean };
-  probe: TProbe | null;
-  problems: string[];
-}
-
-export interface SetupPlanView {
-  version: string;
-  files: number;
-  bytes: number;
-  destination: string;
-  host: string;
-}
 
 async function configFrom(connection: TSshConnectionInput, workerDir: string, nodePath: string | null): Promise<TSshTargetConfig> {
   if (connection.mode === "alias") {
@@ -209,6 +193,9 @@ export function sshComputersService(db: Db = getDb()) {
     const problem = toTargetView(t).hostKeyProblem;
     const stored = t.hostKeyProblem ? (JSON.parse(t.hostKeyProblem) as { key: string }) : null;
     if (!problem || !stored) throw badInput(`${t.name} has no refused host key to accept; use Test access first.`);
+    if (problem.status === "revoked") {
+      throw badInput(`${t.name} presents a key your known_hosts marks as revoked (${problem.fingerprint}); it cannot be accepted here. Remove the @revoked line yourself if the key is trustworthy again.`);
+    }
     if (problem.fingerprint !== input.fingerprint) {
       throw conflict(`${t.name} now presents ${problem.fingerprint}, not ${input.fingerprint}; check the new fingerprint before accepting it.`);
     }

@@ -6,7 +6,10 @@
  * never here: keys stay in the user's files or ssh-agent.
  */
 import { z } from "zod";
+import type { TProbe } from "../targets.schema";
 import { ZSafeRemotePath, ZSshAlias, ZSshEndpoint } from "./ssh-settings";
+
+export const MIN_NODE_MAJOR = 18;
 
 export const DEFAULT_WORKER_DIR = "~/.trainyard";
 
@@ -78,3 +81,23 @@ export const ZHostKeyProblem = z.object({
   seenAt: z.string(),
 });
 export type THostKeyProblem = z.infer<typeof ZHostKeyProblem>;
+
+export interface AccessReport {
+  /** Set when the server's host key was refused: accept it (after checking) and test again. */
+  hostKeyRefused: string | null;
+  node: { version: string | null; ok: boolean; message: string | null };
+  sessionWarning: string | null;
+  install: { version: string | null; checksum: string | null; current: boolean };
+  probe: TProbe | null;
+  problems: string[];
+}
+
+/** What Set up will copy, shown before it starts; destination is the worker directory as entered. */
+export interface SetupPlanView {
+  version: string;
+  files: number;
+  bytes: number;
+  destination: string;
+  host: string;
+}
+
