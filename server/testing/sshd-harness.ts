@@ -19,8 +19,11 @@ export interface TestSshd {
   hostPublicKey: string;
   /** A known_hosts line for this server. */
   knownHostsLine(): string;
+  /** How many logins the server has accepted so far (from its log). */
+  acceptedLogins(): number;
   /** Kills every per-connection sshd process: open SSH connections drop, the listener stays. */
   killSessions(): number;
+  /** Stops the listener and every session (like the machine going away). */
   stop(): Promise<void>;
   start(): Promise<void>;
   /** netns servers only: take the link down / up. */
@@ -110,17 +113,18 @@ export async function startSshd(opts: { netns?: string } = {}): Promise<TestSshd
     });
   const start = async () => {
     const cmd = ns ? "ip" : "/usr/sbin/sshd";
-    const args = ["-D", "-e", "-f", path.join(dir, "sshd_config")];
+    const args = ["-D", "-E", path.join(dir, "sshd.log"), "-f", path.join(dir, "sshd_config")];
     sshd = spawn(cmd, ns ? ["netns", "exec", ns, "/usr/sbin/sshd", ...args] : args, { stdio: "ignore" });
     await waitFor("sshd to listen", listening, 20_000);
   };
+  // A stopped server has no sessions either: SIGTERM alone ends only the listener.
   const stop = async () => {
     const s = sshd;
     if (!s || s.exitCode !== null || s.signalCode !== null) return;
+    killSessions();
     s.kill("SIGTERM");
     await waitFor("sshd to stop", () => s.exitCode !== null || s.signalCode !== null, 10_000);
   };
-  await start();
   const sshdPid = () => {
     try {
       return Number(readFileSync(path.join(dir, "sshd.pid"), "utf8"));
@@ -128,6 +132,18 @@ export async function startSshd(opts: { netns?: string } = {}): Promise<TestSshd
       return sshd?.pid ?? 0;
     }
   };
+  const killSessions = () => {
+    const kids = childrenOf(sshdPid());
+    for (const k of kids) {
+      try {
+        process.kill(k, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    return kids.length;
+  };
+  await start();
   return {
     dir,
     host,
@@ -138,17 +154,14 @@ export async function startSshd(opts: { netns?: string } = {}): Promise<TestSshd
     knownHostsLine() {
       return `[${host}]:${port} ${hostPub.split(" ").slice(0, 2).join(" ")}`;
     },
-    killSessions() {
-      const kids = childrenOf(sshdPid());
-      for (const k of kids) {
-        try {
-          process.kill(k, "SIGKILL");
-        } catch {
-          // already gone
-        }
+    acceptedLogins() {
+      try {
+        return readFileSync(path.join(dir, "sshd.log"), "utf8").split("\n").filter((l) => l.includes("Accepted publickey")).length;
+      } catch {
+        return 0;
       }
-      return kids.length;
     },
+    killSessions,
     stop,
     start,
     cutLink: () => ns && ip("link", "set", vethHost, "down"),

@@ -111,6 +111,14 @@ describe("an SSH training computer", { timeout: 180_000 }, () => {
     await readyOn(lab);
   });
 
+  it("reuses one SSH connection for worker calls instead of logging in for each", async () => {
+    await server.client.targets.probe.mutate({ id: lab });
+    const before = sshd.acceptedLogins();
+    expect(before).toBeGreaterThan(0);
+    for (let i = 0; i < 5; i++) await server.client.targets.probe.mutate({ id: lab });
+    expect(sshd.acceptedLogins() - before).toBe(0);
+  });
+
   it("refuses path, alias and host injection before anything runs", async () => {
     const marker = path.join(serverSide, "pwned");
     const attempts = [

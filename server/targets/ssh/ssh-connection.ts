@@ -44,6 +44,8 @@ export interface SshConnectOptions {
   /** Decides on the server's host key (type, base64 blob). */
   verifyHostKey: (keyType: string, keyBase64: string) => HostKeyVerdict;
   timeoutMs: number;
+  /** Set to share one connection between calls (ssh-pool.ts); unset: a connection per call. */
+  poolKey?: string;
 }
 
 export function expandHome(p: string): string {

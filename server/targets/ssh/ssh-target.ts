@@ -3,6 +3,7 @@
  * connection options built from its stored config, the accepted host keys and the
  * user's files, and the worker transport over it.
  */
+import { createHash } from "node:crypto";
 import type { Db } from "@/server/db/client";
 import { controllerRuntime } from "@/server/controller/runtime";
 import type { TargetRow } from "../targets.repository";
@@ -32,11 +33,13 @@ export function remoteLayout(workerDir: string) {
   };
 }
 
-export async function sshConnectOptions(db: Db, t: Pick<TargetRow, "config" | "name">, timeoutMs?: number): Promise<SshConnectOptions> {
+export async function sshConnectOptions(db: Db, t: Pick<TargetRow, "id" | "revision" | "config" | "name">, timeoutMs?: number): Promise<SshConnectOptions> {
   const cfg = sshConfigOf(t);
   const rt = controllerRuntime();
   return {
     label: t.name,
+    // One connection per computer and revision, reused by worker calls (ssh-pool.ts).
+    poolKey: `${t.id}:${t.revision}:${createHash("sha256").update(t.config).digest("hex").slice(0, 16)}`,
     endpoint: cfg.endpoint,
     agent: rt.config.sshAuthSock,
     verifyHostKey: await hostKeyVerifier(db, cfg.endpoint.host, cfg.endpoint.port, cfg.knownHostsFiles),

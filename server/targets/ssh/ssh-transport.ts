@@ -5,7 +5,8 @@
  */
 import type { TWorkerRequest } from "@/worker/protocol";
 import { decodeResponse, encodeRequest, WorkerProtocolError, WorkerUnreachable, type ResponseOf, type WorkerTransport } from "../transport";
-import { openSsh, type SshConnectOptions } from "./ssh-connection";
+import type { SshConnectOptions } from "./ssh-connection";
+import { lease, type Lease } from "./ssh-pool";
 import { workerExecCommand } from "./ssh-settings";
 
 export { HostKeyRejected } from "./ssh-connection";
@@ -17,40 +18,56 @@ export interface SshTransportOptions extends SshConnectOptions {
   nodePath?: string;
 }
 
+class ChannelRefused extends WorkerUnreachable {}
+
+type RunResult = { stdout: string; stderr: string; code: number | null };
+
 /** Runs one fixed command and returns its stdout, stderr and exit code (stdin: `input`). */
-export async function sshRun(
-  opts: SshConnectOptions,
-  command: string,
-  input: string,
-): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  const conn = await openSsh(opts);
+export async function sshRun(opts: SshConnectOptions, command: string, input: string): Promise<RunResult> {
+  const first = await lease(opts);
+  try {
+    return await runOn(first, opts, command, input);
+  } catch (err) {
+    // A reused connection may have died since its last call: try once on a fresh one.
+    if (!(first.reused && err instanceof ChannelRefused)) throw err;
+    return runOn(await lease(opts), opts, command, input);
+  }
+}
+
+function runOn(l: Lease, opts: SshConnectOptions, command: string, input: string): Promise<RunResult> {
+  const conn = l.conn;
   return new Promise((resolve, reject) => {
     let settled = false;
-    const finish = (fn: () => void) => {
+    const finish = (broken: boolean, fn: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      conn.end();
+      conn.off("error", onError);
+      conn.off("close", onClose);
+      l.release(broken);
       fn();
     };
+    const onError = (err: Error) => finish(true, () => reject(new WorkerUnreachable(`lost the SSH connection to ${opts.label}: ${err.message}`)));
+    const onClose = () => finish(true, () => reject(new WorkerUnreachable(`${opts.label} closed the SSH connection before answering`)));
+    // No answer in time: the connection is suspect (a cut link looks like this), so it is dropped.
     const timer = setTimeout(
-      () => finish(() => reject(new WorkerUnreachable(`${opts.label} did not answer within ${Math.round(opts.timeoutMs / 1000)} s`))),
+      () => finish(true, () => reject(new WorkerUnreachable(`${opts.label} did not answer within ${Math.round(opts.timeoutMs / 1000)} s`))),
       opts.timeoutMs,
     );
-    conn.on("error", (err: Error) => finish(() => reject(new WorkerUnreachable(`lost the SSH connection to ${opts.label}: ${err.message}`))));
-    conn.on("close", () => finish(() => reject(new WorkerUnreachable(`${opts.label} closed the SSH connection before answering`))));
+    conn.on("error", onError);
+    conn.on("close", onClose);
     conn.exec(command, (err, stream) => {
-      if (err) return finish(() => reject(new WorkerUnreachable(`${opts.label}: could not run a command (${err.message})`)));
+      if (err) return finish(true, () => reject(new ChannelRefused(`${opts.label}: could not run a command (${err.message})`)));
       const out: Buffer[] = [];
       let bytes = 0;
       let stderr = "";
       stream.on("data", (b: Buffer) => {
         bytes += b.length;
-        if (bytes > MAX_STDOUT_BYTES) finish(() => reject(new WorkerProtocolError(`${opts.label} wrote more than ${MAX_STDOUT_BYTES} bytes`)));
+        if (bytes > MAX_STDOUT_BYTES) finish(true, () => reject(new WorkerProtocolError(`${opts.label} wrote more than ${MAX_STDOUT_BYTES} bytes`)));
         else out.push(b);
       });
       stream.stderr.on("data", (b: Buffer) => (stderr = (stderr + b.toString()).slice(-2000)));
-      stream.on("close", (code: number | null) => finish(() => resolve({ stdout: Buffer.concat(out).toString("utf8"), stderr, code })));
+      stream.on("close", (code: number | null) => finish(false, () => resolve({ stdout: Buffer.concat(out).toString("utf8"), stderr, code })));
       stream.end(input);
     });
   });
