@@ -4,6 +4,7 @@
  * unreachableSince / lastError, and a refused host key) and publishes `target.changed`
  * when that changes.
  */
+import { existsSync } from "node:fs";
 import { WORKER_PROTOCOL, ZProbeResponse, type TWorkerRequest } from "@/worker/protocol";
 import { controllerRuntime, workerBundlePath } from "@/server/controller/runtime";
 import { getDb, type Db } from "@/server/db/client";
@@ -11,7 +12,7 @@ import { notFound, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { outdatedWorkerMessage, workerProtocolOf } from "./compat";
 import { hostKeyName } from "./ssh/known-hosts";
-import { HostKeyRejected } from "./ssh/ssh-connection";
+import { expandHome, HostKeyRejected } from "./ssh/ssh-connection";
 import { ZHostKeyProblem, ZSshTargetConfig } from "./ssh/ssh-target.schema";
 import { sshTargetTransport } from "./ssh/ssh-target";
 import { ZLocalTargetConfig, type TargetDetailView, type TargetView, type TConnectionView, type THostKeyProblemView, type TProbe } from "./targets.schema";
@@ -23,7 +24,10 @@ function connectionOf(t: TargetRow): TConnectionView | null {
   const parsed = ZSshTargetConfig.safeParse(JSON.parse(t.config));
   if (!parsed.success) return null;
   const c = parsed.data;
-  return { alias: c.alias, host: c.endpoint.host, port: c.endpoint.port, user: c.endpoint.user, keyFiles: c.endpoint.identityFiles, workerDir: c.workerDir, nodePath: c.nodePath };
+  // `ssh -G` lists OpenSSH's default key names whether they exist or not: show the real ones.
+  const existing = c.endpoint.identityFiles.filter((f) => existsSync(expandHome(f)));
+  const keyFiles = existing.length || c.alias ? existing : c.endpoint.identityFiles;
+  return { alias: c.alias, host: c.endpoint.host, port: c.endpoint.port, user: c.endpoint.user, keyFiles, workerDir: c.workerDir, nodePath: c.nodePath };
 }
 
 function hostKeyProblemOf(t: TargetRow): THostKeyProblemView | null {
