@@ -43,8 +43,9 @@ export default defineConfig({
     {
       name: "phone",
       use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
-      // One server restart is enough; the page's phone layout is covered by the journey.
-      testIgnore: /restart\.spec\.ts/,
+      // One server restart and one SSH enrollment are enough: both projects share one server.
+      // The phone layouts of those pages are covered by the journey and servers.spec.ts.
+      testIgnore: /(restart|servers-ssh)\.spec\.ts/,
     },
   ],
   webServer: {
