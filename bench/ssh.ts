@@ -9,12 +9,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } f
 import os from "node:os";
 import path from "node:path";
 import { WORKER_PROTOCOL } from "../worker/protocol";
-import { parseKnownHosts, verifyHostKey } from "../server/targets/ssh/known-hosts";
 import { download, openSftp, uploadFrom } from "../server/targets/ssh/sftp";
 import { sshTransport } from "../server/targets/ssh/ssh-transport";
 import { localTransport } from "../server/targets/transport";
 import { buildWorkerBundle } from "../server/testing/server-harness";
-import { startSshd } from "../server/testing/sshd-harness";
+import { directConnectOptions, startSshd } from "../server/testing/sshd-harness";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const arg = (name: string, dflt: number) => {
@@ -31,13 +30,7 @@ async function main() {
   cpSync(path.dirname(entry), workerDir, { recursive: true });
   const sshd = await startSshd();
   try {
-    const entries = parseKnownHosts(sshd.knownHostsLine());
-    const opts = {
-      label: "bench",
-      endpoint: { host: sshd.host, port: sshd.port, user: sshd.user, identityFiles: [sshd.clientKeyPath] },
-      verifyHostKey: (t: string, k: string) => verifyHostKey(entries, sshd.host, sshd.port, t, k),
-      timeoutMs: 30_000,
-    };
+    const opts = directConnectOptions(sshd, "bench");
     const overSsh = sshTransport({ ...opts, workerDir, nodePath: process.execPath });
     const local = localTransport({ label: "local", bundlePath: path.join(workerDir, "trainyard-worker.mjs"), workerHome: path.join(workerDir, "home"), timeoutMs: 30_000 });
     const time = async (f: () => Promise<unknown>) => {
@@ -50,7 +43,9 @@ async function main() {
     for (let i = 0; i < 22; i++) {
       const a = await time(() => overSsh.exec({ protocol: WORKER_PROTOCOL, op: "probe" }));
       const b = await time(() => local.exec({ protocol: WORKER_PROTOCOL, op: "probe" }));
-      if (i >= 2) (ssh.push(a), pipe.push(b));
+      if (i < 2) continue; // warm-up
+      ssh.push(a);
+      pipe.push(b);
     }
     console.log(`load average: ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
     console.log(`probe over SSH (new connection each): median ${median(ssh).toFixed(0)} ms (min ${Math.min(...ssh).toFixed(0)}, max ${Math.max(...ssh).toFixed(0)})`);

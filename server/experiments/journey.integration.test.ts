@@ -4,31 +4,16 @@
  * the experiment or the CLI following it; cancel leaves no process; a repeated start is
  * one experiment.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, TEST_ENVS_DIR, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 const REAL_TRAINING = { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") };
-
-function runCli(url: string, args: string[]) {
-  const child = spawn(process.execPath, [path.join(REPO, "bin/trainyard.mjs"), ...args], {
-    cwd: REPO,
-    env: { ...process.env, TRAINYARD_URL: url, TRAINYARD_TOKEN: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on("exit", (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, done, stderr: () => stderr };
-}
 
 /** The interpreter of the tabular recipe's environment (built by the first training). */
 function tabularPython(): string {

@@ -12,7 +12,7 @@ import path from "node:path";
 import { WORKER_PROTOCOL } from "@/worker/protocol";
 import type { Db } from "@/server/db/client";
 import { sshConfigOf, remoteLayout, sshConnectOptions } from "./ssh/ssh-target";
-import { download, mkdirp, uploadFrom, withSftp } from "./ssh/sftp";
+import { download, mkdirp, RESUME_OVERLAP_BYTES, uploadFrom, withSftp } from "./ssh/sftp";
 import { ZLocalTargetConfig } from "./targets.schema";
 import { targetsService } from "./targets.service";
 import type { TargetRow } from "./targets.repository";
@@ -40,8 +40,9 @@ export async function pushBlob(db: Db, t: TargetRow, localFile: string, sha256: 
     try {
       await withSftp(await sshConnectOptions(db, t), async (s) => {
         await mkdirp(s, `${layout.home}/incoming`);
-        let sent = 0;
-        await uploadFrom(s, localFile, layout.part(sha256), offset, (n) => onBytes?.((sent += n)));
+        const from = Math.max(0, offset - RESUME_OVERLAP_BYTES);
+        let sent = from;
+        await uploadFrom(s, localFile, layout.part(sha256), from, (n) => onBytes?.((sent += n)));
       });
     } catch (err) {
       await targets.recordFailure(t, err);

@@ -8,6 +8,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { SshConnectOptions } from "@/server/targets/ssh/ssh-connection";
+import { parseKnownHosts, verifyHostKey } from "@/server/targets/ssh/known-hosts";
 import { freePort, waitFor } from "./server-harness";
 
 export interface TestSshd {
@@ -173,5 +175,16 @@ export async function startSshd(opts: { netns?: string } = {}): Promise<TestSshd
         spawnSync("ip", ["netns", "del", ns]);
       }
     },
+  };
+}
+
+/** Connection options for code under test that talks to the test server directly (no app). */
+export function directConnectOptions(sshd: TestSshd, label: string, timeoutMs = 30_000, knownHosts = sshd.knownHostsLine()): SshConnectOptions {
+  const entries = parseKnownHosts(knownHosts);
+  return {
+    label,
+    endpoint: { host: sshd.host, port: sshd.port, user: sshd.user, identityFiles: [sshd.clientKeyPath] },
+    verifyHostKey: (type, key) => verifyHostKey(entries, sshd.host, sshd.port, type, key),
+    timeoutMs,
   };
 }

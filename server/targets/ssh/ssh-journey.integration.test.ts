@@ -5,29 +5,16 @@
  * under the server's supervisor, and the export comes back over SFTP, verified.
  * A project's default computer is used when the CLI names none.
  */
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { enrollTestComputer } from "@/server/testing/ssh-computer";
 import { startSshd, type TestSshd } from "@/server/testing/sshd-harness";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
-
-function runCli(url: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(REPO, "bin/trainyard.mjs"), ...args], {
-    cwd: REPO,
-    env: { ...process.env, TRAINYARD_URL: url, TRAINYARD_TOKEN: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
-}
 
 let home: TestHome;
 let server: TestServer;
@@ -51,7 +38,7 @@ describe("training on an SSH server", { timeout: 600_000 }, () => {
     const project = await server.client.projects.create.mutate({ name: "Remote" });
     await server.client.projects.setDefaultComputer.mutate({ id: project.id, targetId: lab.id });
     const out = path.join(home.scratch, "out");
-    const { code, stdout, stderr } = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--project", "Remote", "--max-minutes", "4", "--out", out, "--json"]);
+    const { code, stdout, stderr } = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--project", "Remote", "--max-minutes", "4", "--out", out, "--json"]).done;
     expect(code, stderr).toBe(0);
     expect(stderr).toContain("started on Lab server");
     const result = JSON.parse(stdout);

@@ -14,9 +14,8 @@ import { WORKER_PROTOCOL } from "@/worker/protocol";
 import { admitFixtureJob, fixtureInput, isProcessAlive, pidOf, RECIPE, readyRecipe, runCount, waitForState } from "@/server/testing/controller-fixtures";
 import { makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { enrollTestComputer } from "@/server/testing/ssh-computer";
-import { canUseNetns, startSshd, type TestSshd } from "@/server/testing/sshd-harness";
+import { canUseNetns, directConnectOptions, startSshd, type TestSshd } from "@/server/testing/sshd-harness";
 import { WorkerUnreachable } from "../transport";
-import { parseKnownHosts, verifyHostKey } from "./known-hosts";
 import { openSftp, statOrNull, uploadFrom } from "./sftp";
 import { sshTransport } from "./ssh-transport";
 
@@ -87,13 +86,7 @@ describe.skipIf(!canUseNetns())("a server whose network link is cut", { timeout:
     writeFileSync(file, randomBytes(48 * 1024 * 1024));
     const sha256 = createHash("sha256").update(readFileSync(file)).digest("hex");
     const bytes = 48 * 1024 * 1024;
-    const entries = parseKnownHosts(sshd.knownHostsLine());
-    const opts = {
-      label: "cut server",
-      endpoint: { host: sshd.host, port: sshd.port, user: sshd.user, identityFiles: [sshd.clientKeyPath] },
-      verifyHostKey: (type: string, key: string) => verifyHostKey(entries, sshd.host, sshd.port, type, key),
-      timeoutMs: 8000,
-    };
+    const opts = directConnectOptions(sshd, "cut server", 8000);
     const worker = sshTransport({ ...opts, workerDir: lab.workerDir, nodePath: process.execPath });
     const part = `${lab.workerDir}/home/incoming/${sha256}.part`;
 
