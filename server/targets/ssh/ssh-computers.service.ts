@@ -102,12 +102,13 @@ export function sshComputersService(db: Db = getDb()) {
 
   async function testAccess(id: string): Promise<AccessReport> {
     let t = await requireSsh(id);
-    const cfg = sshConfigOf(t);
-    if (cfg.alias) {
+    const stored = sshConfigOf(t);
+    if (stored.alias) {
       // The user's ssh config may have changed since enrollment: apply it (a new revision when it did).
-      const fresh = await configFrom({ mode: "alias", alias: cfg.alias }, cfg.workerDir, cfg.nodePath);
-      if (!sameReach(cfg, fresh) && (await repo.countUnsettledJobs(t.id)) === 0) t = await repo.updateConfig(t.id, t.name, JSON.stringify(fresh), true);
+      const fresh = await configFrom({ mode: "alias", alias: stored.alias }, stored.workerDir, stored.nodePath);
+      if (!sameReach(stored, fresh) && (await repo.countUnsettledJobs(t.id)) === 0) t = await repo.updateConfig(t.id, t.name, JSON.stringify(fresh), true);
     }
+    const cfg = sshConfigOf(t);
     const report: AccessReport = { hostKeyRefused: null, node: { version: null, ok: false, message: null }, sessionWarning: null, install: { version: null, checksum: null, current: false }, probe: null, problems: [] };
     const opts = await sshConnectOptions(db, t, 30_000);
     const node = cfg.nodePath ?? "node";
@@ -126,8 +127,13 @@ export function sshComputersService(db: Db = getDb()) {
         report.sessionWarning = await checkSession(s, cfg.endpoint.user);
         const installed = await readRemoteFile(s, remoteLayout(cfg.workerDir).install);
         if (installed) {
-          const info = JSON.parse(installed.toString("utf8")) as { version?: string; checksum?: string };
-          report.install.version = info.version ?? null;
+          let info: { version?: string; checksum?: string } = {};
+          try {
+            info = JSON.parse(installed.toString("utf8")) as typeof info;
+          } catch {
+            // unreadable: reported below as another version, and Set up rewrites it
+          }
+          report.install.version = info.version ?? "unknown";
           report.install.checksum = info.checksum ?? null;
           const plan = currentPlan();
           report.install.current = info.checksum === plan.checksum;
