@@ -60,6 +60,8 @@ test.describe("an SSH server", () => {
     await expectNoSeriousAxeViolations(page);
     await keyPanel.getByRole("button", { name: "Accept this key" }).click();
     await expect(keyPanel).toBeHidden();
+    // Listed among the keys accepted in Trainyard, where it could be forgotten again.
+    await expect(page.getByRole("list", { name: "Accepted host keys" })).toContainText(fingerprint!);
 
     await card.getByRole("button", { name: `Test access to ${name}` }).click();
     const report = card.getByRole("region", { name: `Access report for ${name}` });

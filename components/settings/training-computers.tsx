@@ -5,6 +5,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
 import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
+import { AcceptedHostKeys } from "./accepted-host-keys";
 import { ServerForm } from "./add-server-form";
 import { ComputerCard } from "./computer-card";
 
@@ -55,6 +56,7 @@ export function TrainingComputers() {
         <EmptyState title="No training computer yet">This computer is registered when the server has started; reload in a moment.</EmptyState>
       )}
       {targets.data?.map((t) => <ComputerCard key={t.id} targetId={t.id} />)}
+      <AcceptedHostKeys />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { procedure, router } from "../trpc";
 import { prepareEnvironment } from "@/server/jobs/environments";
 import { ZPrepareRecipeInput } from "@/server/jobs/jobs.schema";
 import { sshComputersService } from "@/server/targets/ssh/ssh-computers.service";
-import { ZAcceptHostKeyInput, ZAddServerInput, ZSetEnabledInput, ZUpdateServerInput } from "@/server/targets/ssh/ssh-target.schema";
+import { ZAcceptHostKeyInput, ZAddServerInput, ZForgetHostKeyInput, ZSetEnabledInput, ZUpdateServerInput } from "@/server/targets/ssh/ssh-target.schema";
 import { targetsService } from "@/server/targets/targets.service";
 import { ZTargetIdInput } from "@/server/targets/targets.schema";
 
@@ -18,6 +18,8 @@ export const targetsRouter = router({
   setupPlan: procedure.input(ZTargetIdInput).query(({ input }) => sshComputersService().setupPlan(input.id)),
   setup: procedure.input(ZTargetIdInput).mutation(({ input }) => sshComputersService().setup(input.id)),
   acceptHostKey: procedure.input(ZAcceptHostKeyInput).mutation(({ input }) => sshComputersService().acceptKey(input)),
+  acceptedHostKeys: procedure.query(() => sshComputersService().acceptedKeys()),
+  forgetHostKey: procedure.input(ZForgetHostKeyInput).mutation(({ input }) => sshComputersService().forgetKey(input)),
   setEnabled: procedure.input(ZSetEnabledInput).mutation(({ input }) => sshComputersService().setEnabled(input)),
   remove: procedure.input(ZTargetIdInput).mutation(({ input }) => sshComputersService().remove(input.id)),
 });

@@ -49,3 +49,21 @@ export async function acceptHostKey(db: Db, k: { hostName: string; keyType: stri
     update: { key: k.key, fingerprint: k.fingerprint, acceptedAt: new Date() },
   });
 }
+
+export interface AcceptedHostKeyView {
+  id: number;
+  hostName: string;
+  keyType: string;
+  fingerprint: string;
+  acceptedAt: string;
+}
+
+export async function listAcceptedHostKeys(db: Db): Promise<AcceptedHostKeyView[]> {
+  const rows = await db.acceptedHostKey.findMany({ orderBy: [{ hostName: "asc" }, { keyType: "asc" }] });
+  return rows.map((r) => ({ id: r.id, hostName: r.hostName, keyType: r.keyType, fingerprint: r.fingerprint, acceptedAt: r.acceptedAt.toISOString() }));
+}
+
+/** Forgets an accepted key: the next connection to that host asks again (or uses known_hosts). */
+export async function forgetHostKey(db: Db, id: number): Promise<boolean> {
+  return (await db.acceptedHostKey.deleteMany({ where: { id } })).count > 0;
+}

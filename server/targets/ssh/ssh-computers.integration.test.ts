@@ -242,5 +242,14 @@ describe("an SSH training computer", { timeout: 180_000 }, () => {
     expect(await errorOf(server.client.targets.probe.mutate({ id: lab }))).toBeTruthy();
     await server.client.targets.acceptHostKey.mutate({ id: lab, fingerprint });
     expect((await server.client.targets.probe.mutate({ id: lab })).probe?.workerProtocol).toBeGreaterThan(0);
+
+    // Forgetting the accepted key: the next connection asks again.
+    const accepted = await server.client.targets.acceptedHostKeys.query();
+    const mine = accepted.find((k) => k.fingerprint === fingerprint)!;
+    expect(mine).toMatchObject({ hostName: `[${sshd.host}]:${sshd.port}`, keyType: "ssh-ed25519" });
+    expect(accepted.some((k) => k.fingerprint === t.hostKeyProblem!.knownFingerprints[0])).toBe(false); // replaced, not added
+    await server.client.targets.forgetHostKey.mutate({ id: mine.id });
+    expect((await server.client.targets.testAccess.mutate({ id: lab })).hostKeyRefused).toContain(fingerprint);
+    expect((await server.client.targets.get.query({ id: lab })).hostKeyProblem?.status).toBe("unknown");
   });
 });

@@ -15,7 +15,8 @@ import type { TargetDetailView, TProbe } from "../targets.schema";
 import { MIN_NODE_MAJOR } from "./ssh-target.schema";
 import { WorkerUnreachable } from "../transport";
 import { localWorkerSettings } from "../local/local-target";
-import { acceptHostKey } from "./host-key-store";
+import { acceptHostKey, forgetHostKey, listAcceptedHostKeys } from "./host-key-store";
+import { closePooledConnections } from "./ssh-pool";
 import { installPlan } from "./install-plan";
 import { installWorker, type InstallResult } from "./install-worker";
 import { resolveAlias } from "./resolve-alias";
@@ -26,6 +27,7 @@ import { remoteLayout, sshConfigOf, sshConnectOptions } from "./ssh-target";
 import {
   ZAcceptHostKeyInput,
   ZAddServerInput,
+  ZForgetHostKeyInput,
   ZSetEnabledInput,
   ZSshTargetConfig,
   ZUpdateServerInput,
@@ -234,5 +236,13 @@ export function sshComputersService(db: Db = getDb()) {
     return { deleted: true };
   }
 
-  return { add, update, testAccess, setupPlan, setup, acceptKey, setEnabled, remove };
+  async function forgetKey(raw: unknown): Promise<{ forgotten: boolean }> {
+    const input = ZForgetHostKeyInput.parse(raw);
+    const forgotten = await forgetHostKey(db, input.id);
+    // Pooled connections were checked against the old list: new ones check against the new.
+    closePooledConnections();
+    return { forgotten };
+  }
+
+  return { add, update, testAccess, setupPlan, setup, acceptKey, forgetKey, acceptedKeys: () => listAcceptedHostKeys(db), setEnabled, remove };
 }

@@ -91,3 +91,8 @@ export async function lease(opts: SshConnectOptions): Promise<Lease> {
     },
   };
 }
+
+/** Ends every pooled connection: the next calls connect (and check host keys) anew. */
+export function closePooledConnections(): void {
+  for (const [key, entry] of pool()) drop(key, entry);
+}

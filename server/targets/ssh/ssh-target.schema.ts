@@ -68,6 +68,8 @@ export const ZAcceptHostKeyInput = z.object({
   fingerprint: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, "A SHA256 fingerprint as ssh-keygen prints it."),
 });
 
+export const ZForgetHostKeyInput = z.object({ id: z.number().int().positive() });
+
 export const ZSetEnabledInput = z.object({ id: z.string().min(1).max(64), enabled: z.boolean() });
 
 /** The host key a server presented and Trainyard refused, kept for the owner to accept. */
