@@ -1,5 +1,6 @@
 "use client";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
@@ -10,8 +11,29 @@ import { formatBytes } from "./format";
 export function DeleteDataset({ datasetId, onDone }: { datasetId: string; onDone: () => void }) {
   const trpc = useTRPC();
   const preview = useQuery(trpc.datasets.deletePreview.queryOptions({ id: datasetId }));
-  const del = useMutation(trpc.datasets.delete.mutationOptions({ onSuccess: onDone }));
+  // Copies on servers that did not answer stay there: say so before closing.
+  const [left, setLeft] = useState<{ computer: string; reason: string }[] | null>(null);
+  const del = useMutation(trpc.datasets.delete.mutationOptions({ onSuccess: (r) => (r.copiesLeft.length ? setLeft(r.copiesLeft) : onDone()) }));
   const p = preview.data;
+  if (left) {
+    return (
+      <section aria-labelledby="delete-heading" className="flex flex-col gap-2 rounded-lg border border-amber-300 bg-white p-4">
+        <h3 id="delete-heading" className="text-base font-semibold">
+          Deleted, but copies remain on a server
+        </h3>
+        <ul className="list-disc pl-5 text-sm" role="status">
+          {left.map((c) => (
+            <li key={c.computer}>
+              {c.computer} did not answer, so its copy stays in its worker directory (home/store): {c.reason}
+            </li>
+          ))}
+        </ul>
+        <Button variant="secondary" className="self-start" onClick={onDone}>
+          Close
+        </Button>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="delete-heading" className="flex flex-col gap-2 rounded-lg border border-red-200 bg-white p-4">
       <h3 id="delete-heading" className="text-base font-semibold">
@@ -26,6 +48,7 @@ export function DeleteDataset({ datasetId, onDone }: { datasetId: string; onDone
               ? `This frees ${formatBytes(p.freedBytes)} in Trainyard’s store. Your original file, if it was registered by path, is not touched.`
               : `The data stays in the store because ${p.sharedWith.map((s) => s.name).join(", ")} also uses it; nothing is freed.`}
           </p>
+          {p.serverCopies.length > 0 && <p className="text-sm">Its copies on {p.serverCopies.join(", ")} are deleted too.</p>}
           {p.usedBy.length > 0 && <p className="text-sm">Experiments that used it keep their results: {p.usedBy.map((e) => e.name).join(", ")}.</p>}
           {p.blockers.length > 0 && (
             <div className="text-sm text-red-800">

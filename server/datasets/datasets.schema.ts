@@ -161,5 +161,12 @@ export interface DeletePreviewView {
   removesSnapshot: boolean;
   blockers: { kind: "job" | "export"; id: string; label: string }[];
   usedBy: { id: string; name: string; status: string }[];
+  /** Servers holding a copy of the snapshot that deleting removes too. */
+  serverCopies: string[];
   canDelete: boolean;
+}
+
+export interface DeleteResultView extends DeletePreviewView {
+  /** Server copies that could not be removed (the server did not answer): delete them there. */
+  copiesLeft: { computer: string; reason: string }[];
 }

@@ -10,6 +10,7 @@ import { badInput, conflict, notFound, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { projectsService } from "@/server/projects/projects.service";
+import { removeRemoteBlob } from "@/server/targets/target-files";
 import { targetsService } from "@/server/targets/targets.service";
 import { WorkerRefused, WorkerUnreachable } from "@/server/targets/transport";
 import { datasetsRepository, type CheckRow, type DatasetRow } from "./datasets.repository";
@@ -20,6 +21,7 @@ import {
   type DatasetError,
   type DatasetView,
   type DeletePreviewView,
+  type DeleteResultView,
   type PreviewView,
   type ProfileStatusView,
   type TChecksInput,
@@ -97,6 +99,13 @@ export function datasetsService(db: Db = getDb()) {
       ...exports.map((e) => ({ kind: "export" as const, id: e.id, label: `the export of experiment "${e.name}" was made from this data` })),
     ];
     const removesSnapshot = sharedWith.length === 0;
+    const serverCopies: string[] = [];
+    if (removesSnapshot) {
+      for (const c of await repo.snapshots.copies(d.snapshotSha256)) {
+        const t = await targetsService(db).requireTarget(c.targetId).catch(() => null);
+        if (t && t.kind !== "local") serverCopies.push(t.name);
+      }
+    }
     return {
       datasetId: d.id,
       name: d.name,
@@ -105,6 +114,7 @@ export function datasetsService(db: Db = getDb()) {
       removesSnapshot,
       blockers,
       usedBy,
+      serverCopies,
       canDelete: blockers.length === 0,
     };
   }
@@ -188,24 +198,29 @@ export function datasetsService(db: Db = getDb()) {
     deletePreview,
 
     /** Deletes the dataset; its snapshot too when no other dataset uses it (through the documented store path). */
-    async delete(id: string): Promise<DeletePreviewView> {
+    async delete(id: string): Promise<DeleteResultView> {
       const preview = await deletePreview(id);
       if (!preview.canDelete) {
         throw conflict(`${preview.name} cannot be deleted now: ${preview.blockers.map((b) => b.label).join("; ")}.`, { blockers: preview.blockers });
       }
       const d = await requireRow(id);
       await repo.datasets.remove(id);
+      const copiesLeft: DeleteResultView["copiesLeft"] = [];
       if (preview.removesSnapshot) {
         const s = await repo.snapshots.find(d.snapshotSha256);
         const copies = await repo.snapshots.copies(d.snapshotSha256);
         for (const c of copies) {
           const t = await targetsService(db).requireTarget(c.targetId).catch(() => null);
           if (t?.kind === "local") removeLocalBlob(workerHomeOf(t), d.snapshotSha256, s?.bytes ?? 0);
+          else if (t) {
+            // Best effort: a server that does not answer keeps its copy, and the answer says so.
+            await removeRemoteBlob(db, t, d.snapshotSha256).catch((err: Error) => copiesLeft.push({ computer: t.name, reason: err.message }));
+          }
         }
         if (s) await repo.snapshots.remove(d.snapshotSha256);
       }
       publish({ type: "dataset.changed", datasetId: id, projectId: d.projectId });
-      return preview;
+      return { ...preview, copiesLeft };
     },
   };
 }

@@ -12,7 +12,7 @@ import path from "node:path";
 import { WORKER_PROTOCOL } from "@/worker/protocol";
 import type { Db } from "@/server/db/client";
 import { sshConfigOf, remoteLayout, sshConnectOptions } from "./ssh/ssh-target";
-import { download, mkdirp, RESUME_OVERLAP_BYTES, uploadFrom, withSftp } from "./ssh/sftp";
+import { download, mkdirp, removeTree, RESUME_OVERLAP_BYTES, statOrNull, uploadFrom, withSftp } from "./ssh/sftp";
 import { ZLocalTargetConfig } from "./targets.schema";
 import { targetsService } from "./targets.service";
 import type { TargetRow } from "./targets.repository";
@@ -59,6 +59,24 @@ export async function pullFile(db: Db, t: TargetRow, remotePath: string, localFi
   if (t.kind === "local") return copyFile(remotePath, localFile);
   try {
     await withSftp(await sshConnectOptions(db, t), (s) => download(s, remotePath, localFile));
+  } catch (err) {
+    await targetsService(db).recordFailure(t, err);
+    throw err;
+  }
+}
+
+/**
+ * Removes one blob from a server's store over SFTP (This computer's store is handled by
+ * the datasets domain). The path is built from a validated hash inside the worker's
+ * store, never from anything a user typed. Absent is fine.
+ */
+export async function removeRemoteBlob(db: Db, t: TargetRow, sha256: string): Promise<void> {
+  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
+  const blob = `${remoteLayout(sshConfigOf(t).workerDir).home}/store/${sha256.slice(0, 2)}/${sha256}`;
+  try {
+    await withSftp(await sshConnectOptions(db, t), async (s) => {
+      if (await statOrNull(s, blob)) await removeTree(s, blob);
+    });
   } catch (err) {
     await targetsService(db).recordFailure(t, err);
     throw err;

@@ -3,14 +3,16 @@
  * loopback and the real recipes: the CLI uploads penguins to This computer, the dataset
  * is copied to the server over SFTP (verified by the worker's `put`), every step runs
  * under the server's supervisor, and the export comes back over SFTP, verified.
- * A project's default computer is used when the CLI names none.
+ * A project's default computer is used when the CLI names none. Deleting a dataset
+ * deletes its copy on the server too.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
-import { makeTestHome, REPO, startTestServer, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { upload, waitForProfile } from "@/server/datasets/test-support";
+import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { enrollTestComputer } from "@/server/testing/ssh-computer";
 import { startSshd, type TestSshd } from "@/server/testing/sshd-harness";
 
@@ -60,5 +62,32 @@ describe("training on an SSH server", { timeout: 600_000 }, () => {
       values: { island: "Biscoe", bill_length_mm: "48.6", bill_depth_mm: "16", flipper_length_mm: "230", body_mass_g: "5800", sex: "male", year: "2009" },
     });
     expect(tried.prediction).toBe("Gentoo");
+  });
+
+  it("deleting a dataset also deletes its copy on the server", async () => {
+    const project = await server.client.projects.create.mutate({ name: "Remote delete" });
+    // Other bytes than the first test's file, so this snapshot is not shared with it.
+    const text = readFileSync(PENGUINS, "utf8").trimEnd().split("\n").slice(0, -1).join("\n") + "\n";
+    const up = await upload(server, project.id, "penguins-short.csv", text);
+    const datasetId = up.body.datasetId!;
+    const sha256 = up.body.snapshotSha256!;
+    await waitForProfile(server, datasetId);
+    const exp = await server.client.experiments.start.mutate({
+      opId: randomUUID(),
+      projectId: project.id,
+      datasetId,
+      targetId: lab.id,
+      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick" },
+    });
+    const blob = path.join(lab.workerDir, "home", "store", sha256.slice(0, 2), sha256);
+    await waitFor("the snapshot to be copied to the server", () => existsSync(blob), 120_000);
+    await server.client.experiments.cancel.mutate({ id: exp.id });
+    await waitFor("the experiment to stop", async () => ["cancelled", "succeeded", "failed"].includes((await server.client.experiments.get.query({ id: exp.id })).status), 120_000);
+
+    const preview = await server.client.datasets.deletePreview.query({ id: datasetId });
+    expect(preview).toMatchObject({ canDelete: true, removesSnapshot: true, serverCopies: ["Lab server"] });
+    const deleted = await server.client.datasets.delete.mutate({ id: datasetId });
+    expect(deleted.copiesLeft).toEqual([]);
+    expect(existsSync(blob)).toBe(false);
   });
 });
