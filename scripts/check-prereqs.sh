@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # System prerequisites of the test suite: Debian's Chromium (browser tests), Python 3.10+
-# with venv (recipe environments), OpenSSH server (SSH training computer tests).
+# with venv (recipe environments), OpenSSH server and client plus iproute2 (SSH training
+# computer tests, one of them in its own network namespace). A few tests mount a tmpfs or
+# create a network namespace and so need root: they fail, naming that, when run without it.
 # As root with apt, installs what is missing; otherwise stops with the exact command.
 set -euo pipefail
 
@@ -16,7 +18,12 @@ else
   rm -rf "$tmp"
 fi
 [ -x /usr/sbin/sshd ] || missing_pkgs+=(openssh-server)
+command -v ssh >/dev/null || missing_pkgs+=(openssh-client)
+command -v ip >/dev/null || missing_pkgs+=(iproute2)
 
+if [ "$(id -u)" != 0 ]; then
+  echo "Note: not root, so the tmpfs (full disk) and network-namespace (cut link) tests will fail; run the tests as root to check them." >&2
+fi
 if [ ${#missing_pkgs[@]} -eq 0 ]; then
   exit 0
 fi

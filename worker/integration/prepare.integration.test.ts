@@ -7,12 +7,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_ENV_SCRIPT, makeHome, waitForJob, type WorkerHome } from "../testing/harness";
 
-const haveBuildEnv = fs.existsSync(BUILD_ENV_SCRIPT);
-if (!haveBuildEnv) console.warn(`SKIPPED prepare tests: ${BUILD_ENV_SCRIPT} does not exist yet`);
-
 let w: WorkerHome;
 let envs: string;
 beforeAll(async () => {
+  if (!fs.existsSync(BUILD_ENV_SCRIPT)) throw new Error(`${BUILD_ENV_SCRIPT} is missing: the prepare tests run the real environment builder`);
   envs = fs.mkdtempSync(path.join(os.tmpdir(), "trainyard-envs-"));
   w = await makeHome({ envsDir: envs, capacity: { cpus: 2, ramGb: 8 } });
 });
@@ -21,7 +19,7 @@ afterAll(() => {
   fs.rmSync(envs, { recursive: true, force: true });
 });
 
-describe.skipIf(!haveBuildEnv)("prepare", () => {
+describe("prepare", () => {
   it("two concurrent prepares of one environment build it once", async () => {
     const [a, b] = await Promise.all([
       w.control({ op: "prepare", opId: "prep-a", recipe: "wk" }),

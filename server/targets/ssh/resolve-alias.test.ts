@@ -1,11 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { knownHostsFilesFromSshG, resolveAlias } from "./resolve-alias";
-
-const hasSsh = spawnSync("ssh", ["-V"]).status === 0;
 
 describe("host aliases through ssh -G", () => {
   it("reads the known_hosts files the config names", () => {
@@ -16,7 +13,7 @@ describe("host aliases through ssh -G", () => {
     ]);
   });
 
-  it.skipIf(!hasSsh)("applies the user's whole config (the real OpenSSH client)", async () => {
+  it("applies the user's whole config (the real OpenSSH client)", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "sshcfg-"));
     const cfg = path.join(dir, "config");
     writeFileSync(cfg, ["Host gpu-*", "  User trainer", "  Port 2222", "Host gpu-1", "  HostName 192.0.2.10", "  IdentityFile ~/.ssh/lab_key", ""].join("\n"));
