@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
+import { createProject, expectNoHorizontalOverflow } from "./steps";
 
 const PENGUINS = path.join(import.meta.dirname, "..", "tests", "fixtures", "tabular", "penguins.csv");
 
@@ -12,12 +13,7 @@ test.setTimeout(420_000);
 
 test("upload penguins.csv with progress, see its first rows, its profile and the target checks", async ({ page }, testInfo) => {
   const name = `Penguins ${testInfo.project.name} ${Date.now()}`;
-  await page.goto("/");
-  // The list is fetched in the browser: once it shows, the form is hydrated and typing sticks.
-  await expect(page.getByRole("list", { name: "Projects" }).or(page.getByText(/No (active )?projects/))).toBeVisible();
-  await page.getByLabel("New project name").fill(name);
-  await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByTestId("project-row").filter({ hasText: name }).getByRole("link", { name }).click();
+  await createProject(page, name);
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Data" }).click();
   await expect(page.getByRole("heading", { name: "Data", level: 2 })).toBeVisible();
   await expect(page.getByText("No data yet")).toBeVisible();
@@ -55,10 +51,7 @@ test("upload penguins.csv with progress, see its first rows, its profile and the
   await expect(checks).toContainText("multiclass", { timeout: 120_000 });
   await expectNoSeriousAxeViolations(page);
 
-  if (testInfo.project.name === "phone") {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-  }
+  if (testInfo.project.name === "phone") await expectNoHorizontalOverflow(page);
 });
 
 test("an allowed folder set in Settings lets a file on this computer be registered by path", async ({ page }, testInfo) => {
@@ -74,12 +67,7 @@ test("an allowed folder set in Settings lets a file on this computer be register
   await expectNoSeriousAxeViolations(page);
 
   const name = `By path ${testInfo.project.name} ${Date.now()}`;
-  await page.goto("/");
-  // The list is fetched in the browser: once it shows, the form is hydrated and typing sticks.
-  await expect(page.getByRole("list", { name: "Projects" }).or(page.getByText(/No (active )?projects/))).toBeVisible();
-  await page.getByLabel("New project name").fill(name);
-  await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByTestId("project-row").filter({ hasText: name }).getByRole("link", { name }).click();
+  await createProject(page, name);
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Data" }).click();
   await page.getByLabel("Path of the file").fill(`${folder}/../elsewhere.csv`);
   await page.getByRole("button", { name: "Register file" }).click();

@@ -11,24 +11,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
+import { createProject, expectNoHorizontalOverflow } from "./steps";
 
 const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
 const TRAINING_TIMEOUT = 10 * 60_000;
-
-async function createProject(page: Page, name: string) {
-  await page.goto("/");
-  // The list is fetched in the browser: once it shows, the form is hydrated and typing sticks.
-  await expect(page.getByRole("list", { name: "Projects" }).or(page.getByText(/No (active )?projects/))).toBeVisible();
-  await page.getByLabel("New project name").fill(name);
-  await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByTestId("project-row").filter({ hasText: name }).getByRole("link", { name }).click();
-  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
-}
-
-async function expectNoHorizontalOverflow(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 const stepHeading = (page: Page, n: number) => page.getByRole("heading", { name: new RegExp(`^Step ${n} of 6`) });
 

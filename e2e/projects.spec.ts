@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
+import { expectNoHorizontalOverflow } from "./steps";
 
 /**
  * The project list is fetched by the browser, so once it (or its empty state) shows, the
@@ -66,8 +67,7 @@ test("duplicate and empty names get a clear message", async ({ page }, testInfo)
 
 test("the navigation fits a phone screen", async ({ page }) => {
   await page.goto("/");
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoHorizontalOverflow(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
 });

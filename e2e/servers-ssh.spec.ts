@@ -15,7 +15,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startSshd, type TestSshd } from "../server/testing/sshd-harness";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { expectNoHorizontalOverflow, openAddServerForm } from "./settings-helpers";
+import { createProject, expectNoHorizontalOverflow, openAddServerForm } from "./steps";
 
 test.describe("an SSH server", () => {
   let sshd: TestSshd;
@@ -103,13 +103,8 @@ test.describe("an SSH server", () => {
     await expect(renamedCard.getByText("Disabled", { exact: true })).toBeHidden();
 
     // The wizard offers it next to This computer and saves it as the project's default.
-    await page.goto("/");
-    await expect(page.getByRole("list", { name: "Projects" }).or(page.getByText(/No (active )?projects/))).toBeVisible();
     const project = `Servers ${Date.now()}`;
-    await page.getByLabel("New project name").fill(project);
-    await page.getByRole("button", { name: "Create project" }).click();
-    await page.getByTestId("project-row").filter({ hasText: project }).getByRole("link", { name: project }).click();
-    await expect(page.getByRole("heading", { name: project, level: 1 })).toBeVisible();
+    await createProject(page, project);
     await page.getByRole("link", { name: "Train a prediction model" }).first().click();
     await expect(page.getByRole("radio", { name: /This computer/ })).toBeChecked();
     await page.getByRole("radio", { name: renamed }).check();

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { expectNoHorizontalOverflow, openAddServerForm } from "./settings-helpers";
+import { expectNoHorizontalOverflow, openAddServerForm } from "./steps";
 
 const SAFE_PATH_MESSAGE = "Use an absolute path (or ~/…) of letters, digits and / . _ - + only.";
 

@@ -1,6 +1,7 @@
 import os from "node:os";
 import { expect, test } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
+import { expectNoHorizontalOverflow } from "./steps";
 
 test("Settings shows This computer with its probe, readable on the screen size", async ({ page }) => {
   await page.goto("/settings");
@@ -11,7 +12,6 @@ test("Settings shows This computer with its probe, readable on the screen size",
   await expect(card.getByText("CPUs")).toBeVisible();
   await expect(card).toContainText(String(os.cpus().length));
   await expect(card.getByRole("button", { name: /Check .* again/ })).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoHorizontalOverflow(page);
   await expectNoSeriousAxeViolations(page);
 });

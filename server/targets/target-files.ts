@@ -6,14 +6,12 @@
  * never becomes a snapshot until its whole hash matches. From a worker: the path its
  * `fetch` named is copied here (the caller verifies the hash the worker reported).
  */
-import { copyFile, mkdir } from "node:fs/promises";
+import { copyFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { WORKER_PROTOCOL } from "@/worker/protocol";
 import type { Db } from "@/server/db/client";
 import { sshConfigOf, remoteLayout, sshConnectOptions } from "./ssh/ssh-target";
-import { download, mkdirp, removeTree, RESUME_OVERLAP_BYTES, statOrNull, uploadFrom, withSftp } from "./ssh/sftp";
-import { ZLocalTargetConfig } from "./targets.schema";
+import { download, mkdirp, removeTree, RESUME_OVERLAP_BYTES, statOrNull, uploadFrom, withSftp, type SftpSession } from "./ssh/sftp";
 import { targetsService } from "./targets.service";
 import type { TargetRow } from "./targets.repository";
 
@@ -24,31 +22,32 @@ export interface PushResult {
   sent: number;
 }
 
-/** Makes the blob `sha256` (the local file) exist in the target worker's store. */
+/** One SFTP session to an SSH computer; a failure is recorded on the computer (unreachable, host key). */
+export async function sftpOn<T>(db: Db, t: TargetRow, fn: (s: SftpSession) => Promise<T>, timeoutMs?: number): Promise<T> {
+  try {
+    return await withSftp(await sshConnectOptions(db, t, timeoutMs), fn);
+  } catch (err) {
+    await targetsService(db).recordFailure(t, err);
+    throw err;
+  }
+}
+
+/**
+ * Makes the blob `sha256` (the local file) exist in an SSH computer's store. This
+ * computer shares its store with the controller and needs no copy (datasets/copies.ts).
+ */
 export async function pushBlob(db: Db, t: TargetRow, localFile: string, sha256: string, bytes: number, onBytes?: (sent: number) => void): Promise<PushResult> {
-  const targets = targetsService(db);
-  const put = () => targets.execOn(t, { protocol: WORKER_PROTOCOL, op: "put", opId: `put:${randomUUID()}`, sha256, bytes });
+  const put = () => targetsService(db).execOn(t, { protocol: WORKER_PROTOCOL, op: "put", opId: `put:${randomUUID()}`, sha256, bytes });
   const first = await put();
   if (first.complete) return { resumedFrom: bytes, sent: 0 };
   const offset = first.offset;
-  if (t.kind === "local") {
-    const home = ZLocalTargetConfig.parse(JSON.parse(t.config)).workerHome;
-    await mkdir(path.join(home, "incoming"), { recursive: true });
-    await copyFile(localFile, path.join(home, "incoming", `${sha256}.part`));
-  } else {
-    const layout = remoteLayout(sshConfigOf(t).workerDir);
-    try {
-      await withSftp(await sshConnectOptions(db, t), async (s) => {
-        await mkdirp(s, `${layout.home}/incoming`);
-        const from = Math.max(0, offset - RESUME_OVERLAP_BYTES);
-        let sent = from;
-        await uploadFrom(s, localFile, layout.part(sha256), from, (n) => onBytes?.((sent += n)));
-      });
-    } catch (err) {
-      await targets.recordFailure(t, err);
-      throw err;
-    }
-  }
+  const layout = remoteLayout(sshConfigOf(t).workerDir);
+  await sftpOn(db, t, async (s) => {
+    await mkdirp(s, `${layout.home}/incoming`);
+    const from = Math.max(0, offset - RESUME_OVERLAP_BYTES);
+    let sent = from;
+    await uploadFrom(s, localFile, layout.part(sha256), from, (n) => onBytes?.((sent += n)));
+  });
   const done = await put();
   if (!done.complete) throw new Error(`the worker on ${t.name} has ${done.offset} of ${bytes} bytes of ${sha256} after the transfer`);
   return { resumedFrom: offset, sent: bytes - offset };
@@ -57,12 +56,7 @@ export async function pushBlob(db: Db, t: TargetRow, localFile: string, sha256: 
 /** Copies a file the worker named (an absolute path on its machine) to `localFile`. */
 export async function pullFile(db: Db, t: TargetRow, remotePath: string, localFile: string): Promise<void> {
   if (t.kind === "local") return copyFile(remotePath, localFile);
-  try {
-    await withSftp(await sshConnectOptions(db, t), (s) => download(s, remotePath, localFile));
-  } catch (err) {
-    await targetsService(db).recordFailure(t, err);
-    throw err;
-  }
+  await sftpOn(db, t, (s) => download(s, remotePath, localFile));
 }
 
 /**
@@ -73,12 +67,7 @@ export async function pullFile(db: Db, t: TargetRow, remotePath: string, localFi
 export async function removeRemoteBlob(db: Db, t: TargetRow, sha256: string): Promise<void> {
   if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
   const blob = `${remoteLayout(sshConfigOf(t).workerDir).home}/store/${sha256.slice(0, 2)}/${sha256}`;
-  try {
-    await withSftp(await sshConnectOptions(db, t), async (s) => {
-      if (await statOrNull(s, blob)) await removeTree(s, blob);
-    });
-  } catch (err) {
-    await targetsService(db).recordFailure(t, err);
-    throw err;
-  }
+  await sftpOn(db, t, async (s) => {
+    if (await statOrNull(s, blob)) await removeTree(s, blob);
+  });
 }

@@ -15,6 +15,7 @@ import type { TargetDetailView, TProbe } from "../targets.schema";
 import { MIN_NODE_MAJOR } from "./ssh-target.schema";
 import { WorkerUnreachable } from "../transport";
 import { localWorkerSettings } from "../local/local-target";
+import { sftpOn } from "../target-files";
 import { acceptHostKey, forgetHostKey, listAcceptedHostKeys } from "./host-key-store";
 import { closePooledConnections } from "./ssh-pool";
 import { installPlan } from "./install-plan";
@@ -183,13 +184,9 @@ export function sshComputersService(db: Db = getDb()) {
     const t = await requireSsh(id);
     const cfg = sshConfigOf(t);
     const plan = currentPlan();
-    let install: InstallResult;
-    try {
-      install = await withSftp(await sshConnectOptions(db, t, 120_000), (s) => installWorker(s, cfg.workerDir, plan));
-    } catch (err) {
-      await targets.recordFailure(t, err);
-      throw unavailable(`Set up on ${t.name} failed: ${(err as Error).message}`);
-    }
+    const install = await sftpOn(db, t, (s) => installWorker(s, cfg.workerDir, plan), 120_000).catch((err: Error) => {
+      throw unavailable(`Set up on ${t.name} failed: ${err.message}`);
+    });
     const probed = await targets.probe(t.id);
     if (probed.probe?.version !== plan.version) throw unavailable(`${t.name} answers with worker ${probed.probe?.version} after Set up, expected ${plan.version}.`);
     return { install, probe: probed.probe };
