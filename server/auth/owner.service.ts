@@ -11,7 +11,8 @@ import { hashSecret, newSecret, sameHash } from "./secret-token";
 export const SESSION_COOKIE = "trainyard_session";
 const SESSION_DAYS = 14;
 
-export type Principal = { kind: "owner" } | { kind: "token"; tokenId: string } | { kind: "open" };
+import type { Principal } from "./principal";
+export type { Principal } from "./principal";
 
 export function ownerService(db?: Db) {
   const repo = authRepository(db);
@@ -39,15 +40,16 @@ export function ownerService(db?: Db) {
 
     logout: (secret: string) => repo.deleteSession(hashSecret(secret)),
 
-    async sessionValid(secret: string): Promise<boolean> {
+    /** The owner principal for a valid session secret, or null. */
+    async sessionPrincipal(secret: string): Promise<Principal | null> {
       const hash = hashSecret(secret);
       const session = await repo.findSession(hash);
-      if (!session || !sameHash(session.tokenHash, hash)) return false;
+      if (!session || !sameHash(session.tokenHash, hash)) return null;
       if (session.expiresAt.getTime() < Date.now()) {
         await repo.deleteSession(hash);
-        return false;
+        return null;
       }
-      return true;
+      return { kind: "owner", sessionId: session.id };
     },
 
     async createToken(name: string): Promise<{ id: string; token: string }> {
@@ -77,7 +79,7 @@ export function ownerService(db?: Db) {
       const row = await repo.findToken(hash);
       if (!row || row.revokedAt || !sameHash(row.tokenHash, hash)) return null;
       await repo.touchToken(row.id);
-      return { kind: "token", tokenId: row.id };
+      return { kind: "token", tokenId: row.id, name: row.name, readOnly: false };
     },
   };
 }

@@ -5,7 +5,8 @@
  * is handed to the app in a header that clients cannot set (it is stripped first).
  */
 import type { IncomingMessage } from "node:http";
-import { ownerService, SESSION_COOKIE, type Principal } from "@/server/auth/owner.service";
+import { ownerService, SESSION_COOKIE } from "@/server/auth/owner.service";
+import type { Principal } from "@/server/auth/principal";
 import { hostNameOf, originAllowed } from "./allowed-hosts";
 
 export const PRINCIPAL_HEADER = "x-trainyard-principal";
@@ -61,7 +62,8 @@ export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Pr
 
   const url = req.url ?? "/";
   const session = readCookie(req.headers.cookie, SESSION_COOKIE);
-  if (session && (await owner.sessionValid(session))) return { ok: true, principal: { kind: "owner" } };
+  const sessionPrincipal = session ? await owner.sessionPrincipal(session) : null;
+  if (sessionPrincipal) return { ok: true, principal: sessionPrincipal };
   if (PUBLIC_WHEN_LOCKED.some((re) => re.test(url))) return { ok: true, principal: { kind: "open" } };
   const wantsPage = SAFE_METHODS.has(method) && !url.startsWith("/api/") && url !== "/metrics";
   return {

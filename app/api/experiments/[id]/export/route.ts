@@ -6,6 +6,7 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { errorResponse } from "@/server/exports/http-errors";
+import { attachmentDisposition } from "@/server/http/content-disposition";
 import { verifiedExportDownload } from "@/server/exports/exports.service";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +20,7 @@ export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> 
       headers: {
         "content-type": "application/gzip",
         "content-length": String(d.bytes),
-        "content-disposition": `attachment; filename="${d.fileName}"`,
+        "content-disposition": attachmentDisposition(d.fileName),
         "x-checksum-sha256": d.sha256,
         "cache-control": "no-store",
       },

@@ -9,6 +9,7 @@ import { incomingDir, localTarget, workerHomeOf } from "@/server/datasets/local-
 import { streamUploadToFile } from "@/server/datasets/upload-stream";
 import { getDb } from "@/server/db/client";
 import { errorResponse } from "@/server/exports/http-errors";
+import { attachmentDisposition } from "@/server/http/content-disposition";
 import { predictionsService } from "@/server/predictions/predictions.service";
 import { PREDICT_FILE_MAX_BYTES } from "@/server/predictions/predictions.schema";
 
@@ -39,7 +40,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ id: string }> 
     return new Response(out.csv, {
       headers: {
         "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="${name.replace(/"/g, "")}"`,
+        "content-disposition": attachmentDisposition(name),
         "x-prediction-rows": String(out.rows),
         "x-prediction-job": out.jobId,
         "cache-control": "no-store",
