@@ -27,6 +27,13 @@ describe("content checks while streaming", () => {
     expect(codeOf(() => check([]))).toBe("empty_file");
     expect(codeOf(() => check([" \n\r\n"]))).toBe("empty_file");
   });
+  it("refuses a header with no data rows, like an empty file, whatever blank lines follow it", () => {
+    expect(codeOf(() => check(["species,island,mass\n"]))).toBe("header_only");
+    expect(codeOf(() => check(["species,island", ",mass\r\n\r\n  \n"]))).toBe("header_only");
+    expect(codeOf(() => check(["species,island,mass"]))).toBe("header_only");
+    expect(check(["species,island,mass\n", "Adelie,Biscoe,3750"]).sniffed).toBe("text");
+    expect(() => check(["a,b\n"])).toThrow(/f\.csv has a header but no data rows/);
+  });
   it("refuses a NUL byte even after invalid UTF-8 in the same chunk", () => {
     expect(codeOf(() => check([Buffer.from([0x89, 0x50, 0x00])]))).toBe("not_text");
   });

@@ -2,8 +2,10 @@
  * Streaming checks on an upload's bytes, so a file that the profile would refuse for a
  * cheap reason is refused while it arrives and nothing is stored: empty, NUL bytes
  * (binary), invalid UTF-8 (unless read as Latin-1), a line over the line cap, a header
- * with more columns than the column cap. Gzip and Parquet (by magic bytes) skip the text
- * checks; the profile job checks them (decompressed cap, header-only, ragged rows).
+ * with more columns than the column cap, a header and no data rows (one non-blank line).
+ * Gzip and Parquet (by magic bytes) skip the text checks; the profile job checks them
+ * (decompressed cap, header-only, ragged rows). Limit: a header whose quoted field spans
+ * lines counts as two lines here, so such a header-only file is left to the profile.
  * Memory: constant (the header is kept only up to the line cap while it is counted).
  */
 import { badInput, type DomainError } from "@/server/errors";
@@ -46,6 +48,9 @@ export class ContentChecker {
   private line = 1;
   private lineBytes = 0;
   private onlyWhitespace = true;
+  // Lines with something other than whitespace: one means a header and no data rows.
+  private contentLines = 0;
+  private lineHasContent = false;
   private kind: SniffedKind | null = null;
   private header: number[] = [];
   private headerDone = false;
@@ -85,8 +90,13 @@ export class ContentChecker {
         throw refuse("not_text", `${this.fileName} contains a NUL byte at offset ${at} (line ${this.line}): it is binary data, not a text table, whatever its name says.`, { offset: at, line: this.line });
       }
       if (this.limits.encoding === "utf-8") this.utf8(b, at);
-      if (this.onlyWhitespace && b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) this.onlyWhitespace = false;
+      if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) {
+        this.onlyWhitespace = false;
+        this.lineHasContent = true;
+      }
       if (b === 0x0a) {
+        if (this.lineHasContent) this.contentLines++;
+        this.lineHasContent = false;
         if (!this.headerDone) this.finishHeader();
         this.line++;
         this.lineBytes = 0;
@@ -111,6 +121,11 @@ export class ContentChecker {
     }
     if (this.kind === "text" && this.limits.encoding === "utf-8" && this.need > 0) this.badUtf8(this.leadAt, "ends in the middle of a character");
     if (this.kind === "text" && !this.headerDone) this.finishHeader();
+    if (this.lineHasContent) this.contentLines++;
+    this.lineHasContent = false;
+    if (this.kind === "text" && this.contentLines === 1) {
+      throw refuse("header_only", `${this.fileName} has a header but no data rows: there is nothing to train on. Export the table again with its rows.`);
+    }
   }
 
   private finishHeader(): void {
