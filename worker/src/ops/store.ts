@@ -1,6 +1,6 @@
 // Files in and out of the worker's content-addressed store: put (verify an uploaded
-// part and move it in atomically), import (snapshot a file from an allowed root,
-// detecting changes during the copy), peek (first lines), artifacts and fetch (a
+// part and move it in atomically), import (snapshot a file from an allowed root, read
+// only from the descriptor that was checked), peek (first lines, same checks), artifacts and fetch (a
 // job's verified outputs). Stored blobs are read-only (0444).
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -9,7 +9,8 @@ import type { z } from "zod";
 import type { ZArtifactsRequest, ZFetchRequest, ZImportRequest, ZPeekRequest, ZPutRequest } from "../../protocol/requests";
 import { WorkerError } from "../errors";
 import { fsyncDir, sha256File } from "../fsx";
-import { checkReadablePath, openRegular } from "../paths";
+import { openInRoots } from "../paths";
+import { copyOpened } from "../snapshot";
 import { unsafeRelativePath } from "../supervisor/manifest";
 import { jobPaths } from "../supervisor/command";
 import type { Ctx } from "./context";
@@ -47,55 +48,27 @@ export async function put(ctx: Ctx, req: z.output<typeof ZPutRequest>) {
   return done;
 }
 
-export async function importFile(ctx: Ctx, req: z.output<typeof ZImportRequest>) {
-  const real = checkReadablePath(req.path, ctx.cfg.allowedRoots);
-  const fd = openRegular(real);
-  const before = fs.fstatSync(fd);
+export function importFile(ctx: Ctx, req: z.output<typeof ZImportRequest>) {
+  const src = openInRoots(req.path, ctx.cfg.allowedRoots);
   const tmp = path.join(ctx.home.p("incoming"), `import-${process.pid}-${crypto.randomBytes(4).toString("hex")}.tmp`);
-  const hash = crypto.createHash("sha256");
-  let bytes = 0;
   try {
-    await new Promise<void>((resolve, reject) => {
-      const rs = fs.createReadStream("", { fd, autoClose: false, highWaterMark: 1 << 20 });
-      const ws = fs.createWriteStream(tmp, { flags: "wx" });
-      rs.on("data", (c) => {
-        hash.update(c as Buffer);
-        bytes += (c as Buffer).length;
-      });
-      rs.on("error", reject);
-      ws.on("error", reject);
-      ws.on("finish", resolve);
-      rs.pipe(ws);
-    });
-    const after = fs.statSync(real);
-    const sha256 = hash.digest("hex");
-    // Size/mtime before vs after, bytes read, and a second hash of the source: a file
-    // rewritten in place during the copy is never snapshotted as if it were whole.
-    const again = await sha256File(real);
-    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || bytes !== before.size || again.sha256 !== sha256) {
-      throw new WorkerError("file_changed", `${req.path} changed while it was being copied (size ${before.size} -> ${after.size}); nothing was stored, try again when it is complete`);
-    }
+    const { sha256, bytes } = copyOpened(src, tmp, req.path);
     const dest = fs.existsSync(ctx.home.blob(sha256)) ? ctx.home.blob(sha256) : storeFile(ctx, tmp, sha256);
     return { sha256, bytes, path: dest };
   } finally {
-    fs.closeSync(fd);
+    fs.closeSync(src.fd);
     fs.rmSync(tmp, { force: true });
   }
 }
 
 export function peek(ctx: Ctx, req: z.output<typeof ZPeekRequest>) {
-  const real = req.sha256
-    ? (() => {
-        const b = ctx.home.blob(req.sha256!);
-        if (!fs.existsSync(b)) throw new WorkerError("not_found", `no blob ${req.sha256} in the store`);
-        return b;
-      })()
-    : checkReadablePath(req.path!, [...ctx.cfg.allowedRoots, ctx.home.p("store")]);
-  const fd = openRegular(real);
+  const store = ctx.home.p("store");
+  if (req.sha256 && !fs.existsSync(ctx.home.blob(req.sha256))) throw new WorkerError("not_found", `no blob ${req.sha256} in the store`);
+  const src = req.sha256 ? openInRoots(ctx.home.blob(req.sha256), [store]) : openInRoots(req.path!, [...ctx.cfg.allowedRoots, store]);
   try {
-    const size = fs.fstatSync(fd).size;
+    const size = src.stat.size;
     const buf = Buffer.alloc(Math.min(req.maxBytes, size));
-    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const n = fs.readSync(src.fd, buf, 0, buf.length, 0);
     const text = buf.subarray(0, n).toString("utf8");
     let lines = text.split(/\r?\n/);
     const cutMidLine = n < size && !text.endsWith("\n");
@@ -103,9 +76,9 @@ export function peek(ctx: Ctx, req: z.output<typeof ZPeekRequest>) {
     if (text.endsWith("\n")) lines.pop();
     const truncated = lines.length > req.maxRows || n < size;
     lines = lines.slice(0, req.maxRows);
-    return { path: real, bytes: size, lines, truncated };
+    return { path: src.real, bytes: size, lines, truncated };
   } finally {
-    fs.closeSync(fd);
+    fs.closeSync(src.fd);
   }
 }
 
