@@ -7,6 +7,9 @@ import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { formatBytes } from "./format";
 
+/** "sales.csv in project “Churn”": a dataset of another project, often of the same file name. */
+const sharedLabel = (s: { name: string; projectName: string | null }) => (s.projectName ? `${s.name} in project “${s.projectName}”` : `${s.name} (another project)`);
+
 /** What deleting frees, what blocks it, then the deletion itself. */
 export function DeleteDataset({ datasetId, onDone }: { datasetId: string; onDone: () => void }) {
   const trpc = useTRPC();
@@ -46,7 +49,7 @@ export function DeleteDataset({ datasetId, onDone }: { datasetId: string; onDone
           <p className="text-sm">
             {p.removesSnapshot
               ? `This frees ${formatBytes(p.freedBytes)} in Trainyard’s store. Your original file, if it was registered by path, is not touched.`
-              : `The data stays in the store because ${p.sharedWith.map((s) => s.name).join(", ")} also uses it; nothing is freed.`}
+              : `The data stays in the store because ${p.sharedWith.map(sharedLabel).join(", ")} also ${p.sharedWith.length === 1 ? "uses" : "use"} the same bytes; nothing is freed.`}
           </p>
           {p.serverCopies.length > 0 && <p className="text-sm">Its copies on {p.serverCopies.join(", ")} are deleted too.</p>}
           {p.usedBy.length > 0 && <p className="text-sm">Experiments that used it keep their results: {p.usedBy.map((e) => e.name).join(", ")}.</p>}

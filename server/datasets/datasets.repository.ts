@@ -89,6 +89,9 @@ export function datasetsRepository(db: Db = getDb()) {
         db.dataset.update({ where: { id }, data }),
       list: (projectId: string): Promise<DatasetRow[]> => db.dataset.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
       bySnapshot: (snapshotSha256: string): Promise<DatasetRow[]> => db.dataset.findMany({ where: { snapshotSha256 } }),
+      /** Names of the given projects (a deleted project is simply absent). */
+      projectNames: async (projectIds: string[]): Promise<Map<string, string>> =>
+        new Map((await db.project.findMany({ where: { id: { in: projectIds } }, select: { id: true, name: true } })).map((p) => [p.id, p.name])),
       profiling: (): Promise<DatasetRow[]> => db.dataset.findMany({ where: { status: "profiling" } }),
       remove: async (id: string) => {
         await db.datasetCheck.deleteMany({ where: { datasetId: id } });

@@ -155,7 +155,7 @@ export interface DeletePreviewView {
   datasetId: string;
   name: string;
   /** Other datasets (any project) that use the same snapshot: it stays while they exist. */
-  sharedWith: { id: string; projectId: string; name: string }[];
+  sharedWith: { id: string; projectId: string; projectName: string | null; name: string }[];
   /** Bytes freed in the store (0 when the snapshot stays). */
   freedBytes: number;
   removesSnapshot: boolean;

@@ -88,7 +88,10 @@ export function datasetsService(db: Db = getDb()) {
   async function deletePreview(id: string): Promise<DeletePreviewView> {
     const d = await requireRow(id);
     const s = await repo.snapshots.find(d.snapshotSha256);
-    const sharedWith = (await repo.datasets.bySnapshot(d.snapshotSha256)).filter((x) => x.id !== d.id).map((x) => ({ id: x.id, projectId: x.projectId, name: x.name }));
+    const others = (await repo.datasets.bySnapshot(d.snapshotSha256)).filter((x) => x.id !== d.id);
+    // Another project's dataset often has the same file name: the project is what tells them apart.
+    const projects = await repo.datasets.projectNames([...new Set(others.map((x) => x.projectId))]);
+    const sharedWith = others.map((x) => ({ id: x.id, projectId: x.projectId, projectName: projects.get(x.projectId) ?? null, name: x.name }));
     const [jobs, exports, usedBy] = await Promise.all([
       repo.references.activeJobsUsing(d.snapshotSha256),
       repo.references.exportsOf(d.snapshotSha256),

@@ -32,6 +32,21 @@ describe("delete preview", () => {
     expect(p).toMatchObject({ removesSnapshot: false, freedBytes: 0, sharedWith: [{ id: other.id, projectId: "p2" }] });
   });
 
+  it("names the other project when a same-named dataset there shares the bytes", async () => {
+    const d = (await db.dataset.findFirst({ where: { projectId: "p1" } }))!;
+    await db.project.create({ data: { id: "p3", name: "Churn 2025", nameKey: "churn 2025" } });
+    const sameName = await dataset("p3", "sales.csv");
+    const p = await datasetsService(db).deletePreview(d.id);
+    expect(p.sharedWith).toEqual(
+      expect.arrayContaining([
+        { id: sameName.id, projectId: "p3", projectName: "Churn 2025", name: "sales.csv" },
+        // A project row that is gone leaves the name unknown rather than guessed.
+        expect.objectContaining({ projectId: "p2", projectName: null }),
+      ]),
+    );
+    await db.dataset.delete({ where: { id: sameName.id } });
+  });
+
   it("is blocked by an active job naming the snapshot and by a listed export, and says which", async () => {
     const d = (await db.dataset.findFirst({ where: { projectId: "p1" } }))!;
     const job = await seedJob(db, "running");
