@@ -8,7 +8,7 @@ import { authRepository } from "./auth.repository";
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./password";
 import { hashSecret, newSecret, sameHash } from "./secret-token";
 
-export const SESSION_COOKIE = "trainyard_session";
+export { SESSION_COOKIE } from "./session-cookie";
 const SESSION_DAYS = 14;
 
 import type { Principal } from "./principal";
@@ -29,7 +29,7 @@ export function ownerService(db?: Db) {
     },
 
     /** Returns a new session secret, or null when the password is wrong. */
-    async login(password: string): Promise<{ secret: string; expiresAt: Date } | null> {
+    async login(password: string, _opts: { userAgent?: string | null } = {}): Promise<{ secret: string; expiresAt: Date } | null> {
       const stored = await repo.ownerHash();
       if (!stored || !(await verifyPassword(password, stored))) return null;
       const secret = newSecret("tys");

@@ -1,36 +1,65 @@
 /**
- * Failed-login limiter: at most `limit` failures per key (client address) within
- * `windowMs`; further attempts are refused until the window passes. In memory: a
- * restart clears it, which is acceptable for one owner behind one server.
+ * Sign-in attempt limiter: at most `limit` attempts per key (client address) within
+ * `windowMs`. An attempt is counted when it starts, before the password is checked, so
+ * parallel guesses cannot all slip through while the first ones are still hashing; a
+ * successful sign-in resets its key. Memory is bounded: at most `maxKeys` addresses are
+ * remembered, the least recently seen is forgotten first. In memory: a restart clears it,
+ * which is acceptable for one owner behind one server.
  */
-export class FailureLimiter {
-  private failures = new Map<string, number[]>();
+export interface AttemptLimiterOptions {
+  limit: number;
+  windowMs: number;
+  maxKeys: number;
+  now?: () => number;
+}
 
-  constructor(
-    private readonly limit = 5,
-    private readonly windowMs = 15 * 60_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+export class AttemptLimiter {
+  private readonly attempts = new Map<string, number[]>();
+  private readonly now: () => number;
 
+  constructor(private readonly opts: AttemptLimiterOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Attempts still inside the window for `key`; moves the key to the most recent end. */
   private recent(key: string): number[] {
-    const cutoff = this.now() - this.windowMs;
-    const list = (this.failures.get(key) ?? []).filter((t) => t > cutoff);
-    this.failures.set(key, list);
+    const cutoff = this.now() - this.opts.windowMs;
+    const list = (this.attempts.get(key) ?? []).filter((t) => t > cutoff);
+    this.attempts.delete(key);
+    if (list.length) this.attempts.set(key, list);
     return list;
   }
 
-  /** Milliseconds until another attempt is allowed; 0 when allowed now. */
-  retryAfterMs(key: string): number {
+  /**
+   * Counts one attempt for `key` and returns 0, or returns the milliseconds until another
+   * attempt is allowed (the attempt is then not counted).
+   */
+  take(key: string): number {
     const list = this.recent(key);
-    if (list.length < this.limit) return 0;
-    return Math.max(0, list[0]! + this.windowMs - this.now());
+    if (list.length >= this.opts.limit) {
+      this.attempts.set(key, list);
+      return Math.max(1, list[0]! + this.opts.windowMs - this.now());
+    }
+    list.push(this.now());
+    this.attempts.set(key, list);
+    while (this.attempts.size > this.opts.maxKeys) {
+      const oldest = this.attempts.keys().next().value as string;
+      this.attempts.delete(oldest);
+    }
+    return 0;
   }
 
-  recordFailure(key: string): void {
-    this.recent(key).push(this.now());
+  /** Gives back the latest attempt of `key`: it never reached the password check. */
+  refund(key: string): void {
+    this.attempts.get(key)?.pop();
   }
 
   reset(key: string): void {
-    this.failures.delete(key);
+    this.attempts.delete(key);
+  }
+
+  /** Number of addresses remembered (for the memory bound's test). */
+  get size(): number {
+    return this.attempts.size;
   }
 }

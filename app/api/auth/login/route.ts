@@ -1,36 +1,53 @@
 import { z } from "zod";
-import { ownerService, SESSION_COOKIE } from "@/server/auth/owner.service";
-import { loginLimiter } from "@/server/auth/login-limiter";
+import { signIn } from "@/server/auth/sign-in";
+import { cookieSecure, sessionCookie } from "@/server/auth/session-cookie";
+import { bodyErrorResponse, readJsonBody } from "@/server/http/json-body";
 import { CLIENT_HEADER } from "@/server/http/request-guard";
 
 export const dynamic = "force-dynamic";
 
-const Body = z.object({ password: z.string().min(1).max(1000) });
+const Body = z.object({ password: z.string().min(1).max(1000) }).strict();
+
+const seconds = (ms: number) => String(Math.ceil(ms / 1000));
 
 export async function POST(req: Request) {
-  const parsed = Body.safeParse(await req.json().catch(() => null));
-  if (!parsed.success) return Response.json({ error: "Enter the owner password." }, { status: 400 });
-  const client = req.headers.get(CLIENT_HEADER) ?? "unknown";
-  const limiter = loginLimiter();
-  const wait = limiter.retryAfterMs(client);
-  if (wait > 0) {
-    return Response.json(
-      { error: `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60_000)} minute(s).` },
-      { status: 429, headers: { "retry-after": String(Math.ceil(wait / 1000)) } },
-    );
+  let raw: unknown;
+  try {
+    raw = await readJsonBody(req);
+  } catch (err) {
+    const answer = bodyErrorResponse(err);
+    if (answer) return answer;
+    throw err;
   }
-  const session = await ownerService().login(parsed.data.password);
-  if (!session) {
-    limiter.recordFailure(client);
-    return Response.json({ error: "That is not the owner password." }, { status: 401 });
+  const parsed = Body.safeParse(raw);
+  if (!parsed.success) return Response.json({ error: "Send the owner password as {\"password\": \"…\"}." }, { status: 400 });
+  const outcome = await signIn({
+    client: req.headers.get(CLIENT_HEADER) ?? "unknown",
+    password: parsed.data.password,
+    userAgent: req.headers.get("user-agent"),
+  });
+  switch (outcome.kind) {
+    case "signedIn":
+      return Response.json(
+        { ok: true },
+        { headers: { "set-cookie": sessionCookie(outcome.secret, outcome.expiresAt, { secure: cookieSecure() }) } },
+      );
+    case "wrongPassword":
+      return Response.json({ error: "That is not the owner password." }, { status: 401 });
+    case "noPassword":
+      return Response.json(
+        { error: "No owner password is set. Set one with: trainyard owner set-password" },
+        { status: 409 },
+      );
+    case "limited":
+      return Response.json(
+        { error: `Too many sign-in attempts. Try again in ${Math.ceil(outcome.retryAfterMs / 60_000)} minute(s).` },
+        { status: 429, headers: { "retry-after": seconds(outcome.retryAfterMs) } },
+      );
+    case "busy":
+      return Response.json(
+        { error: "The server is checking other sign-ins; try again in a few seconds." },
+        { status: 503, headers: { "retry-after": seconds(outcome.retryAfterMs) } },
+      );
   }
-  limiter.reset(client);
-  const cookie = [
-    `${SESSION_COOKIE}=${encodeURIComponent(session.secret)}`,
-    "Path=/",
-    "HttpOnly",
-    "SameSite=Strict",
-    `Expires=${session.expiresAt.toUTCString()}`,
-  ].join("; ");
-  return Response.json({ ok: true }, { headers: { "set-cookie": cookie } });
 }
