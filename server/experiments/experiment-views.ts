@@ -3,9 +3,22 @@ import type { Db } from "@/server/db/client";
 import { isActive } from "@/server/jobs/job-state";
 import { ZExperimentSettings, type TExperimentSettings } from "./experiments.schema";
 import { stepJobs } from "./chain-jobs";
-import { STEPS, type StepName } from "./chain-steps";
+import { STEPS, type Phase, type StepName } from "./chain-steps";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
 import type { ExperimentResults } from "./chain-results";
+import { explainFailure, type FailureView, type RecipeError } from "./failure-words";
+import {
+  experimentOutcome,
+  phaseViews,
+  shownStepState,
+  STEP_LABELS,
+  stepStateWords,
+  trainingOutcome,
+  type OutcomeView,
+  type PhaseView,
+  type StepFacts,
+  type TrainingOutcome,
+} from "./outcome-view";
 
 export interface ExperimentListView {
   id: string;
@@ -32,7 +45,7 @@ export interface ExperimentListView {
 
 export interface StepView {
   step: StepName;
-  phase: string;
+  phase: Phase;
   jobId: string | null;
   state: string | null;
   reason: string | null;
@@ -40,6 +53,14 @@ export interface StepView {
   unreachableSince: string | null;
   cancelRequested: boolean;
   usage: unknown;
+  /** What the step does, in words ("Training models"). */
+  label: string;
+  /** The state to show: a step the cancel stopped early is "cancelled" even if it exited 0. */
+  shownState: string | null;
+  /** That state in plain words ("waiting for a free slot"). */
+  stateWords: string;
+  /** For a failed or timed-out step: the summary, the next action, the technical facts. */
+  failure: FailureView | null;
 }
 
 export interface ExperimentDetailView extends ExperimentListView {
@@ -53,6 +74,12 @@ export interface ExperimentDetailView extends ExperimentListView {
   steps: StepView[];
   results: ExperimentResults | null;
   badges: { trainingFinished: boolean; evaluationPassed: boolean; betterThanBaseline: boolean | null; comparable: boolean | null };
+  /** Each phase's state from its steps (never green when a step in it failed or was cancelled). */
+  phases: PhaseView[];
+  /** How training ended: "finished" only when a model was made and kept. */
+  training: TrainingOutcome;
+  /** For a run that did not succeed: what happened and what to do next. */
+  outcome: OutcomeView | null;
   transitions: { from: string; to: string; reason: string | null; at: string }[];
 }
 
@@ -92,16 +119,13 @@ export function toListView(e: ExperimentRow): ExperimentListView {
   };
 }
 
-const STEP_LABELS: Record<StepName, string> = {
-  split: "Splitting the data",
-  features_train: "Preparing training rows",
-  features_test: "Preparing test rows",
-  train: "Training models",
-  predict: "Predicting the test rows",
-  baseline: "Scoring the baseline",
-  score_candidate: "Scoring the model",
-  score_baseline: "Scoring the baseline",
-  package: "Packaging the export",
+const recipeError = (report: string | null | undefined): RecipeError | null => {
+  try {
+    const r = report ? (JSON.parse(report) as { error?: RecipeError | null }) : null;
+    return r?.error && typeof r.error === "object" ? r.error : null;
+  } catch {
+    return null;
+  }
 };
 
 export async function toDetailView(db: Db, e: ExperimentRow): Promise<ExperimentDetailView> {
@@ -135,18 +159,24 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
   });
   const steps: StepView[] = STEPS.map((s) => {
     const j = jobs.get(s.name);
+    const facts: StepFacts = { step: s.name, phase: s.phase, state: j?.state ?? null, reason: j?.reason ?? null, cancelRequested: Boolean(j?.cancelRequestedAt) };
     return {
       step: s.name,
       phase: s.phase,
       jobId: j?.id ?? null,
-      state: j?.state ?? null,
-      reason: j?.reason ?? null,
+      state: facts.state,
+      reason: facts.reason,
       detail: j?.detail ?? null,
       unreachableSince: j?.unreachableSince?.toISOString() ?? null,
-      cancelRequested: Boolean(j?.cancelRequestedAt),
+      cancelRequested: facts.cancelRequested,
       usage: j?.usage ? JSON.parse(j.usage) : null,
+      label: STEP_LABELS[s.name],
+      shownState: shownStepState(e.status, facts),
+      stateWords: stepStateWords(e.status, facts),
+      failure: j ? explainFailure({ stepLabel: STEP_LABELS[s.name], state: j.state, reason: j.reason, detail: j.detail, error: recipeError(j.report) }) : null,
     };
   });
+  const firstFailed = steps.find((s) => s.failure);
   const done = steps.filter((s) => s.state === "succeeded").length;
   const current = steps.find((s) => s.state !== null && isActive(s.state));
   const train = steps.find((s) => s.step === "train");
@@ -166,8 +196,11 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     },
     steps,
     results,
+    phases: phaseViews(e.status, steps),
+    training: trainingOutcome(e.status, train),
+    outcome: experimentOutcome(e.status, e.reason, firstFailed ? { stepLabel: firstFailed.label, view: firstFailed.failure! } : null, e.budgetSeconds, current ? STEP_LABELS[current.step] : null),
     badges: {
-      trainingFinished: train?.state === "succeeded",
+      trainingFinished: trainingOutcome(e.status, train) === "finished",
       evaluationPassed: Boolean(results),
       betterThanBaseline: results ? results.comparison.better : null,
       comparable: results ? results.comparison.comparable : null,
