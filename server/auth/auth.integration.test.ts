@@ -3,6 +3,9 @@
  * a password guesser meets them: raw HTTP requests, the CLI on the same data home, and
  * timestamps moved in the SQLite file where a test needs time to pass.
  */
+import { randomBytes, scryptSync } from "node:crypto";
+import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
 
@@ -17,6 +20,16 @@ async function passwordServer(): Promise<ServerProcess> {
   const home = tempHome();
   setPassword(home);
   return startServer({ home });
+}
+
+/** Runs `fn` on the server's SQLite file (WAL mode: safe beside the running server). */
+function withDb<T>(server: ServerProcess, fn: (db: Database.Database) => T): T {
+  const db = new Database(path.join(server.home, "trainyard.db"));
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
 }
 
 const login = (server: ServerProcess, password: string) =>
@@ -52,5 +65,28 @@ describe("the sign-in limiter", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     // Once limited, even the right password waits for the window.
     expect((await login(server, PASSWORD)).status).toBe(429);
+  });
+});
+
+describe("the owner password hash", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await passwordServer();
+  });
+  afterAll(() => server?.stop());
+
+  it("is made with N=2^17, and an old N=2^15 hash is replaced at the next sign-in", async () => {
+    const stored = () => withDb(server, (db) => (db.prepare("SELECT passwordHash FROM OwnerCredential").get() as { passwordHash: string }).passwordHash);
+    expect(stored().split("$")[1]).toBe("131072");
+    const salt = randomBytes(16);
+    const oldHash = scryptSync(PASSWORD, salt, 32, { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const old = ["scrypt", 1 << 15, 8, 1, salt.toString("base64url"), oldHash.toString("base64url")].join("$");
+    withDb(server, (db) => db.prepare("UPDATE OwnerCredential SET passwordHash = ?").run(old));
+    expect((await login(server, "not the password")).status).toBe(401);
+    expect(stored()).toBe(old);
+    expect((await login(server, PASSWORD)).status).toBe(200);
+    const [kind, n, r, p] = stored().split("$");
+    expect([kind, n, r, p]).toEqual(["scrypt", "131072", "8", "1"]);
+    expect((await login(server, PASSWORD)).status).toBe(200);
   });
 });

@@ -5,7 +5,7 @@
 import { badInput } from "@/server/errors";
 import type { Db } from "@/server/db/client";
 import { authRepository } from "./auth.repository";
-import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./password";
+import { hashPassword, MIN_PASSWORD_LENGTH, needsRehash, verifyPassword } from "./password";
 import { hashSecret, newSecret, sameHash } from "./secret-token";
 
 export { SESSION_COOKIE } from "./session-cookie";
@@ -32,6 +32,8 @@ export function ownerService(db?: Db) {
     async login(password: string, _opts: { userAgent?: string | null } = {}): Promise<{ secret: string; expiresAt: Date } | null> {
       const stored = await repo.ownerHash();
       if (!stored || !(await verifyPassword(password, stored))) return null;
+      // A hash from before the cost was raised is replaced now that the password is known.
+      if (needsRehash(stored)) await repo.setOwnerHash(await hashPassword(password));
       const secret = newSecret("tys");
       const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
       await repo.createSession(hashSecret(secret), expiresAt);
