@@ -6,23 +6,17 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
-import type { Principal } from "@/server/auth/owner.service";
+import { mayMutate, type Principal } from "@/server/auth/principal";
 import { isDomainError, type DomainErrorCode } from "@/server/errors";
-import { PRINCIPAL_HEADER } from "@/server/http/request-guard";
+import { PRINCIPAL_HEADER, readPrincipalMarker } from "@/server/http/guard-marker";
 
 export interface Context {
-  principal: Principal;
+  /** Who the request guard let in; null when the request did not pass the guard. */
+  principal: Principal | null;
 }
 
 export function createContext(req: Request): Context {
-  const raw = req.headers.get(PRINCIPAL_HEADER);
-  let principal: Principal = { kind: "open" };
-  try {
-    if (raw) principal = JSON.parse(raw) as Principal;
-  } catch {
-    principal = { kind: "open" };
-  }
-  return { principal };
+  return { principal: readPrincipalMarker(req.headers.get(PRINCIPAL_HEADER)) };
 }
 
 const t = initTRPC.context<Context>().create({
@@ -59,7 +53,15 @@ const domainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+// Fail closed: a request that did not pass the guard is refused, whatever it calls; a
+// read-only token may query but never mutate. The guard checks this too, per method.
+const authenticated = t.middleware(({ ctx, type, next }) => {
+  if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in with the owner password, or send an API token." });
+  if (type !== "query" && !mayMutate(ctx.principal)) throw new TRPCError({ code: "FORBIDDEN", message: "This API token is read-only." });
+  return next({ ctx: { principal: ctx.principal } });
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 /** Reachable by whoever passed the request guard (the owner, a token, or open loopback). */
-export const procedure = t.procedure.use(domainErrors);
+export const procedure = t.procedure.use(authenticated).use(domainErrors);

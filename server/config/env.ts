@@ -25,6 +25,14 @@ const Env = z.object({
   TRAINYARD_WORKER_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   // The OpenSSH client config `ssh -G` reads for host aliases; default: the user's ~/.ssh/config.
   TRAINYARD_SSH_CONFIG: z.string().min(1).optional(),
+  // The origin people reach this server at through a reverse proxy, e.g. https://ml.example.com.
+  TRAINYARD_PUBLIC_ORIGIN: z
+    .string()
+    .url()
+    .refine((v) => /^https?:$/.test(new URL(v).protocol) && new URL(v).origin === v.replace(/\/$/, ""), "must be an origin like https://ml.example.com (scheme, host, optional port; no path)")
+    .optional(),
+  // The address of that proxy: only its X-Forwarded-For is believed.
+  TRAINYARD_TRUSTED_PROXY: z.union([z.ipv4(), z.ipv6()]).optional(),
   // ssh-agent, used for SSH computers (keys with a passphrase live there).
   SSH_AUTH_SOCK: z.string().min(1).optional(),
 });
@@ -43,6 +51,8 @@ export interface AppConfig {
   workerTimeoutMs: number;
   sshConfig: string | undefined;
   sshAuthSock: string | undefined;
+  publicOrigin: string | undefined;
+  trustedProxy: string | undefined;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -72,5 +82,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerTimeoutMs: e.TRAINYARD_WORKER_TIMEOUT_MS,
     sshConfig: e.TRAINYARD_SSH_CONFIG ? path.resolve(e.TRAINYARD_SSH_CONFIG) : undefined,
     sshAuthSock: e.SSH_AUTH_SOCK,
+    publicOrigin: e.TRAINYARD_PUBLIC_ORIGIN ? new URL(e.TRAINYARD_PUBLIC_ORIGIN).origin : undefined,
+    trustedProxy: e.TRAINYARD_TRUSTED_PROXY,
   };
 }

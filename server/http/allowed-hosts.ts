@@ -34,11 +34,20 @@ export function hostNameOf(hostHeader: string): string {
   return colon === -1 ? h : h.slice(0, colon);
 }
 
-export function originAllowed(origin: string, names: Set<string>): boolean {
-  try {
-    const url = new URL(origin);
-    return names.has(hostNameOf(url.host));
-  } catch {
-    return false;
+/**
+ * The exact origins a browser shows for this server: every name it answers to, with the
+ * scheme and port it listens on, plus the public origin behind a reverse proxy. Another
+ * port on localhost is another site.
+ */
+export function ownOrigins(names: Set<string>, port: number, publicOrigin?: string): Set<string> {
+  const origins = new Set<string>();
+  for (const name of names) {
+    try {
+      origins.add(new URL(`http://${bracket(name)}:${port}`).origin);
+    } catch {
+      // a name that is not a valid URL host cannot be an origin either
+    }
   }
+  if (publicOrigin) origins.add(new URL(publicOrigin).origin);
+  return origins;
 }

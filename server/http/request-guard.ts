@@ -1,75 +1,121 @@
 /**
- * Every request passes here before Next.js sees it: Host check (DNS rebinding), Origin
- * check on mutations (CSRF), then authentication when an owner password is set
- * (session cookie for the browser, bearer token for scripts). The principal it finds
- * is handed to the app in a header that clients cannot set (it is stripped first).
+ * Every request passes here before Next.js sees it, in this order: the path (one
+ * normalised reading, or 400), the Host header (DNS rebinding, 421), the Origin of a
+ * mutation (CSRF: scheme, host and port must be this server's own, 403), the body's size
+ * (413/411), then who is calling when an owner password is set (session cookie for the
+ * browser, bearer token for scripts). A read-only token may not change anything (403).
+ * What it decides reaches the app only through the marker in guard-marker.ts.
  */
 import type { IncomingMessage } from "node:http";
 import { ownerService, SESSION_COOKIE } from "@/server/auth/owner.service";
-import type { Principal } from "@/server/auth/principal";
-import { hostNameOf, originAllowed } from "./allowed-hosts";
+import { mayMutate, type Principal } from "@/server/auth/principal";
+import { hostNameOf } from "./allowed-hosts";
+import { clientAddress } from "./client-address";
+import { CLIENT_HEADER, PRINCIPAL_HEADER } from "./guard-marker";
+import { JSON_BODY_LIMIT } from "./json-body";
+import { hasStreamedBody, isPublicPath, normaliseRequestPath } from "./request-path";
 
-export const PRINCIPAL_HEADER = "x-trainyard-principal";
-/** The client's socket address, for the login limiter (clients cannot set it either). */
-export const CLIENT_HEADER = "x-trainyard-client";
+export { CLIENT_HEADER, PRINCIPAL_HEADER } from "./guard-marker";
 
 export type GuardResult =
   | { ok: true; principal: Principal }
   | { ok: false; status: number; message: string; redirect?: string };
 
-const PUBLIC_WHEN_LOCKED = [/^\/login(\?|$)/, /^\/api\/auth\/login(\?|$)/, /^\/_next\/static\//, /^\/favicon\.ico$/];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
+    if (k === name) {
+      try {
+        return decodeURIComponent(v.join("="));
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }
 
 export interface GuardOptions {
   allowedHosts: Set<string>;
+  /** Exact origins (`scheme://host:port`) this server answers as, the public origin included. */
+  ownOrigins: () => Set<string>;
   passwordSet: () => Promise<boolean>;
+  trustedProxy?: string;
+  jsonBodyLimit?: number;
+}
+
+function refuse(status: number, message: string, redirect?: string): GuardResult {
+  return { ok: false, status, message, redirect };
+}
+
+function sameOrigin(origin: string, own: Set<string>): boolean {
+  try {
+    const url = new URL(origin);
+    return own.has(url.origin);
+  } catch {
+    return false;
+  }
+}
+
+function bodyVerdict(req: IncomingMessage, path: string, limit: number): GuardResult | null {
+  if (hasStreamedBody(path)) return null;
+  const length = req.headers["content-length"];
+  if (req.headers["transfer-encoding"] !== undefined) {
+    return refuse(411, "Send the request body with a Content-Length header.");
+  }
+  if (length !== undefined && (!/^\d+$/.test(length) || Number(length) > limit)) {
+    return refuse(413, `The request body is larger than ${Math.round(limit / 1024)} KiB.`);
+  }
+  return null;
 }
 
 export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Promise<GuardResult> {
   delete req.headers[PRINCIPAL_HEADER];
-  req.headers[CLIENT_HEADER] = req.socket.remoteAddress ?? "unknown";
+  req.headers[CLIENT_HEADER] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], opts.trustedProxy);
+
+  const target = normaliseRequestPath(req.url ?? "/");
+  if (!target.ok) return refuse(400, `Request refused: ${target.reason}.`);
   const host = req.headers.host;
   if (!host || !opts.allowedHosts.has(hostNameOf(host))) {
-    return { ok: false, status: 421, message: `This Trainyard server does not answer to the name "${host ?? ""}".` };
+    return refuse(421, `This Trainyard server does not answer to the name "${host ?? ""}".`);
   }
   const method = req.method ?? "GET";
-  const origin = req.headers.origin;
-  if (!SAFE_METHODS.has(method)) {
-    if (origin !== undefined && !originAllowed(origin, opts.allowedHosts)) {
-      return { ok: false, status: 403, message: "Request refused: it came from another site (Origin check)." };
+  const mutation = !SAFE_METHODS.has(method);
+  if (mutation) {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !sameOrigin(origin, opts.ownOrigins())) {
+      return refuse(403, "Request refused: it came from another site (Origin check).");
     }
     if (origin === undefined && req.headers["sec-fetch-site"] === "cross-site") {
-      return { ok: false, status: 403, message: "Request refused: it came from another site." };
+      return refuse(403, "Request refused: it came from another site.");
     }
   }
+  const tooBig = bodyVerdict(req, target.path, opts.jsonBodyLimit ?? JSON_BODY_LIMIT);
+  if (tooBig) return tooBig;
 
-  const owner = ownerService();
-  const auth = req.headers.authorization;
-  if (auth?.startsWith("Bearer ")) {
-    const principal = await owner.tokenPrincipal(auth.slice(7).trim());
-    if (!principal) return { ok: false, status: 401, message: "The API token is unknown or revoked." };
+  const principal = await identify(req, opts);
+  if (principal === "bad-token") return refuse(401, "The API token is unknown, expired or revoked.");
+  if (principal) {
+    if (mutation && !mayMutate(principal)) return refuse(403, `The API token "${principal.kind === "token" ? principal.name : ""}" is read-only.`);
     return { ok: true, principal };
   }
-  if (!(await opts.passwordSet())) return { ok: true, principal: { kind: "open" } };
+  if (isPublicPath(target.path)) return { ok: true, principal: { kind: "open" } };
+  const wantsPage = !mutation && !target.path.startsWith("/api/") && target.path !== "/metrics";
+  return refuse(
+    401,
+    "Sign in with the owner password, or send an API token.",
+    wantsPage ? `/login?next=${encodeURIComponent(target.path + target.search)}` : undefined,
+  );
+}
 
-  const url = req.url ?? "/";
+/** The caller: a token, a session, "open" when no password is set, or null (anonymous). */
+async function identify(req: IncomingMessage, opts: GuardOptions): Promise<Principal | "bad-token" | null> {
+  const owner = ownerService();
+  const auth = req.headers.authorization;
+  if (auth?.startsWith("Bearer ")) return (await owner.tokenPrincipal(auth.slice(7).trim())) ?? "bad-token";
+  if (!(await opts.passwordSet())) return { kind: "open" };
   const session = readCookie(req.headers.cookie, SESSION_COOKIE);
-  const sessionPrincipal = session ? await owner.sessionPrincipal(session) : null;
-  if (sessionPrincipal) return { ok: true, principal: sessionPrincipal };
-  if (PUBLIC_WHEN_LOCKED.some((re) => re.test(url))) return { ok: true, principal: { kind: "open" } };
-  const wantsPage = SAFE_METHODS.has(method) && !url.startsWith("/api/") && url !== "/metrics";
-  return {
-    ok: false,
-    status: 401,
-    message: "Sign in with the owner password, or send an API token.",
-    redirect: wantsPage ? `/login?next=${encodeURIComponent(url)}` : undefined,
-  };
+  return session ? await owner.sessionPrincipal(session) : null;
 }

@@ -13,7 +13,8 @@ import { ownerService } from "@/server/auth/owner.service";
 import { acquireInstanceLock } from "@/server/lifecycle/instance-lock";
 import { markServerStarted } from "@/server/lifecycle/server-info";
 import { startBackgroundLoops } from "@/server/controller/background-loops";
-import { allowedHostNames, isLoopbackHost } from "./allowed-hosts";
+import { allowedHostNames, hostNameOf, isLoopbackHost, ownOrigins } from "./allowed-hosts";
+import { principalMarker } from "./guard-marker";
 import { guardRequest, PRINCIPAL_HEADER } from "./request-guard";
 
 export class StartRefused extends Error {
@@ -74,23 +75,31 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const app = next({ dev: opts.dev ?? false, dir: opts.repoRoot, hostname: config.host, port: config.port });
     await app.prepare();
     const handle = app.getRequestHandler();
-    const allowedHosts = allowedHostNames(config.host);
+    const publicHost = config.publicOrigin ? [hostNameOf(new URL(config.publicOrigin).host)] : [];
+    const allowedHosts = allowedHostNames(config.host, publicHost);
+    // Known once listening (the port may be 0 in tests).
+    let origins = new Set<string>();
     // The password can be set from the CLI while the server runs: look it up per request.
     const passwordSet = () => owner.hasPassword();
+    const guardOptions = { allowedHosts, ownOrigins: () => origins, passwordSet, trustedProxy: config.trustedProxy };
 
     const server = http.createServer((req, res) => {
-      guardRequest(req, { allowedHosts, passwordSet })
+      guardRequest(req, guardOptions)
         .then((verdict) => {
           if (!verdict.ok) {
+            // A refused request's body is never read: close the connection after answering
+            // so a huge body is not drained into this process.
+            const close = req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] ?? "0") !== "0";
+            const headers: Record<string, string> = close ? { connection: "close" } : {};
             if (verdict.redirect) {
-              res.writeHead(303, { Location: verdict.redirect }).end();
+              res.writeHead(303, { ...headers, Location: verdict.redirect }).end();
             } else {
-              res.writeHead(verdict.status, { "content-type": "application/json" });
+              res.writeHead(verdict.status, { ...headers, "content-type": "application/json" });
               res.end(JSON.stringify({ error: verdict.message }));
             }
             return;
           }
-          req.headers[PRINCIPAL_HEADER] = JSON.stringify(verdict.principal);
+          req.headers[PRINCIPAL_HEADER] = principalMarker(verdict.principal);
           return handle(req, res);
         })
         .catch((err: unknown) => {
@@ -100,6 +109,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         });
     });
     await listen(server, config.port, config.host);
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    origins = ownOrigins(allowedHosts, port, config.publicOrigin);
     cleanups.push(
       () =>
         new Promise<void>((resolve) => {
@@ -110,8 +122,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     markServerStarted();
     const stopLoops = startBackgroundLoops(config, home);
     cleanups.push(stopLoops);
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.port;
+
     const hostForUrl = config.host.includes(":") ? `[${config.host}]` : config.host;
     return { url: `http://${hostForUrl}:${port}`, close: cleanup };
   } catch (err) {

@@ -4,10 +4,11 @@
  * closing the stream. Nothing is replayed: a client that reconnects refetches.
  */
 import { eventBus } from "@/server/events/bus";
+import { guarded } from "@/server/http/route-auth";
 
 export const dynamic = "force-dynamic";
 
-export function GET(req: Request) {
+function get(req: Request) {
   const topicsParam = new URL(req.url).searchParams.get("topics");
   const topics = topicsParam ? topicsParam.split(",").filter(Boolean).slice(0, 50) : null;
   const encoder = new TextEncoder();
@@ -46,3 +47,5 @@ export function GET(req: Request) {
     },
   });
 }
+
+export const GET = guarded("read", get);

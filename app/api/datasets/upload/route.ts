@@ -9,6 +9,7 @@
 import { datasetsService } from "@/server/datasets/datasets.service";
 import { ZUploadQuery } from "@/server/datasets/datasets.schema";
 import { isDomainError } from "@/server/errors";
+import { guarded } from "@/server/http/route-auth";
 
 export const dynamic = "force-dynamic";
 
@@ -34,7 +35,7 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<v
   }
 }
 
-export async function POST(req: Request) {
+async function post(req: Request) {
   const url = new URL(req.url);
   const parsed = ZUploadQuery.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) {
@@ -74,3 +75,5 @@ export async function POST(req: Request) {
     throw err;
   }
 }
+
+export const POST = guarded("write", post);

@@ -1,10 +1,24 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
 import { createContext } from "@/server/api/trpc";
+import { bodyErrorResponse, readTextBody } from "@/server/http/json-body";
 
 export const dynamic = "force-dynamic";
 
-const handler = (req: Request) =>
-  fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, createContext: () => createContext(req) });
+// The body is read once, capped while reading (the guard also refuses a large
+// Content-Length before this runs); tRPC then parses the bounded copy.
+async function handler(req: Request): Promise<Response> {
+  let request = req;
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    try {
+      request = new Request(req.url, { method: req.method, headers: req.headers, body: await readTextBody(req), signal: req.signal });
+    } catch (err) {
+      const refused = bodyErrorResponse(err);
+      if (refused) return refused;
+      throw err;
+    }
+  }
+  return fetchRequestHandler({ endpoint: "/api/trpc", req: request, router: appRouter, createContext: () => createContext(request) });
+}
 
 export { handler as GET, handler as POST };

@@ -8,10 +8,11 @@ import { Readable } from "node:stream";
 import { errorResponse } from "@/server/exports/http-errors";
 import { attachmentDisposition } from "@/server/http/content-disposition";
 import { verifiedExportDownload } from "@/server/exports/exports.service";
+import { guarded } from "@/server/http/route-auth";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
+async function get(_req: Request, ctx: { params: Promise<{ id: string }> }) {
   const { id } = await ctx.params;
   try {
     const d = await verifiedExportDownload(id);
@@ -29,3 +30,5 @@ export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> 
     return errorResponse(err, `Downloading the export of experiment ${id}`);
   }
 }
+
+export const GET = guarded("read", get);

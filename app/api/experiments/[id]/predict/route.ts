@@ -12,12 +12,13 @@ import { errorResponse } from "@/server/exports/http-errors";
 import { attachmentDisposition } from "@/server/http/content-disposition";
 import { predictionsService } from "@/server/predictions/predictions.service";
 import { PREDICT_FILE_MAX_BYTES } from "@/server/predictions/predictions.schema";
+import { guarded } from "@/server/http/route-auth";
 
 export const dynamic = "force-dynamic";
 
 const ZQuery = z.object({ fileName: z.string().trim().min(1).max(255).refine((n) => !/[\/\\\0]/.test(n), "A file name cannot contain / or \\.") });
 
-export async function POST(req: Request, ctx: { params: Promise<{ id: string }> }) {
+async function post(req: Request, ctx: { params: Promise<{ id: string }> }) {
   const { id } = await ctx.params;
   try {
     const q = ZQuery.parse({ fileName: new URL(req.url).searchParams.get("fileName") ?? "rows.csv" });
@@ -50,3 +51,5 @@ export async function POST(req: Request, ctx: { params: Promise<{ id: string }> 
     return errorResponse(err, `Predicting a file with experiment ${id}`);
   }
 }
+
+export const POST = guarded("write", post);

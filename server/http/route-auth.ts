@@ -1,0 +1,27 @@
+/**
+ * The one owner check for route handlers under app/ (tRPC has its own middleware with the
+ * same rule). The guard has already decided; this reads its marker and fails closed when
+ * it is missing, so a route is protected even when Next.js runs without the guard.
+ */
+import { mayMutate, type Principal } from "@/server/auth/principal";
+import { PRINCIPAL_HEADER, readPrincipalMarker } from "./guard-marker";
+
+export type Access = "read" | "write";
+
+/** The caller, or the response that refuses them (401 anonymous, 403 read-only token). */
+export function routeCaller(req: Request, access: Access): Principal | Response {
+  const principal = readPrincipalMarker(req.headers.get(PRINCIPAL_HEADER));
+  if (!principal) return Response.json({ error: "Sign in with the owner password, or send an API token." }, { status: 401 });
+  if (access === "write" && !mayMutate(principal)) return Response.json({ error: "This API token is read-only." }, { status: 403 });
+  return principal;
+}
+
+type Handler<C> = (req: Request, ctx: C) => Promise<Response> | Response;
+
+/** Wraps a route handler so it runs only for a caller allowed `access`. */
+export function guarded<C>(access: Access, handler: Handler<C>): Handler<C> {
+  return (req, ctx) => {
+    const caller = routeCaller(req, access);
+    return caller instanceof Response ? caller : handler(req, ctx);
+  };
+}
