@@ -71,6 +71,34 @@ def _pct(part: float, whole: float) -> str:
     return f"{share:.1f}%" if share < 10 else f"{share:.0f}%"
 
 
+# What the chain really does with a missing feature value (checked in AutoGluon 1.6's model
+# code): nothing is filled in before training; LightGBM and CatBoost treat "missing" as a
+# value of its own (CatBoost: a missing category becomes the category "__NaN__"), and the
+# random forest / extra trees models fill it with 0.
+MISSING_FEATURES_HANDLING = ("the rows are kept and nothing is filled in: the boosted-tree models (LightGBM, "
+                             "CatBoost) treat a missing value as information of its own, and the forest models "
+                             "read it as 0. New rows with gaps get the same treatment at prediction time")
+MISSING_WARNING_SHARE = 0.2
+
+
+def _missing_value_issues(frame: pd.DataFrame, target: str, types: dict[str, str]) -> list[dict[str, Any]]:
+    """One issue for the feature columns with missing values (an all-missing column is constant_column's)."""
+    n = len(frame)
+    counts = frame.drop(columns=[target]).isna().sum()
+    gaps = [(str(c), int(k)) for c, k in counts.items() if 0 < k < n and types.get(str(c)) != "empty"]
+    if not gaps:
+        return []
+    gaps.sort(key=lambda item: -item[1])
+    listed = ", ".join(f"{c} {k:,} ({_pct(k, n)})" for c, k in gaps)
+    severity = "warning" if gaps[0][1] / n >= MISSING_WARNING_SHARE else "info"
+    columns = [c for c, _ in gaps]
+    found = _issue("missing_values", columns, severity,
+                   f"missing values in {len(columns)} column{'s' if len(columns) > 1 else ''}: {listed}. "
+                   f"{MISSING_FEATURES_HANDLING}")
+    found["missingCounts"] = {c: k for c, k in gaps}
+    return [found]
+
+
 def _data_issues(frame: pd.DataFrame, target: str, types: dict[str, str]) -> list[dict[str, Any]]:
     issues = []
     n = len(frame)
@@ -79,6 +107,7 @@ def _data_issues(frame: pd.DataFrame, target: str, types: dict[str, str]) -> lis
         issues.append(_issue("missing_target", [target], "warning",
                              f"{missing:,} rows ({_pct(missing, n)}) have no value in {target}; they are left out "
                              "of training and evaluation", "drop_rows"))
+    issues += _missing_value_issues(frame, target, types)
     duplicates = int(frame.duplicated(keep="first").sum())
     if duplicates:
         issues.append(_issue("duplicate_rows", [], "warning" if duplicates / n >= 0.01 else "info",

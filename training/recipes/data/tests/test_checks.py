@@ -114,3 +114,25 @@ def test_unknown_target_column_is_refused_with_the_columns_listed(data_job, tabu
     with pytest.raises(BadInput) as caught:
         checks(data_job, tabular_fixtures / "penguins.csv", "Species", csv_format)
     assert caught.value.code == "unknown_column" and "species" in caught.value.message
+
+
+def test_missing_values_are_a_data_issue_with_column_count_and_what_the_model_does(data_job, tabular_fixtures,
+                                                                                   csv_format):
+    result = checks(data_job, tabular_fixtures / "penguins.csv", "species", csv_format)
+    gaps = issue(result, "missing_values")
+    # penguins: sex is missing in 11 rows, the four measurements in 2 each; species (the target) in none
+    assert gaps["missingCounts"] == {"sex": 11, "bill_length_mm": 2, "bill_depth_mm": 2, "flipper_length_mm": 2,
+                                     "body_mass_g": 2}
+    assert gaps["columns"][0] == "sex" and gaps["severity"] == "info"
+    assert "sex 11 (3.2%)" in gaps["message"] and "bill_length_mm 2 (0.6%)" in gaps["message"]
+    assert "kept" in gaps["message"] and "LightGBM" in gaps["message"]
+    assert gaps["recommendedAction"] == {"kind": "none"}
+    assert "missing_target" not in codes(result)
+
+
+def test_a_missing_target_is_reported_apart_and_its_rows_are_left_out(data_job, tabular_fixtures, csv_format):
+    result = checks(data_job, tabular_fixtures / "penguins.csv", "sex", csv_format)
+    target_gaps = issue(result, "missing_target")
+    assert target_gaps["message"].startswith("11 rows") and "left out" in target_gaps["message"]
+    assert "sex" not in issue(result, "missing_values")["missingCounts"]
+    assert result["labelledRows"] == 333
