@@ -10,6 +10,17 @@ import { ErrorMessage, Loading } from "@/components/ui/status-message";
 const MIB = 1024 ** 2;
 const GIB = 1024 ** 3;
 
+/**
+ * The server's reason when it refused a folder: the domain error names the field
+ * (details.field), and zod names it by path (values.allowedRoots.N).
+ */
+export function allowedRootsError(err: unknown): string | null {
+  const data = (err as { data?: { details?: { field?: unknown } | null; zodIssues?: { path: (string | number)[]; message: string }[] | null } } | null)?.data;
+  if (data?.details?.field === "allowedRoots") return (err as Error).message;
+  const issue = data?.zodIssues?.find((i) => i.path[0] === "values" && i.path[1] === "allowedRoots");
+  return issue ? issue.message : null;
+}
+
 /** Settings → Data: allowed folders for registering files by path, the upload cap and the file limits. */
 export function AllowedRoots() {
   const trpc = useTRPC();
@@ -64,6 +75,8 @@ function DataSettingsForm({ current, onSaved }: { current: SettingsView; onSaved
     });
   };
   const field = "min-h-10 rounded-md border border-slate-400 px-3 py-2 text-sm";
+  const rootsError = allowedRootsError(update.error);
+  const rootsDescribedBy = ["allowed-roots-help", current.refusedRoots.length ? "allowed-roots-refused" : "", rootsError ? "allowed-roots-error" : ""].filter(Boolean).join(" ");
   return (
     <form onSubmit={submit} className="flex flex-col gap-3">
       <label htmlFor="allowed-roots" className="text-sm font-medium">
@@ -72,7 +85,33 @@ function DataSettingsForm({ current, onSaved }: { current: SettingsView; onSaved
       <p id="allowed-roots-help" className="text-sm text-slate-700">
         {current.explanation}
       </p>
-      <textarea id="allowed-roots" aria-describedby="allowed-roots-help" rows={3} value={roots} onChange={(e) => setRoots(e.target.value)} placeholder="/data/shared" className={field} />
+      <textarea
+        id="allowed-roots"
+        aria-describedby={rootsDescribedBy}
+        aria-invalid={rootsError ? true : undefined}
+        rows={3}
+        value={roots}
+        onChange={(e) => setRoots(e.target.value)}
+        placeholder="/data/shared"
+        className={field}
+      />
+      {rootsError && (
+        <p id="allowed-roots-error" role="alert" className="text-sm text-red-800">
+          {rootsError}
+        </p>
+      )}
+      {current.refusedRoots.length > 0 && (
+        <div id="allowed-roots-refused" className="text-sm text-amber-900">
+          <p>These saved folders are no longer allowed and are not in force:</p>
+          <ul className="list-disc pl-5">
+            {current.refusedRoots.map((r) => (
+              <li key={r.root} className="break-words">
+                {r.root}: {r.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="flex flex-col gap-1">
           <label htmlFor="upload-cap" className="text-sm font-medium">Largest upload (GiB)</label>
@@ -95,7 +134,7 @@ function DataSettingsForm({ current, onSaved }: { current: SettingsView; onSaved
         {update.isPending ? "Saving…" : "Save data settings"}
       </Button>
       {!current.workerConfigInSync && <p className="text-sm text-amber-800">The worker’s configuration could not be updated; paths may be refused until it is.</p>}
-      {update.error && <ErrorMessage>{errorText(update.error)}</ErrorMessage>}
+      {update.error && !rootsError && <ErrorMessage>{errorText(update.error)}</ErrorMessage>}
     </form>
   );
 }

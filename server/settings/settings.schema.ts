@@ -44,6 +44,12 @@ export type TUpdateSettingsInput = z.infer<typeof ZUpdateSettingsInput>;
 export const ZUploadTestFaults = z.object({ enospcAfterBytes: z.number().int().nonnegative().optional() });
 export type TUploadTestFaults = z.infer<typeof ZUploadTestFaults>;
 
+/** A saved folder that the root rules refuse (saved before the rule existed); not in force. */
+export interface RefusedRoot {
+  root: string;
+  reason: string;
+}
+
 export interface SettingsView {
   values: TDataSettings;
   /** 0 while the owner has never saved (defaults in force). */
@@ -52,4 +58,6 @@ export interface SettingsView {
   explanation: string;
   /** The local worker's config follows the setting; false when writing it failed. */
   workerConfigInSync: boolean;
+  /** Saved folders left out of `values.allowedRoots` because the root rules refuse them. */
+  refusedRoots: RefusedRoot[];
 }

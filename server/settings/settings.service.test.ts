@@ -1,6 +1,6 @@
 // Data settings on a real SQLite file: defaults, revisions, folder checks, and the
 // local worker's config.json following the allowed folders.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -52,5 +52,38 @@ describe("data settings", () => {
     await expect(svc.update({ revision: s.revision, values: { ...s.values, allowedRoots: ["/"] } })).rejects.toThrow(/whole disk/);
     await expect(svc.update({ revision: s.revision, values: { ...s.values, allowedRoots: ["relative/dir"] } })).rejects.toThrow(/absolute/);
     expect((await svc.get()).revision).toBe(s.revision);
+  });
+
+  it("refuses a system folder, an SSH folder or Trainyard's home as BAD_INPUT naming the folder, the reason and the field", async () => {
+    const userHome = path.join(tmp, "user");
+    const trainyardHome = path.join(tmp, "ty-home");
+    mkdirSync(path.join(userHome, ".ssh"), { recursive: true });
+    mkdirSync(path.join(trainyardHome, "datasets"), { recursive: true });
+    symlinkSync("/etc", path.join(data, "etc-link"));
+    const svc = settingsService(db, { workerHome, rules: { userHome, trainyardHome } });
+    const s = await svc.get();
+    const save = (root: string) => svc.update({ revision: s.revision, values: { ...s.values, allowedRoots: [data, root] } });
+    await expect(save("/etc")).rejects.toMatchObject({
+      code: "BAD_INPUT",
+      message: expect.stringMatching(/^The folder \/etc cannot be allowed: it is the system folder \/etc/),
+      details: { field: "allowedRoots", root: "/etc" },
+    });
+    await expect(save(path.join(data, "etc-link"))).rejects.toThrow(/etc-link cannot be allowed: .*it leads to \/etc/);
+    await expect(save(path.join(userHome, ".ssh"))).rejects.toThrow(/SSH folder/);
+    await expect(save(path.join(trainyardHome, "datasets"))).rejects.toThrow(/inside Trainyard's own home/);
+    await expect(save(tmp)).rejects.toThrow(/contains Trainyard's own home/);
+    expect((await svc.get()).revision).toBe(s.revision);
+    expect(config().allowedRoots).toEqual([data]);
+  });
+
+  it("leaves a saved folder that the rules now refuse out of force, and says so", async () => {
+    const svc = settingsService(db, { workerHome });
+    const s = await svc.get();
+    // A row saved before the rule existed.
+    await db.setting.update({ where: { key: "data" }, data: { value: JSON.stringify({ ...s.values, allowedRoots: [data, "/etc"] }) } });
+    const view = await svc.get();
+    expect(view.values.allowedRoots).toEqual([data]);
+    expect(view.refusedRoots).toEqual([{ root: "/etc", reason: expect.stringMatching(/system folder \/etc/) }]);
+    expect(config().allowedRoots).toEqual([data]);
   });
 });

@@ -5,7 +5,9 @@
  * Saving also rewrites the local worker's allowedRoots (worker-roots.ts).
  */
 import { statSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { loadConfig } from "@/server/config/env";
 import { controllerRuntime } from "@/server/controller/runtime";
 import type { Db } from "@/server/db/client";
 import { badInput, conflict } from "@/server/errors";
@@ -15,11 +17,13 @@ import {
   ZDataSettings,
   ZUpdateSettingsInput,
   ZUploadTestFaults,
+  type RefusedRoot,
   type SettingsView,
   type TDataSettings,
   type TUpdateSettingsInput,
   type TUploadTestFaults,
 } from "./settings.schema";
+import { rootRefusal, type RootRuleContext } from "./root-rules";
 import { syncWorkerAllowedRoots } from "./worker-roots";
 
 export const DATA_SETTINGS_KEY = "data";
@@ -29,6 +33,7 @@ export const ALLOWED_ROOTS_EXPLANATION =
   "Files inside these folders on This computer can be registered as datasets by typing their path. " +
   "Trainyard copies the file into its own store (a snapshot) and never changes or deletes anything in these folders. " +
   "The training computer's worker checks every path itself: '..', symlinks that lead outside a folder, and FIFOs or devices are refused. " +
+  "The whole disk, system folders (/etc, /usr, /var/lib, …), SSH key folders and Trainyard's own home cannot be allowed. " +
   "With no folder listed, data can only be uploaded.";
 
 function isUniqueViolation(err: unknown): boolean {
@@ -44,29 +49,66 @@ function localWorkerHome(): string | null {
   }
 }
 
-/** Normalizes folder paths and checks each is an existing directory (not the whole disk). */
-export function checkRoots(roots: string[]): string[] {
+/** Where the protected places are for this server: its TRAINYARD_HOME and the user's home. */
+function ruleContext(): RootRuleContext {
+  let trainyardHome: string;
+  try {
+    trainyardHome = controllerRuntime().home.root;
+  } catch {
+    // Not started by the server (a script, a test): the configured home, never none.
+    trainyardHome = loadConfig().home;
+  }
+  return { trainyardHome, userHome: os.homedir() };
+}
+
+/** A refused root: the error names the field, the folder and the reason (the form shows it by the field). */
+function refuseRoot(root: string, reason: string) {
+  return badInput(`The folder ${root} cannot be allowed: ${reason}.`, { field: "allowedRoots", root, reason });
+}
+
+/**
+ * Normalizes folder paths and checks each is an existing directory that the root rules
+ * (root-rules.ts) allow, both as typed and after resolving symlinks.
+ */
+export function checkRoots(roots: string[], ctx: RootRuleContext = ruleContext()): string[] {
   const out: string[] = [];
   for (const raw of roots) {
     const p = path.normalize(raw).replace(/\/+$/, "") || "/";
-    if (p === "/") throw badInput("Allowing the whole disk (/) is refused: name the folder that holds your data.");
+    // Judged as typed and, when it exists, by where its symlinks lead (rootRefusal does both).
+    const reason = rootRefusal(p, ctx);
+    if (reason) throw refuseRoot(p, reason);
     const st = statSync(p, { throwIfNoEntry: false });
-    if (!st) throw badInput(`The folder ${p} does not exist on This computer.`);
-    if (!st.isDirectory()) throw badInput(`${p} is not a folder.`);
+    if (!st) throw badInput(`The folder ${p} does not exist on This computer.`, { field: "allowedRoots", root: p, reason: "does not exist" });
+    if (!st.isDirectory()) throw badInput(`${p} is not a folder.`, { field: "allowedRoots", root: p, reason: "not a folder" });
     if (!out.includes(p)) out.push(p);
   }
   return out;
 }
 
-export function settingsService(db?: Db, opts: { workerHome?: string | null } = {}) {
+/** Saved roots the rules refuse (saved before a rule existed): left out of what is in force. */
+function splitSavedRoots(roots: string[], ctx: RootRuleContext): { kept: string[]; refused: RefusedRoot[] } {
+  const kept: string[] = [];
+  const refused: RefusedRoot[] = [];
+  for (const root of roots) {
+    const reason = rootRefusal(root, ctx);
+    if (reason) refused.push({ root, reason });
+    else kept.push(root);
+  }
+  return { kept, refused };
+}
+
+export function settingsService(db?: Db, opts: { workerHome?: string | null; rules?: RootRuleContext } = {}) {
   const repo = settingsRepository(db);
   const workerHome = () => (opts.workerHome !== undefined ? opts.workerHome : localWorkerHome());
+  const rules = () => opts.rules ?? ruleContext();
 
-  async function read(): Promise<{ values: TDataSettings; revision: number }> {
+  async function read(): Promise<{ values: TDataSettings; revision: number; refusedRoots: RefusedRoot[] }> {
     const row = await repo.find(DATA_SETTINGS_KEY);
-    if (!row) return { values: { ...DATA_SETTINGS_DEFAULTS }, revision: 0 };
+    if (!row) return { values: { ...DATA_SETTINGS_DEFAULTS }, revision: 0, refusedRoots: [] };
     const parsed = ZDataSettings.safeParse({ ...DATA_SETTINGS_DEFAULTS, ...(JSON.parse(row.value) as object) });
-    return { values: parsed.success ? parsed.data : { ...DATA_SETTINGS_DEFAULTS }, revision: row.revision };
+    const values = parsed.success ? parsed.data : { ...DATA_SETTINGS_DEFAULTS };
+    const { kept, refused } = splitSavedRoots(values.allowedRoots, rules());
+    return { values: { ...values, allowedRoots: kept }, revision: row.revision, refusedRoots: refused };
   }
 
   /** Makes the local worker's config follow the setting; returns whether it now does. */
@@ -82,13 +124,13 @@ export function settingsService(db?: Db, opts: { workerHome?: string | null } = 
   }
 
   async function get(): Promise<SettingsView> {
-    const { values, revision } = await read();
-    return { values, revision, explanation: ALLOWED_ROOTS_EXPLANATION, workerConfigInSync: syncWorker(values.allowedRoots) };
+    const { values, revision, refusedRoots } = await read();
+    return { values, revision, explanation: ALLOWED_ROOTS_EXPLANATION, workerConfigInSync: syncWorker(values.allowedRoots), refusedRoots };
   }
 
   async function update(raw: TUpdateSettingsInput): Promise<SettingsView> {
     const input = ZUpdateSettingsInput.parse(raw);
-    const values: TDataSettings = { ...input.values, allowedRoots: checkRoots(input.values.allowedRoots) };
+    const values: TDataSettings = { ...input.values, allowedRoots: checkRoots(input.values.allowedRoots, rules()) };
     const current = await read();
     const stale = () =>
       conflict(`The data settings were changed elsewhere since you opened them (revision ${current.revision}, you had ${input.revision}). Reload and try again.`, {
