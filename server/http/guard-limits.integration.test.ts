@@ -1,0 +1,188 @@
+/**
+ * The guard's other rules through the real server: bounded bodies (a huge POST is
+ * answered without being read), exact origins, the public origin behind a proxy, whose
+ * X-Forwarded-For is believed, and Next.js run without the guard failing closed.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "@/server/cli/ensure-built";
+import { cli, freePort, REPO, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
+
+const MiB = 1024 * 1024;
+
+function rssBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
+  return Number(line.replace(/\D+/g, "")) * 1024;
+}
+
+/** POSTs `total` bytes in 1 MiB chunks until the server answers; returns its status. */
+function hugePost(port: number, pathName: string, total: number, chunked = false): Promise<{ status: number; sent: number }> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered: number | null = null;
+    const headers: Record<string, string> = { host: `127.0.0.1:${port}`, "content-type": "application/json" };
+    if (!chunked) headers["content-length"] = String(total);
+    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: pathName, headers }, (res) => {
+      answered = res.statusCode ?? 0;
+      res.resume();
+      res.on("end", () => resolve({ status: answered!, sent }));
+    });
+    // The server closes the connection after answering: a write error then is expected.
+    req.on("error", (err) => (answered !== null ? resolve({ status: answered, sent }) : reject(err)));
+    const chunk = Buffer.alloc(MiB, 0x61);
+    const pump = () => {
+      while (sent < total && answered === null) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+function post(port: number, pathName: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: pathName, headers: { "content-type": "application/json", ...headers } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const createProject = (name: string) => JSON.stringify({ json: { name } });
+const wrongLogin = JSON.stringify({ password: "not the owner password" });
+
+describe("bounded request bodies", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    const home = tempHome();
+    expect(cli(["owner", "set-password"], { TRAINYARD_HOME: home }, "correct horse battery\n").status).toBe(0);
+    server = await startServer({ home });
+  });
+  afterAll(() => server?.stop());
+
+  it("answers a 200 MiB login POST with 413 without the server's memory growing", async () => {
+    // Warm the route so the comparison measures the body, not first-request compilation.
+    await post(server.port, "/api/auth/login", { host: `127.0.0.1:${server.port}` }, wrongLogin);
+    const before = rssBytes(server.child.pid!);
+    const answer = await hugePost(server.port, "/api/auth/login", 200 * MiB);
+    const after = rssBytes(server.child.pid!);
+    expect(answer.status).toBe(413);
+    expect(after - before).toBeLessThan(50 * MiB);
+  });
+
+  it("refuses a JSON body sent without Content-Length (411), so its size is known before reading", async () => {
+    const answer = await hugePost(server.port, "/api/trpc/projects.create", 20 * MiB, true);
+    expect(answer.status).toBe(411);
+  });
+
+  it("refuses a tRPC call just over 256 KiB and accepts one just under", async () => {
+    const host = { host: `127.0.0.1:${server.port}` };
+    const big = await post(server.port, "/api/trpc/projects.create", host, createProject("x".repeat(256 * 1024)));
+    expect(big.status).toBe(413);
+    const small = await post(server.port, "/api/trpc/projects.create", host, createProject("x".repeat(1000)));
+    expect(small.status).toBe(401); // past the size check, refused for want of a session
+  });
+});
+
+describe("origins and the address behind a proxy", () => {
+  let server: ServerProcess;
+  let token = "";
+  const publicOrigin = "https://ml.example.test";
+  beforeAll(async () => {
+    const home = tempHome();
+    expect(cli(["owner", "set-password"], { TRAINYARD_HOME: home }, "correct horse battery\n").status).toBe(0);
+    const created = cli(["token", "create", "origin-test"], { TRAINYARD_HOME: home });
+    expect(created.status, created.stderr).toBe(0);
+    server = await startServer({ home, env: { TRAINYARD_PUBLIC_ORIGIN: publicOrigin, TRAINYARD_TRUSTED_PROXY: "127.0.0.1" } });
+    token = created.stdout.trim().split(/\s+/).find((w) => w.startsWith("tyt_"))!;
+  });
+  afterAll(() => server?.stop());
+
+  it("accepts a mutation only from its own scheme, host and port", async () => {
+    const send = (origin: string, host = `127.0.0.1:${server.port}`) =>
+      post(server.port, "/api/trpc/projects.create", { host, origin, authorization: `Bearer ${token}` }, createProject(`From ${origin}`));
+    expect((await send(`http://127.0.0.1:${server.port}`)).status).toBe(200);
+    expect((await send(`http://localhost:${server.port}`)).status).toBe(200);
+    expect((await send(`http://127.0.0.1:${server.port + 1}`)).status).toBe(403);
+    expect((await send(`http://localhost:1`)).status).toBe(403);
+    expect((await send(`https://127.0.0.1:${server.port}`)).status).toBe(403);
+    expect((await send("null")).status).toBe(403);
+    expect((await send(publicOrigin, "ml.example.test")).status).toBe(200);
+    expect((await send("http://ml.example.test", "ml.example.test")).status).toBe(403);
+    expect((await send("https://ml.example.test:8443", "ml.example.test")).status).toBe(403);
+  });
+
+  it("believes X-Forwarded-For from the trusted proxy, so one client's failures do not lock out another", async () => {
+    const attempt = (client: string) =>
+      post(server.port, "/api/auth/login", { host: `127.0.0.1:${server.port}`, "x-forwarded-for": `203.0.113.9, ${client}` }, wrongLogin);
+    const first: number[] = [];
+    for (let i = 0; i < 6; i++) first.push((await attempt("198.51.100.1")).status);
+    expect(first.at(-1)).toBe(429);
+    expect((await attempt("198.51.100.2")).status).toBe(401);
+  });
+});
+
+describe("X-Forwarded-For without a trusted proxy", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    const home = tempHome();
+    expect(cli(["owner", "set-password"], { TRAINYARD_HOME: home }, "correct horse battery\n").status).toBe(0);
+    server = await startServer({ home });
+  });
+  afterAll(() => server?.stop());
+
+  it("is ignored: a caller cannot escape the sign-in limit by writing a new address each time", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      statuses.push((await post(server.port, "/api/auth/login", { host: `127.0.0.1:${server.port}`, "x-forwarded-for": `198.51.100.${i}` }, wrongLogin)).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe("Next.js started without the guard", () => {
+  let child: ReturnType<typeof spawn> | undefined;
+  let port = 0;
+  beforeAll(async () => {
+    const distDir = await ensureBuilt(REPO);
+    port = await freePort();
+    const nextBin = path.join(REPO, "node_modules", "next", "dist", "bin", "next");
+    child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+      cwd: REPO,
+      env: { ...process.env, TRAINYARD_DIST_DIR: distDir, TRAINYARD_HOME: tempHome(), NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout!.on("data", (d) => (out += d));
+    child.stderr!.on("data", (d) => (out += d));
+    const deadline = Date.now() + 60_000;
+    while (!/Ready|started server|Local:/i.test(out)) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`next start did not come up:\n${out}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+  afterAll(() => {
+    child?.kill("SIGKILL");
+  });
+
+  it("answers every API call 401, with or without a forged principal header", async () => {
+    const forged = { "x-trainyard-principal": JSON.stringify({ kind: "owner", sessionId: "x" }) };
+    for (const headers of [{}, forged]) {
+      const list = await fetch(`http://127.0.0.1:${port}/api/trpc/projects.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { headers });
+      expect(list.status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${port}/api/health`, { headers })).status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`, { headers })).status).toBe(401);
+      const create = await fetch(`http://127.0.0.1:${port}/api/trpc/projects.create`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: createProject("unguarded") });
+      expect(create.status).toBe(401);
+    }
+  });
+});
