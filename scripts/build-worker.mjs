@@ -6,7 +6,9 @@
 // Copy dist/worker/ together with training/ to another Linux machine and run
 //   node trainyard-worker.mjs control --home DIR
 // Each file is written to a temp name and renamed, so a supervisor starting during a
-// rebuild never loads half a bundle.
+// rebuild never loads half a bundle. `trainyard start` builds its own copy per source
+// version into dist/worker-builds/<fingerprint>/ (server/cli/ensure-worker-built.ts);
+// dist/worker/ is the folder to copy by hand and the one the tests build.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -33,6 +35,7 @@ export async function buildWorker({ outDir = path.join(repo, "dist", "worker") }
     legalComments: "none",
     banner: { js: "#!/usr/bin/env node" },
     logLevel: "warning",
+    metafile: true,
   });
   const bundle = Buffer.from(result.outputFiles[0].contents);
   const versionSrc = fs.readFileSync(path.join(repo, "worker", "src", "version.ts"), "utf8");
@@ -47,7 +50,9 @@ export async function buildWorker({ outDir = path.join(repo, "dist", "worker") }
   }
   fs.chmodSync(path.join(outDir, "trainyard-worker.mjs"), 0o755);
   writeAtomic(path.join(outDir, "checksum.json"), JSON.stringify({ version, algorithm: "sha256", files: sums }, null, 2) + "\n");
-  return { outDir, entry: path.join(outDir, "trainyard-worker.mjs"), version, sha256: sums["trainyard-worker.mjs"] };
+  // Every file esbuild read, relative to the repo: what a fingerprint of the bundle's sources must cover.
+  const inputs = Object.keys(result.metafile.inputs).map((p) => path.relative(repo, path.resolve(p)));
+  return { outDir, entry: path.join(outDir, "trainyard-worker.mjs"), version, sha256: sums["trainyard-worker.mjs"], inputs };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

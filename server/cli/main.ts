@@ -10,17 +10,19 @@ import { startCommand } from "./commands/start";
 import { tokenCommand } from "./commands/token";
 import { trainCommand } from "./commands/train";
 import { experimentsCommand } from "./commands/experiments";
-import { CliError } from "./cli-error";
+import { reportFailure } from "./failure";
 import { ensureBuilt } from "./ensure-built";
+import { ensureWorkerBuilt } from "./ensure-worker-built";
 import { REPO_ROOT } from "./local-db";
 
 const USAGE = `trainyard ${VERSION} — self-hosted ML workspace
 
 Usage:
-  trainyard build                      build the web app if sources changed (start does this too)
+  trainyard build                      build the web app and the worker if sources changed (start does this too)
   trainyard start [--dev]              start the server (TRAINYARD_HOST, TRAINYARD_PORT, TRAINYARD_HOME)
   trainyard owner set-password         set the owner password (reads it from stdin when not a terminal)
-  trainyard token create NAME          create an API token (shown once)
+  trainyard token create NAME [--expires 30d] [--read-only]
+                                       create an API token (shown once)
   trainyard token list                 list API tokens
   trainyard token revoke ID|PREFIX     revoke an API token
   trainyard train --data FILE --target COLUMN [options]   train a prediction model (see trainyard train --help)
@@ -46,6 +48,7 @@ export async function main(argv: string[]): Promise<number> {
         console.log(USAGE);
         return command === undefined ? 2 : 0;
       case "build":
+        console.log(`worker bundle: ${await ensureWorkerBuilt(REPO_ROOT)}`);
         console.log(`web app build: ${await ensureBuilt(REPO_ROOT)}`);
         return 0;
       case "start":
@@ -67,11 +70,6 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
     }
   } catch (err) {
-    if (err instanceof CliError) {
-      console.error(err.message);
-      return err.exitCode;
-    }
-    console.error(err instanceof Error ? err.message : String(err));
-    return 1;
+    return reportFailure(err, rest.includes("--json"));
   }
 }

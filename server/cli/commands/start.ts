@@ -4,10 +4,14 @@ import { DatabaseProblem } from "@/server/db/prepare-database";
 import { startServer, StartRefused } from "@/server/http/start-server";
 import { CliError } from "../cli-error";
 import { ensureBuilt } from "../ensure-built";
+import { ensureWorkerBuilt } from "../ensure-worker-built";
 import { REPO_ROOT } from "../local-db";
 
 export async function startCommand(args: string[]): Promise<number> {
   const dev = args.includes("--dev");
+  // This computer's worker runs the bundle of these sources (unless one is named), also
+  // under --dev: the server starts it for every control call and for each job.
+  if (!process.env.TRAINYARD_WORKER_BUNDLE) process.env.TRAINYARD_WORKER_BUNDLE = await ensureWorkerBuilt(REPO_ROOT);
   const config = loadConfig();
   // next() reads next.config.ts, which picks the build folder from this variable.
   if (!dev) process.env.TRAINYARD_DIST_DIR = await ensureBuilt(REPO_ROOT);
