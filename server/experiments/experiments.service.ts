@@ -15,6 +15,7 @@ import { exportArchivePath } from "./chain-results";
 import { isExperimentTerminal } from "./experiment-state";
 import { experimentsRepository } from "./experiments.repository";
 import { ZStartExperimentInput, type TStartExperimentInput } from "./experiments.schema";
+import { requireTrainable } from "./start-readiness";
 import { toDetailView, toListView, type ExperimentDetailView, type ExperimentListView } from "./experiment-views";
 
 export function experimentsService(db: Db = getDb()) {
@@ -52,6 +53,8 @@ export function experimentsService(db: Db = getDb()) {
     const dataset = await repo.dataset(input.datasetId);
     if (!dataset || dataset.projectId !== input.projectId) throw notFound(`This project has no dataset ${input.datasetId}.`);
     if (dataset.status === "failed") throw badInput(`The dataset "${dataset.name}" could not be read; choose another file.`);
+    // Hopeless setups (no feature column, a constant or per-row target, tiny classes) stop here, not in a job.
+    requireTrainable(dataset, input.settings);
     const target = await targetsService(db).get(targetId);
     if (!target.enabled) throw badInput(`${target.name} is disabled.`);
     const count = await repo.countInProject(input.projectId);

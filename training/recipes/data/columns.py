@@ -27,6 +27,7 @@ ISO_PATTERN = re.compile(r"^\s*\d{4}-\d{2}-\d{2}")
 # "id", "row_id", "ID", "customerId" — but not "paid" (camelCase only counts with a capital I)
 ID_NAME = re.compile(r"(^|[_\s.-])(id|uuid|guid|key)$|^id[_\s.-]|(?-i:[a-z]Id|ID)$", re.IGNORECASE)
 TOP_VALUES = 10
+FEWEST_VALUES = 10
 PREVIEW_VALUES = 5
 MIN_ROWS_FOR_ID = 20
 
@@ -110,10 +111,20 @@ def summarize(name: str, series: pd.Series, column_type: str) -> dict[str, Any]:
         parsed = values if pd.api.types.is_datetime64_any_dtype(values) else parse_datetimes(values).dropna()
         summary.update(min=parsed.min().isoformat(), max=parsed.max().isoformat(),
                        unparsed=int(len(values) - len(parsed)))
+    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series) and not values.empty:
+        # Facts for "does this look like a row id?" (a whole number counting up or down, one per row).
+        summary["integers"] = bool(pd.api.types.is_integer_dtype(series) or np.all(np.mod(values, 1) == 0))
+        summary["order"] = ("increasing" if values.is_monotonic_increasing else
+                            "decreasing" if values.is_monotonic_decreasing else None)
     if column_type in ("categorical", "boolean", "text", "id_like") or (
             column_type == "numeric" and summary["distinct"] <= TOP_VALUES):
         counts = values.astype(str).value_counts().head(TOP_VALUES)
         summary["topValues"] = [{"value": str(k), "count": int(v)} for k, v in counts.items()]
+    if summary["distinct"] > TOP_VALUES:
+        # The rarest values, fewest first: as classes, these are the ones a split cannot share out.
+        rare = values.astype(str).value_counts()
+        rare = rare.iloc[np.lexsort((rare.index.to_numpy(dtype=str), rare.to_numpy()))].head(FEWEST_VALUES)
+        summary["fewestValues"] = [{"value": str(k), "count": int(v)} for k, v in rare.items()]
     return summary
 
 

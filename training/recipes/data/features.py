@@ -90,6 +90,9 @@ def features_job(ctx, job_input: dict[str, Any]) -> dict[str, Any]:
     partition = read_partition(partition_path, len(frame))
     chosen = (partition == partition_name).to_numpy()
     feature_columns = [c for c in frame.columns if c != target and c not in exclude]
+    if not feature_columns:  # the server refuses such a start; this names it for any other caller
+        raise BadInput(f"no feature columns: {target} is the only column left after excludeColumns, and a model "
+                       "needs at least one other column to learn from", code="no_feature_columns")
     rows = frame.loc[chosen]
     features = pd.concat([pd.Series(rows.index, name="row_id", dtype="int64", index=rows.index),
                           rows[feature_columns]], axis=1)

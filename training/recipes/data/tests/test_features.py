@@ -56,3 +56,15 @@ def test_unknown_excluded_column_is_refused(data_job, penguins_split, csv_format
         data_job("features", {"dataset": str(path), "datasetFormat": csv_format, "split": str(split_dir),
                               "partition": "train", "excludeColumns": ["wingspan"]})
     assert caught.value.code == "unknown_column"
+
+
+def test_a_one_column_file_is_refused_with_the_reason_not_a_pandas_error(data_job, tabular_fixtures, csv_format):
+    path = tabular_fixtures / "one-column.csv"
+    split_ctx, _, _ = data_job("split", {"dataset": str(path), "datasetFormat": csv_format,
+                                         "snapshotSha256": sha256_file(path), "target": "body_mass_g",
+                                         "task": "regression", "strategy": "random"})
+    with pytest.raises(BadInput) as caught:
+        data_job("features", {"dataset": str(path), "datasetFormat": csv_format, "split": str(split_ctx.output_dir),
+                              "partition": "test"})
+    assert caught.value.code == "no_feature_columns"
+    assert "body_mass_g is the only column" in str(caught.value)

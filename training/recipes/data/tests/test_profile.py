@@ -66,3 +66,22 @@ def test_format_variants_are_detected(variant, data_job, tabular_fixtures, tmp_p
         assert [c["name"] for c in out["profile.json"]["columns"]][:2] == ["column_1", "column_2"]
     else:
         assert columns_by_name(out["profile.json"])["sex"]["missing"] == 11
+
+
+def test_id_facts_and_rarest_values_are_profiled(data_job, tabular_fixtures, tmp_path):
+    """penguins plus a counting penguin_id and a per-row tag: what the server's target rules read."""
+    frame = pd.read_csv(tabular_fixtures / "penguins.csv")
+    frame["penguin_id"] = range(1, len(frame) + 1)
+    frame["tag"] = [f"P-{i:03d}" for i in range(len(frame))]
+    frame.to_csv(tmp_path / "penguins_ids.csv", index=False)
+    _, out, _ = data_job("profile", {"dataset": str(tmp_path / "penguins_ids.csv")})
+    cols = columns_by_name(out["profile.json"])
+    penguin_id = cols["penguin_id"]
+    assert (penguin_id["integers"], penguin_id["order"], penguin_id["distinct"]) == (True, "increasing", 344)
+    assert cols["body_mass_g"]["integers"] is True and cols["body_mass_g"]["order"] is None
+    assert cols["bill_length_mm"]["integers"] is False
+    assert "integers" not in cols["species"] and "fewestValues" not in cols["species"]  # 3 values: topValues has all
+    assert cols["tag"]["fewestValues"][:2] == [{"value": "P-000", "count": 1}, {"value": "P-001", "count": 1}]
+    assert len(cols["tag"]["fewestValues"]) == 10
+    # fewest first: the rarest body mass values appear once each
+    assert all(v["count"] == 1 for v in cols["body_mass_g"]["fewestValues"])

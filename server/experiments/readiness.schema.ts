@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { TASKS, ZSplitChoice } from "./experiments.schema";
+
+const column = z.string().min(1).max(500);
+
+/** experiments.readiness: the settings chosen so far in the wizard (target and task at least). */
+export const ZReadinessInput = z.object({
+  datasetId: z.string().min(1).max(64),
+  target: column,
+  task: z.enum(TASKS),
+  excludeColumns: z.array(column).max(10_000).default([]),
+  split: ZSplitChoice.default({ strategy: "random" }),
+});
+export type TReadinessInput = z.input<typeof ZReadinessInput>;
+
+/** experiments.targetOptions: which columns to offer as the column to predict. */
+export const ZTargetOptionsInput = z.object({ datasetId: z.string().min(1).max(64) });
