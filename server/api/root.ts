@@ -7,6 +7,7 @@ import { settingsRouter } from "./routers/settings.router";
 import { experimentsRouter } from "./routers/experiments.router";
 import { draftsRouter } from "./routers/drafts.router";
 import { predictionsRouter } from "./routers/predictions.router";
+import { authRouter } from "./routers/auth.router";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -17,6 +18,7 @@ export const appRouter = router({
   experiments: experimentsRouter,
   drafts: draftsRouter,
   predictions: predictionsRouter,
+  auth: authRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,7 +3,7 @@
  * a password guesser meets them: raw HTTP requests, the CLI on the same data home, and
  * timestamps moved in the SQLite file where a test needs time to pass.
  */
-import { randomBytes, scryptSync } from "node:crypto";
+import { createHash, randomBytes, scryptSync } from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,6 +31,20 @@ function withDb<T>(server: ServerProcess, fn: (db: Database.Database) => T): T {
     db.close();
   }
 }
+
+/** SQLite text in the form Prisma writes it. */
+const sqlTime = (ms: number) => new Date(ms).toISOString().replace("Z", "+00:00");
+const DAY = 86_400_000;
+
+const trpcQuery = (server: ServerProcess, proc: string, headers: Record<string, string>, input: unknown = {}) =>
+  fetch(`${server.url}/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, { headers });
+const trpcMutation = (server: ServerProcess, proc: string, headers: Record<string, string>, input: unknown = null) =>
+  fetch(`${server.url}/api/trpc/${proc}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url, ...headers },
+    body: JSON.stringify({ json: input }),
+  });
+const listProjects = (server: ServerProcess, headers: Record<string, string>) => trpcQuery(server, "projects.list", headers);
 
 const login = (server: ServerProcess, password: string) =>
   fetch(`${server.url}/api/auth/login`, {
@@ -88,5 +102,79 @@ describe("the owner password hash", () => {
     const [kind, n, r, p] = stored().split("$");
     expect([kind, n, r, p]).toEqual(["scrypt", "131072", "8", "1"]);
     expect((await login(server, PASSWORD)).status).toBe(200);
+  });
+});
+
+describe("login sessions", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await passwordServer();
+  });
+  afterAll(() => server?.stop());
+
+  /** Signs in; returns the cookie to send and the session's row id. */
+  async function newSession(): Promise<{ cookie: Record<string, string>; id: string }> {
+    const res = await login(server, PASSWORD);
+    expect(res.status).toBe(200);
+    const pair = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const secret = decodeURIComponent(pair.slice(pair.indexOf("=") + 1));
+    const tokenHash = createHash("sha256").update(secret).digest("hex");
+    const row = withDb(server, (db) => db.prepare("SELECT id FROM LoginSession WHERE tokenHash = ?").get(tokenHash) as { id: string });
+    return { cookie: { cookie: pair }, id: row.id };
+  }
+  const setTimes = (id: string, times: Partial<Record<"createdAt" | "lastSeenAt" | "expiresAt", number>>) =>
+    withDb(server, (db) => {
+      for (const [column, ms] of Object.entries(times)) db.prepare(`UPDATE LoginSession SET ${column} = ? WHERE id = ?`).run(sqlTime(ms), id);
+    });
+  const lastSeen = (id: string) =>
+    withDb(server, (db) => (db.prepare("SELECT lastSeenAt FROM LoginSession WHERE id = ?").get(id) as { lastSeenAt: string }).lastSeenAt);
+
+  it("refuses a session unused for 7 days", async () => {
+    const s = await newSession();
+    expect((await listProjects(server, s.cookie)).status).toBe(200);
+    setTimes(s.id, { lastSeenAt: Date.now() - 7 * DAY - 60_000 });
+    expect((await listProjects(server, s.cookie)).status).toBe(401);
+    const page = await fetch(`${server.url}/settings`, { headers: s.cookie, redirect: "manual" });
+    expect(page.headers.get("location")).toMatch(/^\/login\?next=/);
+  });
+
+  it("refuses a session 30 days after sign-in even when it was used a minute ago", async () => {
+    const s = await newSession();
+    const now = Date.now();
+    setTimes(s.id, { createdAt: now - 30 * DAY, expiresAt: now - 1000, lastSeenAt: now - 60_000 });
+    expect((await listProjects(server, s.cookie)).status).toBe(401);
+  });
+
+  it("sets a 30-day cookie and records use at most once a minute", async () => {
+    const res = await login(server, PASSWORD);
+    const expires = Date.parse(/Expires=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")![1]!);
+    expect(Math.abs(expires - (Date.now() + 30 * DAY))).toBeLessThan(120_000);
+    const s = await newSession();
+    await listProjects(server, s.cookie);
+    const first = lastSeen(s.id);
+    await listProjects(server, s.cookie);
+    expect(lastSeen(s.id)).toBe(first);
+    setTimes(s.id, { lastSeenAt: Date.now() - 2 * 60_000 });
+    expect((await listProjects(server, s.cookie)).status).toBe(200);
+    expect(Date.now() - Date.parse(lastSeen(s.id))).toBeLessThan(30_000);
+  });
+
+  it("lists sessions with this one marked; signing one out or everywhere ends the others", async () => {
+    const a = await newSession();
+    const b = await newSession();
+    const listed = await trpcQuery(server, "auth.sessions", a.cookie);
+    expect(listed.status).toBe(200);
+    const sessions = ((await listed.json()) as { result: { data: { json: { id: string; current: boolean; lastSeenAt: string }[] } } }).result.data.json;
+    expect(sessions.find((x) => x.id === a.id)).toMatchObject({ current: true });
+    expect(sessions.find((x) => x.id === b.id)).toMatchObject({ current: false });
+    expect((await trpcMutation(server, "auth.revokeSession", a.cookie, { id: b.id })).status).toBe(200);
+    expect((await listProjects(server, b.cookie)).status).toBe(401);
+    expect((await listProjects(server, a.cookie)).status).toBe(200);
+
+    const c = await newSession();
+    expect((await listProjects(server, c.cookie)).status).toBe(200);
+    expect((await trpcMutation(server, "auth.signOutEverywhere", a.cookie)).status).toBe(200);
+    expect((await listProjects(server, c.cookie)).status).toBe(401);
+    expect((await listProjects(server, a.cookie)).status).toBe(401);
   });
 });

@@ -6,14 +6,23 @@ export function authRepository(db: Db = getDb()) {
     ownerHash: async () => (await db.ownerCredential.findUnique({ where: { id: 1 } }))?.passwordHash ?? null,
     setOwnerHash: (passwordHash: string) =>
       db.ownerCredential.upsert({ where: { id: 1 }, create: { id: 1, passwordHash }, update: { passwordHash } }),
+
     clearSessions: () => db.loginSession.deleteMany({}),
-    createSession: (tokenHash: string, expiresAt: Date) =>
-      db.loginSession.create({ data: { tokenHash, expiresAt } }),
+    createSession: (tokenHash: string, expiresAt: Date, userAgent: string | null) =>
+      db.loginSession.create({ data: { tokenHash, expiresAt, userAgent } }),
     findSession: (tokenHash: string) => db.loginSession.findUnique({ where: { tokenHash } }),
+    listSessions: () => db.loginSession.findMany({ orderBy: { createdAt: "asc" } }),
     deleteSession: (tokenHash: string) => db.loginSession.deleteMany({ where: { tokenHash } }),
-    touchSession: (id: string) => db.loginSession.update({ where: { id }, data: { lastSeenAt: new Date() } }),
-    createToken: (name: string, prefix: string, tokenHash: string) =>
-      db.apiToken.create({ data: { name, prefix, tokenHash } }),
+    deleteSessionById: (id: string) => db.loginSession.deleteMany({ where: { id } }),
+    deleteSessionsExcept: (keepId: string | null) =>
+      db.loginSession.deleteMany({ where: keepId ? { id: { not: keepId } } : {} }),
+    /** Sessions past their absolute expiry, or last seen before `idleCutoff`. */
+    deleteEndedSessions: (now: Date, idleCutoff: Date) =>
+      db.loginSession.deleteMany({ where: { OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: idleCutoff } }] } }),
+    touchSession: (id: string, at: Date) => db.loginSession.updateMany({ where: { id }, data: { lastSeenAt: at } }),
+
+    createToken: (data: { name: string; prefix: string; tokenHash: string; expiresAt: Date | null; readOnly: boolean }) =>
+      db.apiToken.create({ data }),
     findToken: (tokenHash: string) => db.apiToken.findUnique({ where: { tokenHash } }),
     listTokens: () => db.apiToken.findMany({ orderBy: { createdAt: "asc" } }),
     revokeToken: (idOrPrefix: string) =>
@@ -21,6 +30,10 @@ export function authRepository(db: Db = getDb()) {
         where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }], revokedAt: null },
         data: { revokedAt: new Date() },
       }),
+    revokeTokenById: (id: string) =>
+      db.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } }),
     touchToken: (id: string) => db.apiToken.update({ where: { id }, data: { lastUsedAt: new Date() } }),
   };
 }
+
+export type AuthRepository = ReturnType<typeof authRepository>;

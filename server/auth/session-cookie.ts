@@ -2,15 +2,17 @@
  * The browser's session cookie: HttpOnly (scripts cannot read it), SameSite=Strict (other
  * sites cannot send it), and Secure when the server is reached over https.
  */
+import { loadConfig, type AppConfig } from "@/server/config/env";
+
 export const SESSION_COOKIE = "trainyard_session";
 
 /**
- * True when the public origin is https, so browsers must send the cookie over TLS only.
- * The lead's config module (server/config/env.ts, TRAINYARD_PUBLIC_ORIGIN) is the place
- * to read this from once it has `publicOrigin`; until then this one accessor reads it.
+ * True when the public origin (TRAINYARD_PUBLIC_ORIGIN, e.g. behind a TLS proxy) is https,
+ * so browsers send the cookie over TLS only. A plain-http loopback server cannot set it:
+ * browsers would then never send the cookie back.
  */
-export function cookieSecure(): boolean {
-  return process.env.TRAINYARD_PUBLIC_ORIGIN?.startsWith("https:") ?? false;
+export function cookieSecure(config: Pick<AppConfig, "publicOrigin"> = loadConfig()): boolean {
+  return config.publicOrigin?.startsWith("https:") ?? false;
 }
 
 function attributes(secure: boolean): string[] {

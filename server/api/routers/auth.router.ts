@@ -1,0 +1,22 @@
+import { procedure, router } from "../trpc";
+import { ownerService } from "@/server/auth/owner.service";
+import { ZCreateTokenInput, ZSessionIdInput, ZTokenIdInput } from "@/server/auth/auth.schema";
+
+import type { Principal } from "@/server/auth/principal";
+
+const currentSession = (p: Principal) => (p.kind === "owner" ? p.sessionId : null);
+
+export const authRouter = router({
+  status: procedure.query(async ({ ctx }) => ({ passwordSet: await ownerService().hasPassword(), principal: ctx.principal.kind })),
+  sessions: procedure.query(({ ctx }) => ownerService().listSessions(currentSession(ctx.principal))),
+  revokeSession: procedure.input(ZSessionIdInput).mutation(({ input }) => ownerService().revokeSession(input.id)),
+  /** Ends every session, this one included; returns how many ended. */
+  signOutEverywhere: procedure.mutation(() => ownerService().endAllSessions(null)),
+  tokens: procedure.query(() => ownerService().listTokens()),
+  createToken: procedure.input(ZCreateTokenInput).mutation(({ input }) =>
+    ownerService().createToken(input.name, { expires: input.expires, readOnly: input.readOnly }),
+  ),
+  revokeToken: procedure.input(ZTokenIdInput).mutation(async ({ input }) => {
+    await ownerService().revokeTokenById(input.id);
+  }),
+});
