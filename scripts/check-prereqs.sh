@@ -18,6 +18,9 @@ else
   rm -rf "$tmp"
 fi
 [ -x /usr/sbin/sshd ] || missing_pkgs+=(openssh-server)
+# The reverse-proxy test runs the documented nginx setup with a throw-away TLS certificate.
+[ -x /usr/sbin/nginx ] || missing_pkgs+=(nginx-light)
+command -v openssl >/dev/null || missing_pkgs+=(openssl)
 command -v ssh >/dev/null || missing_pkgs+=(openssh-client)
 command -v ip >/dev/null || missing_pkgs+=(iproute2)
 
