@@ -11,26 +11,26 @@ export const ZFileName = z
   .refine((n) => !/[\/\\\0]/.test(n), "A file name cannot contain / or \\.");
 
 /** Query string of POST /api/datasets/upload (the body is the raw file). */
-export const ZUploadQuery = z.object({
+export const ZUploadQuery = z.strictObject({
   projectId: ZId,
   fileName: ZFileName,
   encoding: ZEncoding.default("utf-8"),
 });
 export type TUploadQuery = z.infer<typeof ZUploadQuery>;
 
-export const ZRegisterPathInput = z.object({
+export const ZRegisterPathInput = z.strictObject({
   projectId: ZId,
   path: z.string().trim().min(1, "Type the path of the file.").max(4096),
   encoding: ZEncoding.default("utf-8"),
 });
 export type TRegisterPathInput = z.infer<typeof ZRegisterPathInput>;
 
-export const ZDatasetIdInput = z.object({ id: ZId });
-export const ZListDatasetsInput = z.object({ projectId: ZId });
-export const ZReprofileInput = z.object({ id: ZId, encoding: ZEncoding });
+export const ZDatasetIdInput = z.strictObject({ id: ZId });
+export const ZListDatasetsInput = z.strictObject({ projectId: ZId });
+export const ZReprofileInput = z.strictObject({ id: ZId, encoding: ZEncoding });
 
 const ZClass = z.union([z.string().max(1000), z.number(), z.boolean()]).nullable();
-export const ZChecksInput = z.object({
+export const ZChecksInput = z.strictObject({
   id: ZId,
   target: z.string().min(1).max(1000),
   positiveClass: ZClass.default(null),
@@ -38,11 +38,11 @@ export const ZChecksInput = z.object({
 export type TChecksInput = z.input<typeof ZChecksInput>;
 
 export const ZFractions = z
-  .object({ train: z.number().min(0).max(1), validation: z.number().min(0).max(1), test: z.number().min(0).max(1) })
+  .strictObject({ train: z.number().min(0).max(1), validation: z.number().min(0).max(1), test: z.number().min(0).max(1) })
   .refine((f) => Math.abs(f.train + f.validation + f.test - 1) < 1e-9, "The train, validation and test shares must add up to 1.");
 
 export const ZEnsureSplitInput = z
-  .object({
+  .strictObject({
     datasetId: ZId,
     target: z.string().min(1).max(1000),
     task: z.enum(["binary", "multiclass", "regression"]),

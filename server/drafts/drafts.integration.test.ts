@@ -1,6 +1,6 @@
 // Wizard drafts through the real server: per project, revisioned (a stale save is a
 // CONFLICT carrying the current draft), choices only (unknown keys such as data bytes are
-// dropped), and restored after a server restart.
+// refused, naming the key), and restored after a server restart.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTestHome, startTestServer, type TestHome, type TestServer } from "@/server/testing/server-harness";
 
@@ -39,7 +39,10 @@ describe("wizard drafts", () => {
   it("keeps one draft per project and stores choices only", async () => {
     const a = await project(`Draft A ${Date.now()}`);
     const b = await project(`Draft B ${Date.now()}`);
-    await server.client.drafts.save.mutate({ projectId: a, revision: 0, data: { step: 3, target: "price", bytes: "aGVsbG8=" } as never });
+    await expect(
+      server.client.drafts.save.mutate({ projectId: a, revision: 0, data: { step: 3, target: "price", bytes: "aGVsbG8=" } as never }),
+    ).rejects.toMatchObject({ data: { code: "BAD_REQUEST" }, message: expect.stringMatching(/Unrecognized key: \\?"bytes/) });
+    await server.client.drafts.save.mutate({ projectId: a, revision: 0, data: { step: 3, target: "price" } });
     await server.client.drafts.save.mutate({ projectId: b, revision: 0, data: { step: 1 } });
     const draftA = await server.client.drafts.get.query({ projectId: a });
     expect(draftA.data.target).toBe("price");

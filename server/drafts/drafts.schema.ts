@@ -1,12 +1,15 @@
 import { z } from "zod";
 
-/** A wizard draft holds inputs and choices only (ids, column names, numbers), never data bytes. */
+/**
+ * A wizard draft holds inputs and choices only (ids, column names, numbers), never data
+ * bytes: an unknown field is refused (strict), not stored.
+ */
 export const MAX_DRAFT_BYTES = 64 * 1024;
 
 const column = z.string().max(1000);
 
 export const ZWizardDraftData = z
-  .object({
+  .strictObject({
     step: z.number().int().min(0).max(10).default(0),
     targetId: z.string().max(64).nullable().default(null),
     datasetId: z.string().max(64).nullable().default(null),
@@ -16,19 +19,18 @@ export const ZWizardDraftData = z
     positiveClass: z.string().max(500).nullable().default(null),
     excludeColumns: z.array(column).max(10_000).default([]),
     split: z
-      .object({ strategy: z.enum(["random", "group", "time"]), column: column.optional() })
+      .strictObject({ strategy: z.enum(["random", "group", "time"]), column: column.optional() })
       .default({ strategy: "random" }),
     /** Issue codes whose recommended action the user changed (so a re-check keeps the choice). */
     decided: z.record(z.string().max(200), z.boolean()).default({}),
     mode: z.enum(["quick", "improve"]).default("quick"),
     maxMinutes: z.number().positive().max(24 * 60).default(5),
     maxTrials: z.number().int().positive().max(1000).default(10),
-  })
-  .strip();
+  });
 export type TWizardDraftData = z.infer<typeof ZWizardDraftData>;
 
-export const ZDraftGetInput = z.object({ projectId: z.string().min(1).max(64) });
-export const ZDraftSaveInput = z.object({
+export const ZDraftGetInput = z.strictObject({ projectId: z.string().min(1).max(64) });
+export const ZDraftSaveInput = z.strictObject({
   projectId: z.string().min(1).max(64),
   /** The revision the client last read; 0 when it read no draft. A stale one is a CONFLICT. */
   revision: z.number().int().nonnegative(),

@@ -13,15 +13,15 @@ export const MAX_MINUTES = 24 * 60;
 const column = z.string().min(1).max(500);
 
 export const ZSplitChoice = z.discriminatedUnion("strategy", [
-  z.object({ strategy: z.literal("random") }),
-  z.object({ strategy: z.literal("group"), column }),
-  z.object({ strategy: z.literal("time"), column }),
+  z.strictObject({ strategy: z.literal("random") }),
+  z.strictObject({ strategy: z.literal("group"), column }),
+  z.strictObject({ strategy: z.literal("time"), column }),
 ]);
 export type TSplitChoice = z.infer<typeof ZSplitChoice>;
 
 /** What an experiment trains: validated once at start and stored as its settings. */
 export const ZExperimentSettings = z
-  .object({
+  .strictObject({
     target: column,
     task: z.enum(TASKS),
     metric: z.enum(METRICS),
@@ -36,7 +36,7 @@ export const ZExperimentSettings = z
     appliedActions: z.array(z.string().max(1000)).max(200).default([]),
     /** The data issues the checks found when the experiment was set up. */
     dataIssues: z
-      .array(z.object({ code: z.string().max(100), columns: z.array(z.string().max(500)).max(1000), severity: z.string().max(20) }))
+      .array(z.strictObject({ code: z.string().max(100), columns: z.array(z.string().max(500)).max(1000), severity: z.string().max(20) }))
       .max(200)
       .default([]),
   })
@@ -55,7 +55,7 @@ export const ZExperimentSettings = z
   });
 export type TExperimentSettings = z.infer<typeof ZExperimentSettings>;
 
-export const ZStartExperimentInput = z.object({
+export const ZStartExperimentInput = z.strictObject({
   /** Client operation id: a double click or a retried request starts one experiment. */
   opId: z.string().min(8).max(200),
   projectId: z.string().min(1).max(64),
@@ -66,13 +66,13 @@ export const ZStartExperimentInput = z.object({
 });
 export type TStartExperimentInput = z.input<typeof ZStartExperimentInput>;
 
-export const ZExperimentIdInput = z.object({ id: z.string().min(1).max(64) });
-export const ZListExperimentsInput = z.object({
+export const ZExperimentIdInput = z.strictObject({ id: z.string().min(1).max(64) });
+export const ZListExperimentsInput = z.strictObject({
   projectId: z.string().min(1).max(64),
   status: z.array(z.string().max(20)).max(10).optional(),
 });
-export const ZRerunInput = z.object({ id: z.string().min(1).max(64), opId: z.string().min(8).max(200) });
-export const ZExperimentLogsInput = z.object({
+export const ZRerunInput = z.strictObject({ id: z.string().min(1).max(64), opId: z.string().min(8).max(200) });
+export const ZExperimentLogsInput = z.strictObject({
   id: z.string().min(1).max(64),
   step: z.string().max(40).optional(),
   offset: z.number().int().nonnegative().default(0),

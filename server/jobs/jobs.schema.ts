@@ -3,14 +3,14 @@ import { JOB_STATES } from "@/worker/protocol";
 
 const MAX_DEADLINE_S = 30 * 24 * 3600;
 
-export const ZJobResources = z.object({
+export const ZJobResources = z.strictObject({
   cpus: z.number().positive().max(1024).default(1),
   ramGb: z.number().nonnegative().max(65536).default(1),
   gpus: z.number().int().nonnegative().max(64).optional(),
   gpuMemoryGb: z.number().positive().max(4096).optional(),
 });
 
-export const ZAdmitJobInput = z.object({
+export const ZAdmitJobInput = z.strictObject({
   /** Client-generated operation id: repeating it returns the first job. */
   opId: z.string().min(8, "opId needs at least 8 characters").max(200),
   targetId: z.string().min(1).max(64),
@@ -26,10 +26,10 @@ export const ZAdmitJobInput = z.object({
 });
 export type TAdmitJobInput = z.input<typeof ZAdmitJobInput>;
 
-export const ZJobIdInput = z.object({ id: z.string().min(1).max(64) });
+export const ZJobIdInput = z.strictObject({ id: z.string().min(1).max(64) });
 
 export const ZListJobsInput = z
-  .object({
+  .strictObject({
     targetId: z.string().min(1).max(64).optional(),
     states: z.array(z.enum(JOB_STATES)).max(JOB_STATES.length).optional(),
     limit: z.number().int().positive().max(500).default(100),
@@ -38,7 +38,7 @@ export const ZListJobsInput = z
 export type TListJobsInput = z.infer<typeof ZListJobsInput>;
 
 export const MAX_LOG_READ_BYTES = 64 * 1024;
-export const ZJobLogsInput = z.object({
+export const ZJobLogsInput = z.strictObject({
   id: z.string().min(1).max(64),
   stream: z.enum(["log", "events"]).default("log"),
   offset: z.number().int().nonnegative().default(0),
@@ -46,7 +46,7 @@ export const ZJobLogsInput = z.object({
 });
 export type TJobLogsInput = z.infer<typeof ZJobLogsInput>;
 
-export const ZPrepareRecipeInput = z.object({
+export const ZPrepareRecipeInput = z.strictObject({
   targetId: z.string().min(1).max(64),
   recipe: z.string().min(1).max(100),
 });

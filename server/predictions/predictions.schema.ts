@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const ZTryRowInput = z.object({
+export const ZTryRowInput = z.strictObject({
   experimentId: z.string().min(1).max(64),
   /** Feature name → value as typed in the form; empty means missing. */
   values: z.record(z.string().max(1000), z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()])),

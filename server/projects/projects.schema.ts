@@ -12,12 +12,12 @@ export const ZProjectName = z
       .max(PROJECT_NAME_MAX, `A project name can have at most ${PROJECT_NAME_MAX} characters.`),
   );
 
-export const ZCreateProjectInput = z.object({ name: ZProjectName });
+export const ZCreateProjectInput = z.strictObject({ name: ZProjectName });
 export type TCreateProjectInput = z.infer<typeof ZCreateProjectInput>;
 
-export const ZProjectIdInput = z.object({ id: z.string().min(1).max(64) });
+export const ZProjectIdInput = z.strictObject({ id: z.string().min(1).max(64) });
 
-export const ZRenameProjectInput = z.object({
+export const ZRenameProjectInput = z.strictObject({
   id: z.string().min(1).max(64),
   name: ZProjectName,
   // The revision the editor read; a stale one is a CONFLICT, never a silent overwrite.
@@ -25,13 +25,13 @@ export const ZRenameProjectInput = z.object({
 });
 export type TRenameProjectInput = z.infer<typeof ZRenameProjectInput>;
 
-export const ZArchiveProjectInput = z.object({
+export const ZArchiveProjectInput = z.strictObject({
   id: z.string().min(1).max(64),
   revision: z.number().int().positive(),
 });
 
 export const ZListProjectsInput = z
-  .object({ includeArchived: z.boolean().default(false) })
+  .strictObject({ includeArchived: z.boolean().default(false) })
   .default({ includeArchived: false });
 
 export interface ProjectView {
@@ -46,4 +46,4 @@ export interface ProjectView {
   updatedAt: string;
 }
 
-export const ZSetDefaultComputerInput = z.object({ id: z.string().min(1).max(64), targetId: z.string().min(1).max(64).nullable() });
+export const ZSetDefaultComputerInput = z.strictObject({ id: z.string().min(1).max(64), targetId: z.string().min(1).max(64).nullable() });

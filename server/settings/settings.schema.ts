@@ -20,7 +20,7 @@ const ZRoot = z
   .refine((p) => p.startsWith("/"), "A folder must be an absolute path (starting with /).")
   .refine((p) => !p.split("/").includes(".."), "A folder path cannot contain '..'.");
 
-export const ZDataSettings = z.object({
+export const ZDataSettings = z.strictObject({
   /** Folders on This computer whose files may be registered by path (the worker enforces them too). */
   allowedRoots: z.array(ZRoot).max(50, "At most 50 allowed folders."),
   uploadMaxBytes: z.number().int().min(1024, "The upload cap must be at least 1 KiB.").max(1024 * GIB),
@@ -29,8 +29,10 @@ export const ZDataSettings = z.object({
   maxDecompressedBytes: z.number().int().min(1024).max(1024 * GIB),
 });
 export type TDataSettings = z.infer<typeof ZDataSettings>;
+/** The same fields read back from the Setting row: a field an older version saved is dropped, not fatal. */
+export const ZStoredDataSettings = z.object(ZDataSettings.shape);
 
-export const ZUpdateSettingsInput = z.object({
+export const ZUpdateSettingsInput = z.strictObject({
   values: ZDataSettings,
   // The revision the editor read; a stale one is a CONFLICT.
   revision: z.number().int().nonnegative(),

@@ -14,7 +14,7 @@ import { badInput, conflict } from "@/server/errors";
 import { settingsRepository } from "./settings.repository";
 import {
   DATA_SETTINGS_DEFAULTS,
-  ZDataSettings,
+  ZStoredDataSettings,
   ZUpdateSettingsInput,
   ZUploadTestFaults,
   type RefusedRoot,
@@ -105,7 +105,8 @@ export function settingsService(db?: Db, opts: { workerHome?: string | null; rul
   async function read(): Promise<{ values: TDataSettings; revision: number; refusedRoots: RefusedRoot[] }> {
     const row = await repo.find(DATA_SETTINGS_KEY);
     if (!row) return { values: { ...DATA_SETTINGS_DEFAULTS }, revision: 0, refusedRoots: [] };
-    const parsed = ZDataSettings.safeParse({ ...DATA_SETTINGS_DEFAULTS, ...(JSON.parse(row.value) as object) });
+    // Stored values are read leniently: a field an older version saved is ignored, not fatal.
+    const parsed = ZStoredDataSettings.safeParse({ ...DATA_SETTINGS_DEFAULTS, ...(JSON.parse(row.value) as object) });
     const values = parsed.success ? parsed.data : { ...DATA_SETTINGS_DEFAULTS };
     const { kept, refused } = splitSavedRoots(values.allowedRoots, rules());
     return { values: { ...values, allowedRoots: kept }, revision: row.revision, refusedRoots: refused };

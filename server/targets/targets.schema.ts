@@ -7,7 +7,7 @@ export const LOCAL_TARGET_NAME = "This computer";
 export const ZLocalTargetConfig = z.object({ workerHome: z.string().min(1) });
 export type TLocalTargetConfig = z.infer<typeof ZLocalTargetConfig>;
 
-export const ZTargetIdInput = z.object({ id: z.string().min(1).max(64) });
+export const ZTargetIdInput = z.strictObject({ id: z.string().min(1).max(64) });
 export type TTargetIdInput = z.infer<typeof ZTargetIdInput>;
 
 export type TProbe = z.infer<typeof ZProbeResponse>;

@@ -31,8 +31,8 @@ const ZKeyPath = z
   .refine((p) => p === "" || p.startsWith("/") || p.startsWith("~/"), "The key path is an absolute path (or ~/…) on this computer.");
 
 export const ZSshConnectionInput = z.discriminatedUnion("mode", [
-  z.object({ mode: z.literal("alias"), alias: ZSshAlias }),
-  z.object({
+  z.strictObject({ mode: z.literal("alias"), alias: ZSshAlias }),
+  z.strictObject({
     mode: z.literal("manual"),
     host: ZSshEndpoint.shape.host,
     port: z.coerce.number().int().min(1).max(65535).default(22),
@@ -50,7 +50,7 @@ const ZOptionalRemotePath = z
   .transform((s) => (s ? s : null))
   .pipe(ZSafeRemotePath.nullable());
 
-export const ZAddServerInput = z.object({
+export const ZAddServerInput = z.strictObject({
   name: ZDisplayName,
   connection: ZSshConnectionInput,
   workerDir: z.string().trim().default(DEFAULT_WORKER_DIR).pipe(ZSafeRemotePath),
@@ -62,15 +62,15 @@ export type TAddServerInput = z.input<typeof ZAddServerInput> | z.output<typeof 
 export const ZUpdateServerInput = ZAddServerInput.extend({ id: z.string().min(1).max(64) });
 export type TUpdateServerInput = z.input<typeof ZUpdateServerInput> | z.output<typeof ZUpdateServerInput>;
 
-export const ZAcceptHostKeyInput = z.object({
+export const ZAcceptHostKeyInput = z.strictObject({
   id: z.string().min(1).max(64),
   /** The fingerprint the owner saw: accepted only if it is still the one presented. */
   fingerprint: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, "A SHA256 fingerprint as ssh-keygen prints it."),
 });
 
-export const ZForgetHostKeyInput = z.object({ id: z.number().int().positive() });
+export const ZForgetHostKeyInput = z.strictObject({ id: z.number().int().positive() });
 
-export const ZSetEnabledInput = z.object({ id: z.string().min(1).max(64), enabled: z.boolean() });
+export const ZSetEnabledInput = z.strictObject({ id: z.string().min(1).max(64), enabled: z.boolean() });
 
 /** The host key a server presented and Trainyard refused, kept for the owner to accept. */
 export const ZHostKeyProblem = z.object({
