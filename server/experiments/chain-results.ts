@@ -12,6 +12,7 @@ import { compareReceipts, type Comparison, type ReceiptLike } from "./compare";
 import type { StepName } from "./chain-steps";
 import type { StepJob } from "./chain-jobs";
 import { copyOutputFile, readOptionalOutputJson, readOutputJson } from "./job-outputs";
+import { exportNames, type ExportNames } from "@/server/exports/export-names";
 
 export interface ExperimentResults {
   candidate: ReceiptLike & Record<string, unknown>;
@@ -22,7 +23,10 @@ export interface ExperimentResults {
   featureImportance: unknown;
   featureSchema: unknown;
   usage: Partial<Record<StepName, unknown>>;
-  export: { sha256: string; bytes: number; fileName: string; modelSha256: string };
+  /** Set when evaluation and export ran past the budget (chain-budget.ts budgetNote); the page shows it. */
+  budgetNote?: string | null;
+  /** fileName, folder and loadingCommands: what the download, the CLI and the model card call it. */
+  export: { sha256: string; bytes: number; modelSha256: string } & ExportNames;
 }
 
 const parse = (s: string | null): unknown => {
@@ -33,7 +37,7 @@ const parse = (s: string | null): unknown => {
   }
 };
 
-export async function collectResults(db: Db, experimentId: string, jobs: Map<StepName, StepJob>): Promise<ExperimentResults> {
+export async function collectResults(db: Db, experimentId: string, experimentName: string, jobs: Map<StepName, StepJob>): Promise<ExperimentResults> {
   const job = (s: StepName) => {
     const j = jobs.get(s);
     if (!j) throw new Error(`step ${s} has no job`);
@@ -58,7 +62,12 @@ export async function collectResults(db: Db, experimentId: string, jobs: Map<Ste
     featureImportance: await readOptionalOutputJson(db, train, "feature_importance.json"),
     featureSchema: await readOptionalOutputJson(db, train, "feature_schema.json"),
     usage,
-    export: { sha256: copied.sha256, bytes: copied.bytes, fileName: "export.tar.gz", modelSha256: train.outputSha256 ?? "" },
+    export: {
+      sha256: copied.sha256,
+      bytes: copied.bytes,
+      modelSha256: train.outputSha256 ?? "",
+      ...exportNames(await readOptionalOutputJson(db, job("package"), "export.json"), experimentName, copied.sha256),
+    },
   };
 }
 

@@ -154,12 +154,16 @@ describe("training a prediction model from the CLI", { timeout: 600_000 }, () =>
     const unpacked = path.join(out, "unpacked");
     mkdirSync(unpacked);
     expect(spawnSync("tar", ["xzf", r.exportPath, "-C", unpacked]).status).toBe(0);
+    // The archive holds one folder, named like the saved file.
+    const [folder, ...others] = readdirSync(unpacked);
+    expect(others).toEqual([]);
+    expect(`${folder}.tar.gz`).toBe(path.basename(r.exportPath));
     const rows = path.join(out, "rows.csv");
     const header = lines[0]!.split(",").filter((c) => c !== '"price"').join(",");
     const body = lines.slice(1, 6).map((l) => l.split(",").filter((_, i) => i !== 6).join(","));
     writeFileSync(rows, `${header}\n${body.join("\n")}\n`);
     const python = tabularPython();
-    const predicted = spawnSync(python, [path.join(unpacked, "predict.py"), rows], { encoding: "utf8", cwd: unpacked, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } as unknown as NodeJS.ProcessEnv });
+    const predicted = spawnSync(python, [path.join(unpacked, folder!, "predict.py"), rows], { encoding: "utf8", cwd: unpacked, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } as unknown as NodeJS.ProcessEnv });
     expect(predicted.status, predicted.stderr).toBe(0);
     const predictionLines = predicted.stdout.trim().split("\n");
     expect(predictionLines).toHaveLength(6);

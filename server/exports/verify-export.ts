@@ -4,7 +4,8 @@
  * experiment, and every file inside must match the archive's manifest.json — same size,
  * same SHA-256, none missing, none unlisted, no links, devices, absolute or `..` paths.
  * The archive is read as a stream (one pass, nothing extracted); entries are hashed in
- * memory chunk by chunk.
+ * memory chunk by chunk. An export holds one top folder with manifest.json and the files
+ * it lists (exportVersion 2); archives of exportVersion 1 held them at the root.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -59,15 +60,42 @@ export function manifestProblems(manifest: z.infer<typeof ZManifest>, seen: Map<
   return problems;
 }
 
-function readEntries(file: string): Promise<{ seen: Map<string, SeenFile>; manifest: Buffer | null; problems: string[] }> {
+interface ArchiveEntries {
+  seen: Map<string, SeenFile>;
+  manifest: Buffer | null;
+  problems: string[];
+}
+
+/**
+ * The archive's files relative to its one top folder ("" when manifest.json sits at the
+ * root: exportVersion 1). Entries outside that folder are problems, never ignored.
+ */
+export function insideTopFolder(all: Map<string, SeenFile>, names: string[], manifests: Map<string, Buffer>): ArchiveEntries {
+  if (all.has("manifest.json") || names.length === 0) return { seen: all, manifest: manifests.get("manifest.json") ?? null, problems: [] };
+  const tops = [...new Set(names.map((n) => n.split("/")[0]!))].sort();
+  if (tops.length !== 1) {
+    return { seen: new Map(), manifest: null, problems: [`the archive should hold one folder with manifest.json; its top level holds ${tops.slice(0, 5).join(", ")}`] };
+  }
+  const top = tops[0]!;
+  if (all.has(top)) return { seen: new Map(), manifest: null, problems: [`the archive's top level holds the file ${top}, not a folder`] };
+  const seen = new Map<string, SeenFile>();
+  for (const [p, f] of all) seen.set(p.slice(top.length + 1), f);
+  return { seen, manifest: manifests.get(`${top}/manifest.json`) ?? null, problems: [] };
+}
+
+const isManifestCandidate = (rel: string) => rel.split("/").pop() === "manifest.json" && rel.split("/").length <= 2;
+
+function readEntries(file: string): Promise<ArchiveEntries> {
   return new Promise((resolve, reject) => {
     const seen = new Map<string, SeenFile>();
     const problems: string[] = [];
-    let manifest: Buffer | null = null;
+    const names: string[] = [];
+    const manifests = new Map<string, Buffer>();
     const parser = new Parser({ strict: true });
     parser.on("entry", (entry: ReadEntry) => {
       const rel = safeEntryPath(entry.path);
       if (rel === null) problems.push(`${entry.path} is an absolute path or leaves the archive`);
+      if (rel) names.push(rel);
       if (entry.type === "Directory" || rel === "" || rel === null) {
         entry.resume();
         return;
@@ -83,17 +111,20 @@ function readEntries(file: string): Promise<{ seen: Map<string, SeenFile>; manif
       entry.on("data", (d: Buffer) => {
         hash.update(d);
         bytes += d.length;
-        if (rel === "manifest.json") chunks.push(d);
+        if (isManifestCandidate(rel)) chunks.push(d);
       });
       entry.on("end", () => {
         if (seen.has(rel)) problems.push(`${rel} appears twice`);
         seen.set(rel, { bytes, sha256: hash.digest("hex") });
-        if (rel === "manifest.json") manifest = Buffer.concat(chunks);
+        if (isManifestCandidate(rel)) manifests.set(rel, Buffer.concat(chunks));
       });
     });
     parser.on("error", reject);
     parser.on("warn", (_code: string, message: string) => problems.push(`the archive is damaged: ${message}`));
-    parser.on("end", () => resolve({ seen, manifest, problems }));
+    parser.on("end", () => {
+      const inside = insideTopFolder(seen, names, manifests);
+      resolve({ ...inside, problems: [...problems, ...inside.problems] });
+    });
     createReadStream(file).on("error", reject).pipe(parser);
   });
 }
@@ -116,7 +147,10 @@ export async function verifyExportArchive(file: string, expectedSha256: string):
   } catch (err) {
     throw new ExportInvalid(file, `The export archive cannot be read as a tar.gz file: ${(err as Error).message}`);
   }
-  if (!read.manifest) throw new ExportInvalid(file, "The export archive has no manifest.json, so its files cannot be verified.");
+  if (!read.manifest) {
+    const why = read.problems.length ? ` (${read.problems.slice(0, 3).join("; ")})` : "";
+    throw new ExportInvalid(file, `The export archive has no manifest.json, so its files cannot be verified${why}.`);
+  }
   let manifest;
   try {
     manifest = ZManifest.parse(JSON.parse(read.manifest.toString("utf8")));

@@ -20,7 +20,15 @@ def _metrics_table(candidate: dict, baseline: dict) -> list:
     return lines
 
 
-def render(training: dict, candidate: dict, baseline: dict, comparison: dict, card: dict, model_sha: str) -> str:
+def loading_commands(file_name: str, folder: str) -> list:
+    """How to check, unpack and use the export; the controller shows the same commands
+    (server/exports/export-names.ts) next to the download, which saves it as file_name."""
+    return [f"sha256sum {file_name}", f"tar xzf {file_name}", f"cd {folder}", "python verify.py .",
+            "pip install -r requirements.txt", "python predict.py rows.csv > predictions.csv"]
+
+
+def render(training: dict, candidate: dict, baseline: dict, comparison: dict, card: dict, model_sha: str,
+           file_name: str, folder: str) -> str:
     resources = card.get("resources") or {}
     hashes = candidate.get("hashes", {})
     if comparison.get("comparable"):
@@ -77,6 +85,8 @@ def render(training: dict, candidate: dict, baseline: dict, comparison: dict, ca
     ]
     if card.get("notes"):
         lines += ["", "## Notes", "", str(card["notes"])]
-    lines += ["", "## Loading", "", "```", "pip install -r requirements.txt",
-              "python verify.py .", "python predict.py rows.csv > predictions.csv", "```", ""]
+    lines += ["", "## Loading", "",
+              f"Compare the SHA-256 of `{file_name}` with the checksum shown next to its download, unpack it"
+              f" (everything lands in `{folder}/`), and let `verify.py` check every file before loading:", "",
+              "```", *loading_commands(file_name, folder), "```", ""]
     return "\n".join(lines)

@@ -2,26 +2,29 @@
 
 Input: {model: tabular.train output folder, receipt: candidate receipt.json (or folder),
         baselineReceipt: baseline receipt.json (or folder), card: {...}}
-Output: export.tar.gz (deterministic: sorted entries, zero mtimes and owners) and export.json.
+Output: export.tar.gz holding one folder `<experiment>-<model sha[:12]>/` (deterministic:
+sorted entries, zero mtimes and owners, gzip level 1) and export.json, which names that
+folder and the file name downloads should use (`<folder>.tar.gz`).
 """
 
 from __future__ import annotations
 
-import gzip
-import io
+import hashlib
 import json
 import os
-import shutil
-import tarfile
+import re
+import unicodedata
 from pathlib import Path
 
 from trainyard_recipe import BadInput, emit, sha256_file
 from trainyard_recipe.atomic import write_json_atomic
-from trainyard_recipe.manifest import build_manifest
 
 from evaluation.compare import compare_receipts
 from recipes.export import RECIPE_VERSION, model_card, verify
+from recipes.export.archive import Entry, write_tar_gz
 
+# 2: the files sit in one top folder of the archive (1: at its root)
+EXPORT_VERSION = 2
 HERE = Path(__file__).resolve().parent
 REQUIRED_MODEL_FILES = ("predictor", "feature_schema.json", "training.json", "environment.lock", "requirements.txt")
 OPTIONAL_MODEL_FILES = ("leaderboard.json", "feature_importance.json")
@@ -39,7 +42,7 @@ def _load_receipt(path, field: str) -> dict:
         raise BadInput(f"cannot read {field} {path}: {error}", code="missing_input")
 
 
-def _check_model(model_dir) -> str:
+def _check_model(model_dir) -> tuple[str, dict]:
     if not isinstance(model_dir, str) or not os.path.isdir(model_dir):
         raise BadInput(f"package input field 'model' must be a train job's output folder, got {model_dir!r}",
                        code="missing_input")
@@ -47,54 +50,43 @@ def _check_model(model_dir) -> str:
     if missing:
         raise BadInput(f"model folder {model_dir} lacks {missing}; is it a tabular.train output?", code="missing_input")
     try:
-        verify.verify(model_dir)  # the job output's manifest.json has the same shape as ours
+        manifest = verify.verify(model_dir)  # the job output's manifest.json has the same shape as ours
     except verify.VerificationError as error:
         raise BadInput(f"model folder {model_dir} does not match its manifest: {error}", code="manifest_invalid")
-    return sha256_file(os.path.join(model_dir, "manifest.json"))
+    return sha256_file(os.path.join(model_dir, "manifest.json")), manifest
 
 
-def _stage(model_dir: str, stage: Path, candidate: dict, baseline: dict, card_text: str) -> None:
-    shutil.rmtree(stage, ignore_errors=True)
-    stage.mkdir(parents=True)
-    shutil.copytree(os.path.join(model_dir, "predictor"), stage / "predictor")
-    for name in REQUIRED_MODEL_FILES[1:] + OPTIONAL_MODEL_FILES:
-        if os.path.isfile(os.path.join(model_dir, name)):
-            shutil.copyfile(os.path.join(model_dir, name), stage / name)
-    (stage / "receipt.json").write_text(json.dumps(candidate, indent=2), encoding="utf-8")
-    (stage / "baseline_receipt.json").write_text(json.dumps(baseline, indent=2), encoding="utf-8")
-    (stage / "MODEL_CARD.md").write_text(card_text, encoding="utf-8")
-    shutil.copyfile(HERE / "predict_template.py", stage / "predict.py")
-    shutil.copyfile(HERE / "verify.py", stage / "verify.py")
-    for path in stage.rglob("*"):  # copies of a read-only store stay read-only otherwise
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    manifest = build_manifest(stage)
-    manifest["exportVersion"] = 1
-    (stage / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+def folder_name(experiment: str | None, model_sha: str) -> str:
+    """The archive's one top folder, also its file name without .tar.gz: the experiment's
+    name in safe characters plus the trained model's short hash (same model, same name)."""
+    text = unicodedata.normalize("NFKD", experiment or "").encode("ascii", "ignore").decode("ascii")  # é -> e
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")[:60].strip("-.") or "model"
+    return f"{slug}-{model_sha[:12]}"
 
 
-def _write_archive(stage: Path, archive_path: Path) -> None:
-    """Same inputs, same bytes: entries sorted, owners and mtimes zeroed, gzip mtime 0."""
-    raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        for path in sorted(stage.rglob("*"), key=lambda p: p.relative_to(stage).as_posix()):
-            info = tar.gettarinfo(str(path), arcname=path.relative_to(stage).as_posix())
-            info.uid = info.gid = 0
-            info.uname = info.gname = ""
-            info.mtime = 0
-            info.mode = 0o755 if path.is_dir() else 0o644
-            if path.is_dir():
-                tar.addfile(info)
-            else:
-                with open(path, "rb") as handle:
-                    tar.addfile(info, handle)
-    with open(archive_path, "wb") as out, gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0) as gz:
-        gz.write(raw.getvalue())
+def _entries(model_dir: str, model_manifest: dict, generated: dict) -> tuple[list, dict]:
+    """Archive entries (model files from where they lie, generated ones as bytes) and the
+    export manifest. Model files keep the sizes and hashes their job manifest recorded,
+    which _check_model just verified; the archive is verified once more after writing."""
+    wanted = set(REQUIRED_MODEL_FILES[1:] + OPTIONAL_MODEL_FILES)
+    entries, listed = [], []
+    for item in model_manifest["files"]:
+        if item["path"].startswith("predictor/") or item["path"] in wanted:
+            entries.append(Entry(item["path"], source=Path(model_dir, *item["path"].split("/"))))
+            listed.append({"path": item["path"], "bytes": item["bytes"], "sha256": item["sha256"]})
+    for rel, data in generated.items():
+        entries.append(Entry(rel, data=data))
+        listed.append({"path": rel, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+    listed.sort(key=lambda entry: entry["path"])
+    manifest = {"files": listed, "exportVersion": EXPORT_VERSION}
+    entries.append(Entry(verify.MANIFEST, data=json.dumps(manifest, indent=2).encode("utf-8")))
+    return entries, manifest
 
 
 def run_package(ctx, inputs: dict) -> dict:
     emit(ctx, "phase", phase="exporting")
     model_dir = inputs.get("model")
-    model_sha = _check_model(model_dir)
+    model_sha, model_manifest = _check_model(model_dir)
     candidate = _load_receipt(inputs.get("receipt"), "receipt")
     baseline = _load_receipt(inputs.get("baselineReceipt"), "baselineReceipt")
     scored_model = (candidate.get("hashes") or {}).get("exportSha256")
@@ -107,23 +99,32 @@ def run_package(ctx, inputs: dict) -> dict:
     comparison = compare_receipts(candidate, baseline)
     with open(os.path.join(model_dir, "training.json"), encoding="utf-8") as handle:
         training = json.load(handle)
-    card_text = model_card.render(training, candidate, baseline, comparison, card, model_sha)
-    stage = ctx.work_dir / "export"
-    _stage(model_dir, stage, candidate, baseline, card_text)
-    verify.verify(str(stage))
+    folder = folder_name(card.get("experiment"), model_sha)
+    file_name = f"{folder}.tar.gz"
+    card_text = model_card.render(training, candidate, baseline, comparison, card, model_sha, file_name, folder)
+    generated = {
+        "receipt.json": json.dumps(candidate, indent=2).encode("utf-8"),
+        "baseline_receipt.json": json.dumps(baseline, indent=2).encode("utf-8"),
+        "MODEL_CARD.md": card_text.encode("utf-8"),
+        "predict.py": (HERE / "predict_template.py").read_bytes(),
+        "verify.py": (HERE / "verify.py").read_bytes(),
+    }
+    entries, manifest = _entries(model_dir, model_manifest, generated)
     archive = ctx.output_dir / "export.tar.gz"
-    _write_archive(stage, archive)
-    manifest = verify.verify(str(archive))
-    manifest_sha = sha256_file(stage / "manifest.json")
-    shutil.rmtree(stage, ignore_errors=True)
+    write_tar_gz(archive, folder, entries)
+    verify.verify(str(archive))  # what was written reads back and matches, file by file
+    manifest_bytes = next(e.data for e in entries if e.path == verify.MANIFEST)
     archive_sha = sha256_file(archive)
     summary = {
         "recipeVersion": RECIPE_VERSION,
         "archive": "export.tar.gz",
+        "folder": folder,
+        "fileName": file_name,
+        "loadingCommands": model_card.loading_commands(file_name, folder),
         "sha256": archive_sha,
         "bytes": archive.stat().st_size,
         "files": len(manifest["files"]) + 1,
-        "manifestSha256": manifest_sha,
+        "manifestSha256": hashlib.sha256(manifest_bytes).hexdigest(),
         "modelSha256": model_sha,
         "contractSha256": candidate.get("contractSha256"),
         "comparison": comparison,

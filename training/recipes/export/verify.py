@@ -1,11 +1,12 @@
 """Verify an export archive (packed .tar.gz or unpacked folder) against its manifest.json.
 
-Refuses: a file whose size or SHA-256 differs from the manifest, a file the manifest does
+A packed archive holds one top folder with manifest.json and the files it lists (archives
+of exportVersion 1 held them at the root; both verify). Refuses: a file whose size or SHA-256 differs from the manifest, a file the manifest does
 not list, a listed file that is missing, absolute paths, `..`, links, devices and other
 non-regular entries. Standard library only: this file ships inside every archive.
 
     python verify.py ARCHIVE_OR_FOLDER            # exit 0 verified, 1 refused
-    python verify.py --extract ARCHIVE DEST       # verify, then unpack into the new folder DEST
+    python verify.py --extract ARCHIVE DEST       # verify, then unpack the top folder's files into the new folder DEST
 """
 
 from __future__ import annotations
@@ -41,13 +42,27 @@ def _digest(handle) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
-def _read_tar(path: str) -> tuple[dict, bytes | None]:
-    """{rel path: (sha256, bytes)} of every file, and the manifest's bytes."""
+def _top_folder(names: list) -> str:
+    """"" when the files sit at the root (exportVersion 1), else the one top folder."""
+    if MANIFEST in names:
+        return ""
+    tops = sorted({name.split("/")[0] for name in names})
+    if len(tops) != 1:
+        raise VerificationError(f"archive should hold one top folder with {MANIFEST}; its top level holds "
+                                + ", ".join(repr(t) for t in tops[:5]))
+    return tops[0]
+
+
+def _read_tar(path: str) -> tuple[dict, bytes | None, str]:
+    """{rel path inside the top folder: (sha256, bytes)} of every file, the manifest's bytes
+    and the top folder ("" for a root-level archive)."""
     found: dict = {}
-    manifest = None
+    manifests: dict = {}
+    names = []
     with tarfile.open(path, "r:gz") as archive:
         for member in archive:
             rel = _safe_rel(member.name)
+            names.append(rel)
             if member.isdir():
                 continue
             if not member.isfile():
@@ -55,15 +70,22 @@ def _read_tar(path: str) -> tuple[dict, bytes | None]:
             if rel in found:
                 raise VerificationError(f"archive lists {rel!r} twice")
             handle = archive.extractfile(member)
-            if rel == MANIFEST:
-                manifest = handle.read()
-                found[rel] = (hashlib.sha256(manifest).hexdigest(), len(manifest))
+            if rel.split("/")[-1] == MANIFEST and rel.count("/") <= 1:
+                manifests[rel] = handle.read()
+                found[rel] = (hashlib.sha256(manifests[rel]).hexdigest(), len(manifests[rel]))
             else:
                 found[rel] = _digest(handle)
-    return found, manifest
+    top = _top_folder(names) if names else ""
+    if not top:
+        return found, manifests.get(MANIFEST), ""
+    if top in found:
+        raise VerificationError(f"archive's top level holds the file {top!r}, not a folder")
+    prefix = top + "/"
+    inside = {rel[len(prefix):]: value for rel, value in found.items() if rel.startswith(prefix)}
+    return inside, manifests.get(prefix + MANIFEST), top
 
 
-def _read_dir(root: str) -> tuple[dict, bytes | None]:
+def _read_dir(root: str) -> tuple[dict, bytes | None, str]:
     found: dict = {}
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         for name in dirnames + filenames:
@@ -78,12 +100,16 @@ def _read_dir(root: str) -> tuple[dict, bytes | None]:
                 found[rel] = _digest(handle)
     manifest_path = os.path.join(root, MANIFEST)
     manifest = open(manifest_path, "rb").read() if os.path.isfile(manifest_path) else None
-    return found, manifest
+    return found, manifest, ""
 
 
 def verify(path: str) -> dict:
     """Return the manifest when every file matches it; raise VerificationError otherwise."""
-    found, manifest_bytes = (_read_dir if os.path.isdir(path) else _read_tar)(path)
+    return _verify(path)[0]
+
+
+def _verify(path: str) -> tuple[dict, str]:
+    found, manifest_bytes, top = (_read_dir if os.path.isdir(path) else _read_tar)(path)
     if manifest_bytes is None:
         raise VerificationError(f"{path} has no {MANIFEST}")
     manifest = json.loads(manifest_bytes.decode("utf-8"))
@@ -103,18 +129,23 @@ def verify(path: str) -> dict:
             problems.append(f"{rel}: content does not match the manifest (sha256 or size differs)")
     if problems:
         raise VerificationError("export failed verification: " + "; ".join(problems))
-    return manifest
+    return manifest, top
 
 
 def extract(archive_path: str, dest: str) -> dict:
-    """Verify the packed archive, then unpack it into DEST (which must not exist yet)."""
-    manifest = verify(archive_path)
+    """Verify the packed archive, then unpack its top folder's files into DEST (which must
+    not exist yet)."""
+    manifest, top = _verify(archive_path)
+    prefix = top + "/" if top else ""
     os.makedirs(dest)
     # every entry was checked above (regular file or folder, safe relative path), so
     # writing them by hand needs no tarfile extraction filter (absent before 3.10.12)
     with tarfile.open(archive_path, "r:gz") as archive:
         for member in archive:
-            target = os.path.join(dest, *_safe_rel(member.name).split("/"))
+            rel = _safe_rel(member.name)
+            if prefix and rel == top:
+                continue
+            target = os.path.join(dest, *rel[len(prefix):].split("/"))
             if member.isdir():
                 os.makedirs(target, exist_ok=True)
                 continue

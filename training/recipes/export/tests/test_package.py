@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
+import shutil
 import subprocess
 import tarfile
 
@@ -43,12 +45,56 @@ def test_archive_hash_is_reported_and_the_archive_is_deterministic(packaged, tmp
     assert sha256_file(again.output("export.tar.gz")) == summary["sha256"]
 
 
+def test_archive_is_written_fast_with_gzip_level_1(packaged):
+    # gzip's XFL header byte says how hard the compressor worked: 4 = fastest, 2 = level 9
+    # (which took 50-90 s on 50-100 MB exports; level 1 takes seconds, docs/benchmarks.md).
+    header = packaged[0].output("export.tar.gz").read_bytes()[:10]
+    assert header[:2] == b"\x1f\x8b" and header[8] == 4, header
+    assert header[4:8] == b"\0\0\0\0"  # gzip mtime 0: same inputs, same bytes
+
+
+def test_archive_holds_one_folder_named_like_its_file(packaged):
+    result, _ = packaged
+    summary = result.output_json("export.json")
+    folder = summary["folder"]
+    assert summary["fileName"] == f"{folder}.tar.gz"
+    assert re.fullmatch(r"quick-1-[0-9a-f]{12}", folder), folder
+    assert folder.endswith(summary["modelSha256"][:12])
+    with tarfile.open(result.output("export.tar.gz")) as archive:
+        members = archive.getmembers()
+    assert members[0].name == folder and members[0].isdir()
+    assert all(m.name == folder or m.name.startswith(folder + "/") for m in members)
+    assert all(m.mtime == 0 and m.uid == m.gid == 0 and m.uname == m.gname == "" for m in members)
+    assert [m.name for m in members] == sorted(m.name for m in members)
+
+
+def test_the_model_cards_loading_commands_work_as_written(packaged, tmp_path):
+    """sha256sum FILE, tar xzf FILE, cd FOLDER, python verify.py . — word for word from the card."""
+    result, _ = packaged
+    summary = result.output_json("export.json")
+    download = tmp_path / summary["fileName"]
+    shutil.copyfile(result.output("export.tar.gz"), download)
+    with tarfile.open(download) as archive:
+        card = archive.extractfile(f"{summary['folder']}/MODEL_CARD.md").read().decode()
+    block = card.split("## Loading", 1)[1].split("```")[1].strip().splitlines()
+    assert block[:4] == [f"sha256sum {download.name}", f"tar xzf {download.name}", f"cd {summary['folder']}",
+                         "python verify.py ."], block
+    checksum = subprocess.run(block[0].split(), cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert checksum.stdout.split()[0] == summary["sha256"]
+    subprocess.run(block[1].split(), cwd=tmp_path, check=True)
+    folder = tmp_path / block[2].split()[1]
+    python = str(recipe_python("export"))
+    checked = subprocess.run([python, *block[3].split()[1:]], cwd=folder, capture_output=True, text=True)
+    assert checked.returncode == 0 and json.loads(checked.stdout)["verified"], checked.stdout + checked.stderr
+
+
 def test_archive_holds_what_a_user_needs(packaged, penguins):
     result, _ = packaged
+    top = result.output_json("export.json")["folder"]
     with tarfile.open(result.output("export.tar.gz")) as archive:
-        names = set(archive.getnames())
-        card = archive.extractfile("MODEL_CARD.md").read().decode()
-        requirements = archive.extractfile("requirements.txt").read().decode()
+        names = {name.removeprefix(top + "/") for name in archive.getnames()}
+        card = archive.extractfile(f"{top}/MODEL_CARD.md").read().decode()
+        requirements = archive.extractfile(f"{top}/requirements.txt").read().decode()
     for name in ("predictor/predictor.pkl", "manifest.json", "environment.lock", "requirements.txt",
                  "feature_schema.json", "MODEL_CARD.md", "predict.py", "verify.py", "receipt.json"):
         assert name in names, name
@@ -122,8 +168,10 @@ def test_verifier_refuses_changed_unlisted_and_escaping_files(packaged, tmp_path
     source = packaged[0].output("export.tar.gz")
     assert verify.verify(str(source))["files"]
 
+    top = packaged[0].output_json("export.json")["folder"]
+
     def flip_byte(member, data):
-        if member.name == "predictor/predictor.pkl":
+        if member.name == f"{top}/predictor/predictor.pkl":
             data = data[:-1] + bytes([data[-1] ^ 1])
             member.size = len(data)
         yield member, data
@@ -131,14 +179,14 @@ def test_verifier_refuses_changed_unlisted_and_escaping_files(packaged, tmp_path
     def add(name, payload=b"x"):
         def edit(member, data):
             yield member, data
-            if member.name == "manifest.json":
-                yield file_entry(name, payload)
+            if member.name == f"{top}/manifest.json":
+                yield file_entry(name if name.startswith("/") else f"{top}/{name}", payload)
         return edit
 
     def add_symlink(member, data):
         yield member, data
-        if member.name == "manifest.json":
-            link = tarfile.TarInfo("predictor/link")
+        if member.name == f"{top}/manifest.json":
+            link = tarfile.TarInfo(f"{top}/predictor/link")
             link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
             yield link, None
 
@@ -146,6 +194,9 @@ def test_verifier_refuses_changed_unlisted_and_escaping_files(packaged, tmp_path
              "unlisted": (add("extra.py"), "extra.py: not listed"),
              "escape": (add("../evil.sh"), "unsafe path"),
              "absolute": (add("/tmp/evil.sh"), "unsafe path"),
+             "second top folder": (lambda m, d: iter([(m, d)] + ([file_entry("other/x", b"x")] if
+                                                                   m.name == f"{top}/manifest.json" else [])),
+                                   "one top folder"),
              "symlink": (add_symlink, "not a regular file")}
     for name, (edit, message) in cases.items():
         bad = repack(source, tmp_path / f"{name}.tar.gz", edit)
