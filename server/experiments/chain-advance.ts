@@ -15,6 +15,7 @@ import { datasetsService, ensureBlobOn } from "@/server/datasets";
 import { collectResults } from "./chain-results";
 import { readOptionalOutputJson } from "./job-outputs";
 import { opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
+import { budgetNote } from "./chain-budget";
 import { PHASES, readySteps, STEPS, type ChainContext, type Phase, type StepName } from "./chain-steps";
 import { deriveStatus, experimentTransition, isExperimentTerminal } from "./experiment-state";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
@@ -52,6 +53,7 @@ async function buildContext(db: Db, exp: ExperimentRow): Promise<ChainContext | 
     settings,
     cpus,
     remainingSeconds: exp.budgetSeconds - elapsed,
+    datasetBytes: dataset.bytes,
     outputs: {},
     trainingSeconds: null,
     classLabels: null,
@@ -119,7 +121,10 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   const complete = STEPS.every((s) => ctx.outputs[s.name] !== undefined);
   const status = deriveStatus(states, complete);
   if (status === "succeeded") {
-    const results = await collectResults(db, exp.id, jobs);
+    const results = {
+      ...(await collectResults(db, exp.id, exp.name, jobs)),
+      budgetNote: budgetNote({ budgetStartedAt: exp.startedAt, budgetSeconds: exp.budgetSeconds, trainEndedAt: trainJob?.endedAt ?? null, endedAt: new Date() }),
+    };
     await experimentTransition(db, exp, "succeeded", {
       phase: "comparing",
       reason: null,
@@ -150,9 +155,10 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   if (jobs.size === 0) {
     await repo.markBudgetStart(exp.id);
     ctx.remainingSeconds = exp.budgetSeconds;
-  } else if (ctx.remainingSeconds <= 0) {
+  } else if (ctx.remainingSeconds <= 0 && !ctx.outputs.train) {
+    // The budget bounds the work up to a trained model; after that, nothing is thrown away.
     await cancelActive(db, jobs, own);
-    await experimentTransition(db, exp, "timed_out", { reason: `the ${Math.round(exp.budgetSeconds / 60)} minute budget ran out` });
+    await experimentTransition(db, exp, "timed_out", { reason: `the ${Math.round(exp.budgetSeconds / 60)} minute budget ran out before training finished` });
     return;
   }
   const target = await targetsService(db).requireTarget(exp.targetId);
@@ -171,7 +177,6 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
     const sharedState = spec.sharedOpId
       ? (await repo.jobsByOpIds([spec.sharedOpId(ctx)]))[0]?.state
       : undefined;
-    const nonTrainDeadline = Math.max(120, Math.min(spec.deadlineSeconds(ctx), Math.floor(ctx.remainingSeconds)));
     await jobsService(db).admitJob({
       opId: opIdToAdmit(spec, ctx, sharedState),
       targetId: exp.targetId,
@@ -179,7 +184,7 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
       job: spec.job,
       input: spec.input(ctx),
       resources: { cpus: spec.cpus(ctx), ramGb: 1 },
-      deadlineSeconds: spec.name === "train" ? spec.deadlineSeconds(ctx) : nonTrainDeadline,
+      deadlineSeconds: spec.deadlineSeconds(ctx),
       experimentId: exp.id,
       step: spec.name,
     });

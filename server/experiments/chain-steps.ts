@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { TExperimentSettings } from "./experiments.schema";
+import { evaluationDeadlineSeconds, preparingDeadlineSeconds, trainingDeadlineSeconds, trainingTimeLimitSeconds } from "./chain-budget";
 
 export const STEP_NAMES = [
   "split",
@@ -35,6 +36,8 @@ export interface ChainContext {
   cpus: number;
   /** Seconds of budget left now (the whole experiment's budget minus time spent). */
   remainingSeconds: number;
+  /** The dataset snapshot's size: evaluation and export limits grow with it. */
+  datasetBytes?: number;
   /** Output (manifest SHA-256) of each finished step. */
   outputs: Partial<Record<StepName, string>>;
   trainingSeconds: number | null;
@@ -52,18 +55,17 @@ export interface StepSpec {
   /** Steps shared between experiments (same data, same settings) reuse one job by opId. */
   sharedOpId?: (c: ChainContext) => string;
   input: (c: ChainContext) => Record<string, unknown>;
+  /** The job's wall deadline (chain-budget.ts: only steps up to training are held to the budget). */
   deadlineSeconds: (c: ChainContext) => number;
   cpus: (c: ChainContext) => number;
 }
 
 const ref = (sha: string | undefined) => `sha256:${sha}`;
 const out = (c: ChainContext, s: StepName) => ref(c.outputs[s]);
-/** Evaluation and export after training get this much of the budget, at least. */
-export function reserveSeconds(budgetSeconds: number): number {
-  return Math.min(300, Math.max(60, Math.round(budgetSeconds * 0.25)));
-}
-const STEP_DEADLINE_S = 15 * 60;
+export { reserveSeconds } from "./chain-budget";
 const small = () => 1;
+const preparing = (c: ChainContext) => preparingDeadlineSeconds(c.remainingSeconds);
+const evaluating = (c: ChainContext) => evaluationDeadlineSeconds(c.datasetBytes);
 
 function splitSettings(s: TExperimentSettings) {
   return {
@@ -115,7 +117,7 @@ export const STEPS: readonly StepSpec[] = [
       task: c.settings.task,
       ...splitSettings(c.settings),
     }),
-    deadlineSeconds: () => STEP_DEADLINE_S,
+    deadlineSeconds: preparing,
     cpus: small,
   },
   {
@@ -125,7 +127,7 @@ export const STEPS: readonly StepSpec[] = [
     job: "features",
     needs: ["split"],
     input: features("train"),
-    deadlineSeconds: () => STEP_DEADLINE_S,
+    deadlineSeconds: preparing,
     cpus: small,
   },
   {
@@ -135,7 +137,7 @@ export const STEPS: readonly StepSpec[] = [
     job: "features",
     needs: ["split"],
     input: features("test"),
-    deadlineSeconds: () => STEP_DEADLINE_S,
+    deadlineSeconds: preparing,
     cpus: small,
   },
   {
@@ -158,7 +160,7 @@ export const STEPS: readonly StepSpec[] = [
       numTrials: c.settings.maxTrials,
       seed: c.settings.seed,
     }),
-    deadlineSeconds: trainingSeconds,
+    deadlineSeconds: trainingDeadline,
     cpus: (c) => c.cpus,
   },
   {
@@ -168,7 +170,7 @@ export const STEPS: readonly StepSpec[] = [
     job: "predict",
     needs: ["train", "features_test"],
     input: (c) => ({ model: out(c, "train"), features: out(c, "features_test") }),
-    deadlineSeconds: () => STEP_DEADLINE_S,
+    deadlineSeconds: evaluating,
     cpus: small,
   },
   {
@@ -178,7 +180,7 @@ export const STEPS: readonly StepSpec[] = [
     job: "baseline",
     needs: ["features_train", "features_test"],
     input: (c) => ({ labels: out(c, "features_train"), features: out(c, "features_test"), task: c.settings.task }),
-    deadlineSeconds: () => STEP_DEADLINE_S,
+    deadlineSeconds: evaluating,
     cpus: small,
   },
   {
@@ -188,7 +190,7 @@ export const STEPS: readonly StepSpec[] = [
     job: "score",
     needs: ["predict", "features_test"],
     input: (c) => scoreInput(c, "predict", "train"),
-    deadlineSeconds: () => STEP_DEADLINE_S,
+    deadlineSeconds: evaluating,
     cpus: small,
   },
   {
@@ -198,7 +200,7 @@ export const STEPS: readonly StepSpec[] = [
     job: "score",
     needs: ["baseline", "features_test", "train"],
     input: (c) => scoreInput(c, "baseline", "baseline"),
-    deadlineSeconds: () => STEP_DEADLINE_S,
+    deadlineSeconds: evaluating,
     cpus: small,
   },
   {
@@ -219,15 +221,18 @@ export const STEPS: readonly StepSpec[] = [
         resources: { cpus: c.cpus },
       },
     }),
-    deadlineSeconds: () => STEP_DEADLINE_S,
+    deadlineSeconds: evaluating,
     cpus: small,
   },
 ];
 
-/** Training gets what remains of the budget after the evaluation reserve (at least 30 s). */
+/** Training's time limit: what remains of the budget after the evaluation reserve. */
 function trainingSeconds(c: ChainContext): number {
-  const budget = c.settings.maxMinutes * 60;
-  return Math.max(30, Math.floor(c.remainingSeconds - reserveSeconds(budget)));
+  return trainingTimeLimitSeconds(c.settings.maxMinutes * 60, c.remainingSeconds);
+}
+
+function trainingDeadline(c: ChainContext): number {
+  return trainingDeadlineSeconds(c.settings.maxMinutes * 60, c.remainingSeconds);
 }
 
 export const RECIPES_USED = [...new Set(STEPS.map((s) => s.recipe))];
