@@ -5,8 +5,9 @@
  * - upload: the body is streamed into `<workerHome>/incoming/upload-*.tmp` while it is
  *   hashed and checked, renamed to `incoming/<sha256>.part`, and handed to the worker's
  *   `put`, which verifies it and moves it into the shared store (stored once);
- * - path: the worker's `import` snapshots a file inside its allowed roots (it checks the
- *   path itself and detects a file that changes during the copy).
+ * - path: the worker's `import` job snapshots a file inside its allowed roots (it checks
+ *   the path itself, reads only what it checked, detects a file that changes during the
+ *   copy); `importOnTarget` starts it and waits for it (import-job.ts).
  * Registering the same bytes again reuses the snapshot (and, in one project, the dataset).
  */
 import { renameSync, rmSync } from "node:fs";
@@ -23,6 +24,7 @@ import type { TargetRow } from "@/server/targets/targets.repository";
 import { WorkerRefused, WorkerUnreachable } from "@/server/targets/transport";
 import { datasetsRepository, type DatasetRow } from "./datasets.repository";
 import { ZRegisterPathInput, ZUploadQuery, type TRegisterPathInput, type TUploadQuery } from "./datasets.schema";
+import { importOnTarget } from "./import-job";
 import { incomingDir, localTarget, partPath, workerHomeOf } from "./local-store";
 import { settleDataset } from "./settle";
 import { streamUploadToFile } from "./upload-stream";
@@ -156,7 +158,7 @@ export async function registerPath(db: Db, raw: TRegisterPathInput): Promise<Reg
   const target = await localTarget(db);
   let res;
   try {
-    res = await targetsService(db).execOn(target, { protocol: WORKER_PROTOCOL, op: "import", opId: `import:${randomUUID()}`, path: input.path });
+    res = await importOnTarget(db, target, input.path);
   } catch (err) {
     throw workerTrouble(err, `to copy ${input.path}`, target.name);
   }

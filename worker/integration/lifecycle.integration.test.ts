@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZReceipt, parseWorkerResponse } from "../protocol";
-import { fixtureEnv, makeHome, submitJob, waitForJob, type WorkerHome } from "../testing/harness";
+import { fixtureEnv, importAndWait, makeHome, submitJob, waitForJob, type WorkerHome } from "../testing/harness";
 
 let w: WorkerHome;
 beforeAll(async () => {
@@ -89,8 +89,9 @@ describe("job lifecycle", () => {
     const src = path.join(w.home, "data.txt");
     fs.writeFileSync(src, "a,b\n1,2\n");
     fs.writeFileSync(path.join(w.home, "config.json"), JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(w.home, "config.json"), "utf8")), allowedRoots: [w.home] }));
-    const imp = await w.control({ op: "import", path: src });
-    expect(imp.ok).toBe(true);
+    const { receipt: done } = await importAndWait(w, src);
+    expect(done?.state).toBe("succeeded");
+    const imp = { sha256: done!.outputSha256! };
     const s = await submitJob(w, "echo", { file: `sha256:${imp.sha256}` });
     const r = await waitForJob(w, s.receipt.jobId);
     expect(r.state).toBe("succeeded");

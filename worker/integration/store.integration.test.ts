@@ -6,7 +6,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureEnv, makeHome, submitJob, waitForJob, type WorkerHome } from "../testing/harness";
+import { importReportOf } from "../protocol/responses";
+import { fixtureEnv, importAndWait, makeHome, submitJob, waitForJob, type WorkerHome } from "../testing/harness";
 
 let w: WorkerHome;
 let root: string;
@@ -72,7 +73,7 @@ describe("store", () => {
     for (const [p, code] of cases) {
       const peek = await w.control({ op: "peek", path: p });
       expect(peek.error?.code, `peek ${p}`).toBe(code);
-      const imp = await w.control({ op: "import", path: p });
+      const imp = await w.control({ op: "import", opId: `refused-${p}`, path: p });
       expect(imp.error?.code, `import ${p}`).toBe(code);
     }
   });
@@ -80,9 +81,12 @@ describe("store", () => {
   it("import snapshots a file into the store by its hash", async () => {
     const f = path.join(root, "snap.csv");
     fs.writeFileSync(f, "x,y\n1,2\n");
-    const r = await w.control({ op: "import", path: f });
-    expect(r).toMatchObject({ ok: true, sha256: sha(fs.readFileSync(f)), bytes: 8 });
-    expect(fs.readFileSync(r.path, "utf8")).toBe("x,y\n1,2\n");
+    const { started, receipt } = await importAndWait(w, f);
+    expect(started).toMatchObject({ ok: true, created: true, receipt: { kind: "import" } });
+    expect(receipt).toMatchObject({ state: "succeeded", outputSha256: sha(fs.readFileSync(f)) });
+    const result = importReportOf(receipt!)!.import!;
+    expect(result).toMatchObject({ sha256: sha(fs.readFileSync(f)), bytes: 8 });
+    expect(fs.readFileSync(result.path, "utf8")).toBe("x,y\n1,2\n");
   });
 
   it("import detects a file that changes during the copy", async () => {
@@ -91,9 +95,10 @@ describe("store", () => {
     const writer = spawn("python3", ["-c", `import time\nf=open(${JSON.stringify(f)},"ab")\nwhile True:\n  f.write(b"z"*65536); f.flush(); time.sleep(0.005)`], { stdio: "ignore" });
     try {
       await new Promise((r) => setTimeout(r, 100)); // let the writer start appending
-      const r = await w.control({ op: "import", path: f });
-      expect(r.error?.code).toBe("file_changed");
-      expect(fs.readdirSync(path.join(w.home, "incoming")).filter((n) => n.startsWith("import-"))).toEqual([]);
+      const { receipt } = await importAndWait(w, f);
+      expect(receipt).toMatchObject({ state: "failed", reason: "bad_input", outputSha256: null });
+      expect(importReportOf(receipt!)?.error?.code).toBe("file_changed");
+      expect(fs.readdirSync(path.join(receipt!.jobDir, "work"))).toEqual([]);
     } finally {
       writer.kill("SIGKILL");
     }

@@ -29,8 +29,8 @@ export const ZReceipt = z.object({
   jobId: z.string(),
   opId: z.string(),
   intentHash: z.string(),
-  /** `run` = a recipe job; `prepare` = building a recipe environment. */
-  kind: z.enum(["run", "prepare"]),
+  /** `run` = a recipe job; `prepare` = building a recipe environment; `import` = copying a file from an allowed root into the store. */
+  kind: z.enum(["run", "prepare", "import"]),
   recipe: z.string(),
   job: z.string(),
   environmentId: z.string(),

@@ -70,7 +70,21 @@ export const ZPeekRequest = z
     maxBytes: z.number().int().positive().max(1024 * 1024).default(64 * 1024),
   })
   .refine((r) => Boolean(r.path) !== Boolean(r.sha256), "give exactly one of path or sha256");
-export const ZImportRequest = z.object({ ...base, op: z.literal("import"), opId: ZOpId.optional(), path: z.string().min(1) });
+/** Default wall limit of an import job: 1 TiB at ~100 MB/s is about three hours. */
+export const IMPORT_DEADLINE_S = 6 * 3600;
+/**
+ * Starts an import job (the copy runs under a supervisor, not inside this call): the
+ * answer is its receipt at once; `inspect` says when it ends and `importResultOf` reads
+ * the stored blob from the final receipt. The path is checked here too, so a path that
+ * is plainly outside the roots or not a file is refused without a job.
+ */
+export const ZImportRequest = z.object({
+  ...base,
+  op: z.literal("import"),
+  opId: ZOpId,
+  path: z.string().min(1),
+  deadlineSeconds: z.number().positive().max(7 * 86_400).default(IMPORT_DEADLINE_S),
+});
 export const ZGcRequest = z.object({
   ...base,
   op: z.literal("gc"),

@@ -101,7 +101,26 @@ export const ZPeekResponse = z.object({
   lines: z.array(z.string()),
   truncated: z.boolean(),
 });
-export const ZImportResponse = z.object({ ...ok, sha256: z.string(), bytes: z.number().int(), path: z.string() });
+export const ZImportResponse = z.object({ ...ok, receipt: ZReceipt, created: z.boolean() });
+/** What a succeeded import job stored: `report.import` of its receipt. */
+export const ZImportResult = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().nonnegative(), path: z.string() });
+/** An import job's report.json (written by the supervisor; there is no recipe). */
+export const ZImportReport = z.object({
+  status: z.enum(["completed", "failed"]),
+  error: z.object({ code: ZErrorCode, message: z.string() }).nullable(),
+  import: ZImportResult.nullable(),
+});
+/** One progress line of an import job's events.jsonl. */
+export const ZImportProgressEvent = z.object({ t: z.string(), type: z.literal("progress"), bytes: z.number().int(), totalBytes: z.number().int() });
+export type TImportResult = z.infer<typeof ZImportResult>;
+export type TImportReport = z.infer<typeof ZImportReport>;
+
+/** The import report of a finished import job's receipt, or null (not an import, or none). */
+export function importReportOf(receipt: { kind: string; report: unknown }): TImportReport | null {
+  if (receipt.kind !== "import") return null;
+  const parsed = ZImportReport.safeParse(receipt.report);
+  return parsed.success ? parsed.data : null;
+}
 export const ZGcResponse = z.object({
   ...ok,
   dryRun: z.boolean(),

@@ -27,7 +27,14 @@ export const ZWorkerConfig = z
     maxManifestFiles: z.number().int().positive().default(100_000),
     maxOutputBytes: z.number().positive().default(1024 ** 4),
     /** Test hooks (documented in worker/README.md); never set in production. */
-    testFaults: z.object({ enospcAfterBytes: z.number().int().nonnegative().optional() }).optional(),
+    testFaults: z
+      .object({
+        enospcAfterBytes: z.number().int().nonnegative().optional(),
+        /** Sleep this long after each 1 MiB chunk an import job copies (to watch and cancel a copy). */
+        importChunkDelayMs: z.number().int().nonnegative().max(10_000).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type TWorkerConfigFile = z.input<typeof ZWorkerConfig>;
@@ -45,7 +52,7 @@ export interface WorkerConfig {
   defaultGraceSeconds: number;
   maxManifestFiles: number;
   maxOutputBytes: number;
-  testFaults: { enospcAfterBytes?: number | undefined } | undefined;
+  testFaults: { enospcAfterBytes?: number | undefined; importChunkDelayMs?: number | undefined } | undefined;
 }
 
 /** Folder of the running bundle (dist/worker) or of these sources (worker/src). */

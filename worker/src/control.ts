@@ -9,7 +9,8 @@ import { gc } from "./ops/gc";
 import { cancel, inspect, list, logs } from "./ops/jobs";
 import { prepare } from "./ops/prepare";
 import { probe } from "./ops/probe";
-import { artifacts, fetchOutput, importFile, peek, put } from "./ops/store";
+import { importFile } from "./ops/import";
+import { artifacts, fetchOutput, peek, put } from "./ops/store";
 import { submit } from "./ops/submit";
 
 type Handler = (ctx: Ctx, req: never) => unknown;

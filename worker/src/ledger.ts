@@ -22,6 +22,8 @@ export interface Ledger {
   reservations: Record<string, TReservation>;
 }
 
+const NO_RESERVATION: TReservation = { cpus: 0, ramGb: 0, gpuIds: [], gpuShare: null };
+
 export interface GpuSlot {
   id: string;
   memoryGb: number;
@@ -128,24 +130,32 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
     }
     receipts = receipts.filter((r) => r.state === "queued").sort(queueOrder);
     const free = diskFreeBytes(home.root);
-    for (const q of receipts) {
-      let reservation = ledger.reservations[q.jobId] ?? null; // reserved before a crash
-      let reason = "";
-      if (!reservation && free !== null && free < cfg.minFreeDiskBytes) {
-        reason = `disk_low: ${free} bytes free in ${home.root}, below minFreeDiskBytes ${cfg.minFreeDiskBytes}`;
-      } else if (!reservation) {
-        ({ reservation, reason } = fit(cfg, ledger, q.resources));
-      }
-      if (!reservation) {
-        if (q.queuedReason !== reason) updateReceipt(home, q.jobId, (x) => (x.state === "queued" ? { ...x, queuedReason: reason } : null));
-        break;
-      }
+    const diskLow = free !== null && free < cfg.minFreeDiskBytes ? `disk_low: ${free} bytes free in ${home.root}, below minFreeDiskBytes ${cfg.minFreeDiskBytes}` : null;
+    const admit = (q: TReceipt, reservation: TReservation) => {
       ledger.reservations[q.jobId] = reservation;
       writeJsonAtomic(home.ledger(), ledger);
       dirty = false;
-      const res = reservation;
-      const t = transition(home, q.jobId, "admitted", null, () => ({ admittedAt: nowIso(), reservation: res, queuedReason: null }), ["queued"]);
+      const t = transition(home, q.jobId, "admitted", null, () => ({ admittedAt: nowIso(), reservation, queuedReason: null }), ["queued"]);
       if (t.changed) launchSupervisor(home, q.jobId);
+    };
+    const waits = (q: TReceipt, reason: string) => {
+      if (q.queuedReason !== reason) updateReceipt(home, q.jobId, (x) => (x.state === "queued" ? { ...x, queuedReason: reason } : null));
+    };
+    // Imports reserve nothing and skip the queue (ops/import.ts); only a low disk holds them.
+    for (const q of receipts.filter((r) => r.kind === "import")) {
+      if (diskLow && !ledger.reservations[q.jobId]) waits(q, diskLow);
+      else admit(q, ledger.reservations[q.jobId] ?? NO_RESERVATION);
+    }
+    for (const q of receipts.filter((r) => r.kind !== "import")) {
+      let reservation = ledger.reservations[q.jobId] ?? null; // reserved before a crash
+      let reason = "";
+      if (!reservation && diskLow) reason = diskLow;
+      else if (!reservation) ({ reservation, reason } = fit(cfg, ledger, q.resources));
+      if (!reservation) {
+        waits(q, reason);
+        break;
+      }
+      admit(q, reservation);
     }
     if (dirty) writeJsonAtomic(home.ledger(), ledger);
   });

@@ -3,10 +3,13 @@
 // gone too, or `unknown` while any process of the group still runs — never `running`
 // forever, and never silently resumed. Reservations are released by startWhatFits once
 // the job is terminal, i.e. only after its processes are gone.
+import fs from "node:fs";
 import type { TReceipt } from "../protocol/receipt";
 import type { Home } from "./home";
 import { transition } from "./jobstate";
 import { groupAlive, isAlive } from "./proc";
+import { jobPaths } from "./supervisor/command";
+import { importTempFile } from "./supervisor/import-job";
 
 /** An admitted job whose supervisor never recorded itself is presumed dead after this. */
 const LAUNCH_GRACE_MS = 60_000;
@@ -28,6 +31,8 @@ export function reconcileJob(home: Home, r: TReceipt): TReceipt {
     })).receipt;
   }
   const cancelled = r.cancelRequestedAt !== null;
+  // A killed import supervisor leaves its partial copy behind: nothing else removes it.
+  if (r.kind === "import") fs.rmSync(importTempFile(jobPaths(r.jobDir)), { force: true });
   return transition(home, r.jobId, cancelled ? "cancelled" : "failed", cancelled ? "cancel_requested" : "interrupted", () => ({
     detail: "the job's supervisor is gone (killed, crashed or the machine rebooted) and no process of its group remains",
   })).receipt;

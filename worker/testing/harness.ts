@@ -141,6 +141,14 @@ export async function submitJob(w: WorkerHome, job: string, input: Record<string
   });
 }
 
+let importCounter = 0;
+/** Start an import job and wait for its end; returns the control answer and the final receipt. */
+export async function importAndWait(w: WorkerHome, file: string, extra: Record<string, unknown> = {}): Promise<{ started: Json; receipt: TReceipt | null }> {
+  const started = await w.control({ op: "import", opId: `import-${process.pid}-${++importCounter}-${Date.now()}`, path: file, ...extra });
+  if (!started.ok) return { started, receipt: null };
+  return { started, receipt: await waitForJob(w, started.receipt.jobId) };
+}
+
 /** Live processes whose process group is `pgid` (scan of /proc/<pid>/stat). */
 export function groupPids(pgid: number): number[] {
   const out: number[] = [];

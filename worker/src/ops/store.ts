@@ -1,29 +1,19 @@
 // Files in and out of the worker's content-addressed store: put (verify an uploaded
-// part and move it in atomically), import (snapshot a file from an allowed root, read
-// only from the descriptor that was checked), peek (first lines, same checks), artifacts and fetch (a
-// job's verified outputs). Stored blobs are read-only (0444).
-import crypto from "node:crypto";
+// part and move it in atomically), peek (first lines of a file in an allowed root, read
+// only from the descriptor that was checked), artifacts and fetch (a job's verified
+// outputs). Import is a job: ops/import.ts. Stored blobs are read-only (0444).
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
-import type { ZArtifactsRequest, ZFetchRequest, ZImportRequest, ZPeekRequest, ZPutRequest } from "../../protocol/requests";
+import type { ZArtifactsRequest, ZFetchRequest, ZPeekRequest, ZPutRequest } from "../../protocol/requests";
 import { WorkerError } from "../errors";
-import { fsyncDir, sha256File } from "../fsx";
+import { sha256File } from "../fsx";
 import { openInRoots } from "../paths";
-import { copyOpened } from "../snapshot";
+import { storeBlob } from "../store-blob";
 import { unsafeRelativePath } from "../supervisor/manifest";
 import { jobPaths } from "../supervisor/command";
 import type { Ctx } from "./context";
 import { currentReceipt } from "./jobs";
-
-function storeFile(ctx: Ctx, src: string, sha: string): string {
-  const dest = ctx.home.blob(sha);
-  fs.mkdirSync(path.dirname(dest), { recursive: true });
-  fs.chmodSync(src, 0o444);
-  fs.renameSync(src, dest); // atomic; a concurrent identical put just replaces equal bytes
-  fsyncDir(path.dirname(dest));
-  return dest;
-}
 
 export async function put(ctx: Ctx, req: z.output<typeof ZPutRequest>) {
   const blob = ctx.home.blob(req.sha256);
@@ -41,24 +31,11 @@ export async function put(ctx: Ctx, req: z.output<typeof ZPutRequest>) {
     });
   }
   try {
-    storeFile(ctx, part, req.sha256);
+    storeBlob(ctx.home, part, req.sha256);
   } catch (err) {
     if (!fs.existsSync(blob)) throw err; // lost a race to an identical put: fine
   }
   return done;
-}
-
-export function importFile(ctx: Ctx, req: z.output<typeof ZImportRequest>) {
-  const src = openInRoots(req.path, ctx.cfg.allowedRoots);
-  const tmp = path.join(ctx.home.p("incoming"), `import-${process.pid}-${crypto.randomBytes(4).toString("hex")}.tmp`);
-  try {
-    const { sha256, bytes } = copyOpened(src, tmp, req.path);
-    const dest = fs.existsSync(ctx.home.blob(sha256)) ? ctx.home.blob(sha256) : storeFile(ctx, tmp, sha256);
-    return { sha256, bytes, path: dest };
-  } finally {
-    fs.closeSync(src.fd);
-    fs.rmSync(tmp, { force: true });
-  }
 }
 
 export function peek(ctx: Ctx, req: z.output<typeof ZPeekRequest>) {

@@ -1,5 +1,6 @@
 // The job supervisor: one detached process per job. Claims the admitted job (only one
-// supervisor can move it to `running`), runs the recipe in its own process group, caps
+// supervisor can move it to `running`), runs the recipe in its own process group (an
+// import job is a copy this process does itself: import-job.ts), caps
 // its log, samples usage, enforces the deadline and cancel flag (SIGTERM the group,
 // grace, SIGKILL), waits until no process of the group remains, verifies outputs,
 // records the terminal receipt, and then hands its slot on (startWhatFits).
@@ -20,6 +21,7 @@ import { CappedLog } from "./logcap";
 import { decideOutcome, type ExitKind, type StopCause } from "./outcome";
 import { freezeOutputs, verifyManifest } from "./manifest";
 import { UsageSampler } from "./usage";
+import { runImport } from "./import-job";
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -33,6 +35,14 @@ export async function supervise(home: Home, cfg: WorkerConfig, jobId: string): P
   if (r0.cancelRequestedAt || fs.existsSync(p.cancelFlag)) {
     transition(home, jobId, "cancelled", "cancel_requested", () => ({ supervisor: me }), ["admitted"]);
     startWhatFits(home, cfg);
+    return;
+  }
+  if (r0.kind === "import") {
+    try {
+      runImport(home, cfg, r0, p, me);
+    } finally {
+      startWhatFits(home, cfg);
+    }
     return;
   }
   let command: ReturnType<typeof buildCommand>;
