@@ -178,3 +178,55 @@ describe("login sessions", () => {
     expect((await listProjects(server, a.cookie)).status).toBe(401);
   });
 });
+
+describe("API tokens with expiry and scope", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await passwordServer();
+  });
+  afterAll(() => server?.stop());
+
+  const token = (args: string[]) => cli(["token", ...args], { TRAINYARD_HOME: server.home });
+  const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+
+  it("creates a token that expires and is read-only, and lists its expiry and scope", () => {
+    const created = token(["create", "nightly report", "--expires", "30d", "--read-only"]);
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout.trim()).toMatch(/^tyt_/);
+    expect(created.stderr).toMatch(/read-only; expires \d{4}-/);
+    const line = token(["list"]).stdout.split("\n").find((l) => l.includes("nightly report"))!;
+    expect(line).toMatch(/read-only/);
+    const expires = Date.parse(/expires (\S+)/.exec(line)![1]!);
+    expect(Math.abs(expires - (Date.now() + 30 * DAY))).toBeLessThan(120_000);
+    const plain = token(["create", "plain"]);
+    expect(token(["list"]).stdout.split("\n").find((l) => l.includes("plain"))).toMatch(/full\s+active\s+no expiry/);
+    expect(plain.status).toBe(0);
+  });
+
+  it.each([["30x"], ["0d"]])("refuses --expires %s with the forms it accepts", (bad) => {
+    const r = token(["create", "bad", "--expires", bad]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`Cannot read the duration "${bad.replace(".", "\\.")}".*e\\.g\\. 12h or 30d`));
+    expect(token(["list"]).stdout).not.toMatch(/ bad /);
+  });
+
+  it("refuses an expired token with 401 saying it expired", async () => {
+    const t = token(["create", "short-lived", "--expires", "1h"]).stdout.trim();
+    expect((await listProjects(server, bearer(t))).status).toBe(200);
+    withDb(server, (db) => db.prepare("UPDATE ApiToken SET expiresAt = ? WHERE name = 'short-lived'").run(sqlTime(Date.now() - 1000)));
+    const refused = await listProjects(server, bearer(t));
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/expired/);
+    expect(token(["list"]).stdout.split("\n").find((l) => l.includes("short-lived"))).toMatch(/expired \d{4}-/);
+  });
+
+  it("lets a read-only token query projects.list and refuses it projects.create (403)", async () => {
+    const t = token(["create", "reader", "--read-only"]).stdout.trim();
+    expect((await listProjects(server, bearer(t))).status).toBe(200);
+    const create = await trpcMutation(server, "projects.create", bearer(t), { name: "Written by a reader" });
+    expect(create.status).toBe(403);
+    const full = token(["create", "writer"]).stdout.trim();
+    expect((await trpcMutation(server, "projects.create", bearer(full), { name: "Written by a writer" })).status).toBe(200);
+    expect(JSON.stringify(await (await listProjects(server, bearer(t))).json())).not.toMatch(/Written by a reader/);
+  });
+});

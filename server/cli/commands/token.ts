@@ -1,37 +1,78 @@
 import { ownerService } from "@/server/auth/owner.service";
+import type { TokenView } from "@/server/auth/api-tokens";
+import { isDomainError } from "@/server/errors";
 import { CliError } from "../cli-error";
 import { withLocalDb } from "../local-db";
 
+const USAGE = "Usage: trainyard token create NAME [--expires 30d] [--read-only] | list | revoke ID|PREFIX";
+
+interface CreateArgs {
+  name: string;
+  expires?: string;
+  readOnly: boolean;
+}
+
+function parseCreateArgs(args: string[]): CreateArgs {
+  let name: string | undefined;
+  let expires: string | undefined;
+  let readOnly = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--read-only") readOnly = true;
+    else if (arg === "--expires" || arg.startsWith("--expires=")) {
+      expires = arg === "--expires" ? args[++i] : arg.slice("--expires=".length);
+      if (!expires) throw new CliError("--expires needs a duration, e.g. --expires 30d (h: hours, d: days, w: weeks).", 2);
+    } else if (arg.startsWith("--")) throw new CliError(`Unknown option ${arg}. ${USAGE}`, 2);
+    else if (name === undefined) name = arg;
+    else throw new CliError(`One name only (got "${name}" and "${arg}"); quote a name with spaces. ${USAGE}`, 2);
+  }
+  if (!name) throw new CliError(USAGE, 2);
+  return { name, expires, readOnly };
+}
+
+function describeToken(t: TokenView): string {
+  const scope = t.readOnly ? "read-only" : "full";
+  const state = t.state === "revoked" ? `revoked ${t.revokedAt!.toISOString()}` : t.state;
+  const expiry = t.expiresAt ? `${t.state === "expired" ? "expired" : "expires"} ${t.expiresAt.toISOString()}` : "no expiry";
+  const used = t.lastUsedAt ? `last used ${t.lastUsedAt.toISOString()}` : "never used";
+  return `${t.id}  ${t.prefix}…  ${t.name}  ${scope}  ${state}  ${expiry}  ${used}`;
+}
+
 export async function tokenCommand(args: string[]): Promise<number> {
-  const [sub, arg] = args;
+  const [sub, ...rest] = args;
   return withLocalDb(async (db) => {
     const owner = ownerService(db);
     switch (sub) {
       case "create": {
-        if (!arg) throw new CliError("Usage: trainyard token create NAME", 2);
-        const { id, token } = await owner.createToken(arg);
-        console.error(`Token "${arg}" created (id ${id}). It is shown once; store it now:`);
-        console.log(token);
+        const opts = parseCreateArgs(rest);
+        let created: Awaited<ReturnType<typeof owner.createToken>>;
+        try {
+          created = await owner.createToken(opts.name, { expires: opts.expires, readOnly: opts.readOnly });
+        } catch (err) {
+          if (isDomainError(err)) throw new CliError(err.message, 2);
+          throw err;
+        }
+        const scope = opts.readOnly ? "read-only" : "full access";
+        const expiry = created.expiresAt ? `expires ${created.expiresAt.toISOString()}` : "no expiry";
+        console.error(`Token "${opts.name}" created (id ${created.id}; ${scope}; ${expiry}). It is shown once; store it now:`);
+        console.log(created.token);
         return 0;
       }
       case "list": {
         const tokens = await owner.listTokens();
         if (!tokens.length) console.log("No API tokens.");
-        for (const t of tokens) {
-          const state = t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : "active";
-          const used = t.lastUsedAt ? `last used ${t.lastUsedAt.toISOString()}` : "never used";
-          console.log(`${t.id}  ${t.prefix}…  ${t.name}  ${state}  ${used}`);
-        }
+        for (const t of tokens) console.log(describeToken(t));
         return 0;
       }
       case "revoke": {
+        const [arg] = rest;
         if (!arg) throw new CliError("Usage: trainyard token revoke ID|PREFIX", 2);
         if (!(await owner.revokeToken(arg))) throw new CliError(`No active token matches "${arg}".`);
         console.log(`Token ${arg} revoked.`);
         return 0;
       }
       default:
-        throw new CliError("Usage: trainyard token create NAME | list | revoke ID|PREFIX", 2);
+        throw new CliError(USAGE, 2);
     }
   });
 }
