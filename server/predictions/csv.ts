@@ -2,6 +2,10 @@
  * Small CSV helpers for predictions (RFC 4180: comma, double quotes, CRLF or LF). Pure;
  * the predict job itself reads the CSV with the recipe's own reader — these only build
  * the one-row file of "Try predictions" and join a file's rows with its predictions.
+ *
+ * The joined file is a download people open in a spreadsheet, so its text cells are
+ * neutralised against formula injection (safeCsvField); the one-row file fed to the
+ * model is not (a changed value would change the prediction).
  */
 
 export function csvField(v: unknown): string {
@@ -12,6 +16,31 @@ export function csvField(v: unknown): string {
 
 export function csvLine(fields: unknown[]): string {
   return fields.map(csvField).join(",");
+}
+
+// A spreadsheet reads a cell starting with one of these as a formula (OWASP CSV injection).
+const FORMULA_START = /^[=+\-@\t\r]/;
+// A plain decimal number ("-1.5", "+2", "1e-3"): left as it is so it stays a number.
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * OWASP's rule for CSV downloads: a text cell that starts with =, +, -, @, tab or CR is
+ * prefixed with a single quote so it shows as text; a cell that is a finite decimal
+ * number is left alone. Stricter than Number(): "\t1" or "-0x1" are text here.
+ */
+export function neutraliseCell(v: unknown): unknown {
+  if (typeof v !== "string" || !FORMULA_START.test(v)) return v;
+  if (DECIMAL.test(v) && Number.isFinite(Number(v))) return v;
+  return `'${v}`;
+}
+
+/** A field of a CSV meant for download: neutralised, then quoted as needed. */
+export function safeCsvField(v: unknown): string {
+  return csvField(neutraliseCell(v));
+}
+
+function safeCsvLine(fields: unknown[]): string {
+  return fields.map(safeCsvField).join(",");
 }
 
 /** Parses CSV text into rows of strings; quoted fields may hold commas, quotes and newlines. */
@@ -56,14 +85,14 @@ export interface PredictionRow {
   probabilities: Record<string, number>;
 }
 
-/** Input rows (header first) plus prediction and `proba::<class>` columns, joined by row id. */
+/** Input rows (header first) plus prediction and `proba::<class>` columns, joined by row id; for download. */
 export function joinPredictions(input: string[][], predictions: PredictionRow[], classes: string[]): string {
   const [header = [], ...rows] = input;
   const byRow = new Map(predictions.map((p) => [p.rowId, p]));
-  const out = [csvLine([...header, "prediction", ...classes.map((c) => `proba::${c}`)])];
+  const out = [safeCsvLine([...header, "prediction", ...classes.map((c) => `proba::${c}`)])];
   rows.forEach((r, i) => {
     const p = byRow.get(i);
-    out.push(csvLine([...r, p?.prediction ?? "", ...classes.map((c) => p?.probabilities[c] ?? "")]));
+    out.push(safeCsvLine([...r, p?.prediction ?? "", ...classes.map((c) => p?.probabilities[c] ?? "")]));
   });
   return out.join("\n") + "\n";
 }

@@ -1,7 +1,7 @@
 /**
  * Predictions and the export with the REAL recipes (data, tabular/AutoGluon, evaluation,
  * export) on penguins: a quick experiment (2-minute budget), then one typed row, a file
- * of new rows, a file with the wrong columns (the predict job's schema_mismatch, naming
+ * of new rows (a text cell that starts with "=" comes back neutralised), a file with the wrong columns (the predict job's schema_mismatch, naming
  * them), the export download with its checksum, and — after one byte of the stored
  * archive is changed — both the download and predictions refused by the verifier.
  * Environments come from the shared .tmp/envs (built once; minutes the first time).
@@ -63,12 +63,15 @@ describe("predictions with a trained model", () => {
 
   it("predicts a file and refuses one whose columns do not match, naming them", async () => {
     const lines = readFileSync(PENGUINS, "utf8").trim().split("\n").slice(0, 8);
-    const body = lines.map((l) => l.split(",").slice(1).join(",")).join("\n") + "\n";
+    // One more row whose island is a spreadsheet formula and whose bill length is negative.
+    const body = lines.map((l) => l.split(",").slice(1).join(",")).join("\n") + "\n=1+1,-1.5,18.7,181,3750,male,2007\n";
     const ok = await fetch(`${server.url}/api/experiments/${experimentId}/predict?fileName=rows.csv`, { method: "POST", body });
     expect(ok.status).toBe(200);
     const out = (await ok.text()).trim().split("\n");
-    expect(out).toHaveLength(8);
+    expect(out).toHaveLength(9);
     expect(out[0]).toMatch(/^island,.*,prediction,proba::Adelie,proba::Chinstrap,proba::Gentoo$/);
+    // The formula comes back as text (OWASP: a leading quote); the number stays a number.
+    expect(out[8]).toMatch(/^'=1\+1,-1\.5,18\.7,181,3750,male,2007,(Adelie|Chinstrap|Gentoo),/);
 
     const bad = await fetch(`${server.url}/api/experiments/${experimentId}/predict?fileName=bad.csv`, { method: "POST", body: "colour,weight\nred,3\n" });
     expect(bad.status).toBe(400);
