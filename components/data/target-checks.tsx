@@ -5,7 +5,9 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { ReadinessNotes } from "./readiness-notes";
 import { SetupProgressView } from "./setup-progress";
+import { useTargetReadiness } from "./use-target-readiness";
 
 interface Issue {
   code: string;
@@ -43,6 +45,8 @@ export function TargetChecks({ datasetId, columns }: { datasetId: string; column
   });
   const c = checks.data;
   const result = c?.status === "ready" ? (c.result as ChecksResult) : null;
+  // Whether the suggested setup can train at all: the rules experiments.start applies.
+  const readiness = useTargetReadiness(datasetId, result ? (c?.target ?? null) : null, result ? (result.task as "binary" | "multiclass" | "regression") : null);
   return (
     <section aria-labelledby="target-heading" className="flex flex-col gap-3">
       <h3 id="target-heading" className="text-base font-semibold">
@@ -75,6 +79,7 @@ export function TargetChecks({ datasetId, columns }: { datasetId: string; column
           <p className="text-sm">
             <strong>Suggested: {result.task.replace("_", " ")}</strong>, measured by <strong>{result.metric.replace(/_/g, " ")}</strong>. {result.taskReason}. {result.metricReason}.
           </p>
+          <ReadinessNotes refusals={readiness.refusals} warnings={readiness.warnings} error={readiness.error} />
           {result.issues.length === 0 ? (
             <p className="text-sm text-slate-700">No data issues found for this target.</p>
           ) : (

@@ -7,6 +7,8 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
+import { ReadinessNotes } from "@/components/data/readiness-notes";
+import { useTargetReadiness } from "@/components/data/use-target-readiness";
 import { METRIC_LABELS, TASK_LABELS } from "./format";
 import type { Applied } from "./recommended";
 
@@ -46,7 +48,9 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
       },
     }),
   );
-  const ready = Boolean(draft.datasetId && draft.target && draft.task && draft.metric);
+  // The server's target rules: Start stays disabled, with the reasons, for a setup start would refuse.
+  const readiness = useTargetReadiness(draft.datasetId, draft.target, draft.task, applied.excludeColumns, applied.split);
+  const ready = Boolean(draft.datasetId && draft.target && draft.task && draft.metric) && readiness.ready === true;
   const rows: [string, string][] = [
     ["Computer", computer],
     ["Data", dataName],
@@ -67,7 +71,8 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
           </div>
         ))}
       </dl>
-      {!ready && <p className="text-sm text-amber-900">Choose the data and the column to predict before starting.</p>}
+      {!(draft.datasetId && draft.target && draft.task && draft.metric) && <p className="text-sm text-amber-900">Choose the data and the column to predict before starting.</p>}
+      <ReadinessNotes refusals={readiness.refusals} warnings={readiness.warnings} error={readiness.error} />
       <Button
         className="self-start"
         disabled={!ready || start.isPending || start.isSuccess}

@@ -6,17 +6,27 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
+import { ReadinessNotes } from "@/components/data/readiness-notes";
+import { useTargetReadiness } from "@/components/data/use-target-readiness";
 import { METRIC_LABELS, TASK_LABELS, metricsFor } from "./format";
+import { applyDecisions } from "./recommended";
 import { useChecks } from "./use-checks";
 
 type Props = { draft: TWizardDraftData; update: (p: Partial<TWizardDraftData>) => void };
 
-/** Step 3: the column to predict; the suggested task and metric with their reasons, changeable. */
+/**
+ * Step 3: the column to predict; the suggested task and metric with their reasons,
+ * changeable. Columns that look like row IDs are listed apart, not among the targets to
+ * pick; the server's target rules say here (and in step 6) when a choice cannot train.
+ */
 export function StepTarget({ draft, update }: Props) {
   const trpc = useTRPC();
   const dataset = useQuery({ ...trpc.datasets.get.queryOptions({ id: draft.datasetId ?? "" }), enabled: Boolean(draft.datasetId) });
   const checks = useChecks(draft.datasetId, draft.target);
   const r = checks.result;
+  const options = useQuery({ ...trpc.experiments.targetOptions.queryOptions({ datasetId: draft.datasetId ?? "" }), enabled: Boolean(draft.datasetId) && dataset.data?.status === "ready" });
+  const applied = applyDecisions(r?.target === draft.target ? r.issues : [], draft.target ?? "", draft.decided);
+  const readiness = useTargetReadiness(draft.datasetId, draft.target, draft.task, applied.excludeColumns, applied.split);
   useEffect(() => {
     // Adopt the suggestion the first time the checks answer for this target.
     if (r && r.target === draft.target && !draft.task) update({ task: r.task, metric: r.metric, positiveClass: r.positiveClass === null ? null : String(r.positiveClass) });
@@ -27,6 +37,9 @@ export function StepTarget({ draft, update }: Props) {
   const columns = dataset.data.columns;
   if (dataset.data.status !== "ready") return <p role="status" className="text-sm text-slate-700">The file is still being read ({dataset.data.status}); its columns appear when it is ready.</p>;
   const classes = Object.keys(r?.classCounts ?? {});
+  const idLike = new Map((options.data?.idLike ?? []).map((c) => [c.name, c.reason]));
+  const offered = columns.filter((c) => !idLike.has(c.name));
+  const apart = columns.filter((c) => idLike.has(c.name));
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-col gap-1">
@@ -40,12 +53,22 @@ export function StepTarget({ draft, update }: Props) {
           onChange={(e) => update({ target: e.target.value || null, task: null, metric: null, positiveClass: null, decided: {} })}
         >
           <option value="">Choose a column…</option>
-          {columns.map((c) => (
+          {offered.map((c) => (
             <option key={c.name} value={c.name}>
-              {c.name} ({c.type})
+              {c.name} ({c.type === "id_like" ? "looks like an ID" : c.type})
             </option>
           ))}
+          {apart.length > 0 && (
+            <optgroup label="Look like row IDs (not something to predict)">
+              {apart.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.name} (looks like an ID)
+                </option>
+              ))}
+            </optgroup>
+          )}
         </select>
+        {draft.target && idLike.has(draft.target) && <p className="text-sm text-amber-900">{idLike.get(draft.target)}: it looks like a row ID.</p>}
       </div>
       {draft.target && checks.pending && (
         <p role="status" className="text-sm text-slate-700">
@@ -61,6 +84,7 @@ export function StepTarget({ draft, update }: Props) {
         </div>
       )}
       {checks.view?.status === "failed" && <ErrorMessage>The data checks failed: {checks.view.error?.message}</ErrorMessage>}
+      {r && draft.task && r.target === draft.target && <ReadinessNotes refusals={readiness.refusals} warnings={readiness.warnings} error={readiness.error} />}
       {r && draft.task && (
         <div className="flex flex-col gap-3 rounded-md border border-slate-200 bg-white p-3">
           <p className="text-sm">
