@@ -3,7 +3,8 @@ import { useState, type FormEvent } from "react";
 import { Button } from "./button";
 import { ErrorMessage } from "./status-message";
 
-export function LoginForm() {
+/** `next` is where to go once signed in, already checked by the page (safeNextPath). */
+export function LoginForm({ next }: { next: string }) {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -18,8 +19,7 @@ export function LoginForm() {
         body: JSON.stringify({ password }),
       });
       if (res.ok) {
-        const next = new URLSearchParams(window.location.search).get("next");
-        window.location.assign(next && next.startsWith("/") && !next.startsWith("//") ? next : "/");
+        window.location.assign(next);
         return;
       }
       const body = (await res.json().catch(() => ({}))) as { error?: string };

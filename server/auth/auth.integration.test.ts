@@ -230,3 +230,39 @@ describe("API tokens with expiry and scope", () => {
     expect(JSON.stringify(await (await listProjects(server, bearer(t))).json())).not.toMatch(/Written by a reader/);
   });
 });
+
+describe("the sign-in page", () => {
+  let locked: ServerProcess;
+  let open: ServerProcess;
+  beforeAll(async () => {
+    locked = await passwordServer();
+    open = await startServer();
+  });
+  afterAll(async () => {
+    await locked?.stop();
+    await open?.stop();
+  });
+
+  const page = async (server: ServerProcess, next?: string) => {
+    const res = await fetch(`${server.url}/login${next === undefined ? "" : `?next=${encodeURIComponent(next)}`}`);
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+
+  it("shows the password form only when a password is set, and says how to set one otherwise", async () => {
+    const withPassword = await page(locked);
+    expect(withPassword).toMatch(/type="password"/);
+    expect(withPassword).not.toMatch(/No owner password is set/);
+    const without = await page(open);
+    expect(without).toMatch(/No owner password is set/);
+    expect(without).toMatch(/trainyard owner set-password/);
+    expect(without).not.toMatch(/type="password"/);
+  });
+
+  it("names a next path of this origin and ignores one that leads elsewhere", async () => {
+    expect(await page(locked, "/projects/abc?tab=data")).toMatch(/taken to <code[^>]*>\/projects\/abc\?tab=data<\/code>/);
+    for (const evil of ["/\\evil.example", "//evil.example", "https://evil.example", "/%5Cevil"]) {
+      expect(await page(locked, evil), evil).not.toMatch(/taken to/);
+    }
+  });
+});
