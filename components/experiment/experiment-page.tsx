@@ -1,9 +1,12 @@
 "use client";
 /**
- * One experiment: progress (phases, bar, current step, elapsed), actions, live log,
- * resources, then results and what can be done with the model. Live: server events
- * invalidate the query; a slow poll covers a dropped event stream. After a reload or a
- * server restart the page reads the same state back from the server.
+ * One experiment. While it runs: progress (phases, bar, current step, elapsed), actions,
+ * the live log. Once it succeeded it opens on the verdict (candidate vs baseline in
+ * words), then the chart, what the model got wrong, the models tried, resources, what can
+ * be done with the model, and last the progress and the folded log. A run that did not
+ * succeed opens on what happened and what to do. Live: server events invalidate the
+ * query; a slow poll covers a dropped event stream. After a reload or a server restart
+ * the page reads the same state back from the server.
  */
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
@@ -16,7 +19,8 @@ import { ExportPanel } from "./export-panel";
 import { isTerminalStatus } from "./format";
 import { PredictFile } from "./predict-file";
 import { ProgressPanel } from "./progress-panel";
-import { ResultsPanel } from "./results-panel";
+import { OutcomeCard } from "./outcome-card";
+import { Importance, Mistakes, ModelsTried, ResultChart, VerdictCard } from "./results-panel";
 import type { FeatureSchemaEntry } from "./results-types";
 import { StepLogs } from "./step-logs";
 import { TryPredictions } from "./try-predictions";
@@ -47,8 +51,15 @@ export function ExperimentPage({ projectId, experimentId }: { projectId: string;
     );
   const exp = q.data;
   const features = ((exp.results?.featureSchema as { features?: FeatureSchemaEntry[] } | null)?.features ?? []) as FeatureSchemaEntry[];
-  // The running step; once stopped, the training log (what people look at most), else the last step.
-  const current = exp.steps.find((s) => s.state && !["succeeded", "failed", "cancelled", "timed_out"].includes(s.state))?.step ?? (exp.steps.find((s) => s.step === "train" && s.jobId) ? "train" : null);
+  const succeeded = exp.status === "succeeded";
+  const ended = isTerminalStatus(exp.status);
+  // The budget helper may add a note on what the budget did (e.g. scores kept after the time ran out).
+  const budgetNote = (exp as { budgetNote?: string | null }).budgetNote ?? null;
+  // The running step; once stopped, the failed step, else the training log (what people look at most).
+  const current =
+    exp.steps.find((s) => s.state && !["succeeded", "failed", "cancelled", "timed_out"].includes(s.state))?.step ??
+    exp.steps.find((s) => s.failure)?.step ??
+    (exp.steps.find((s) => s.step === "train" && s.jobId) ? "train" : null);
   return (
     <section aria-labelledby="experiment-heading" className="flex flex-col gap-4">
       <div className="flex flex-col gap-1">
@@ -68,25 +79,59 @@ export function ExperimentPage({ projectId, experimentId }: { projectId: string;
           Showing the last known state: the server did not answer ({errorText(q.error)}). It refreshes when the connection is back.
         </p>
       )}
-      <ExperimentBadges exp={exp} />
-      <ProgressPanel exp={exp} />
-      <ExperimentActions exp={exp} />
-      {(exp.status === "failed" || exp.status === "timed_out" || exp.status === "unknown") && exp.note && <ErrorMessage>{exp.note}</ErrorMessage>}
-      <StepLogs steps={exp.steps} defaultStep={current} />
-      <Card title="Time and resources" id="usage-heading">
-        <UsageTable steps={exp.steps} />
-      </Card>
-      <ResultsPanel exp={exp} />
-      {exp.status === "succeeded" && exp.exportSha256 && (
+      {succeeded ? (
         <>
-          <Card title="Try predictions" id="try-heading">
-            <TryPredictions experimentId={exp.id} features={features} />
+          <VerdictCard exp={exp}>
+            <ExperimentBadges exp={exp} />
+            {budgetNote && <p className="text-sm text-slate-800">{budgetNote}</p>}
+          </VerdictCard>
+          <ResultChart exp={exp} />
+          <Mistakes exp={exp} />
+          <ModelsTried exp={exp} />
+          <Importance exp={exp} />
+          <Card title="Time and resources" id="usage-heading">
+            <UsageTable steps={exp.steps} />
           </Card>
-          <Card title="Predict a file" id="predict-file-heading">
-            <PredictFile experimentId={exp.id} />
+          {exp.exportSha256 && (
+            <>
+              <Card title="Try predictions" id="try-heading">
+                <TryPredictions experimentId={exp.id} features={features} />
+              </Card>
+              <Card title="Predict a file" id="predict-file-heading">
+                <PredictFile experimentId={exp.id} />
+              </Card>
+              <Card title="Export model" id="export-heading">
+                <ExportPanel experimentId={exp.id} sha256={exp.exportSha256} bytes={exp.exportBytes} />
+              </Card>
+            </>
+          )}
+          <ExperimentActions exp={exp} />
+          <ProgressPanel exp={exp} />
+          <StepLogs steps={exp.steps} defaultStep={current} ended />
+        </>
+      ) : ended ? (
+        <>
+          <OutcomeCard exp={exp} />
+          {budgetNote && <p className="text-sm text-slate-800">{budgetNote}</p>}
+          <ExperimentActions exp={exp} />
+          <ExperimentBadges exp={exp} />
+          <ProgressPanel exp={exp} />
+          <VerdictCard exp={exp} />
+          <StepLogs steps={exp.steps} defaultStep={current} ended />
+          <Card title="Time and resources" id="usage-heading">
+            <UsageTable steps={exp.steps} />
           </Card>
-          <Card title="Export model" id="export-heading">
-            <ExportPanel experimentId={exp.id} sha256={exp.exportSha256} bytes={exp.exportBytes} />
+        </>
+      ) : (
+        <>
+          <OutcomeCard exp={exp} />
+          <ExperimentBadges exp={exp} />
+          <ProgressPanel exp={exp} />
+          <ExperimentActions exp={exp} />
+          {budgetNote && <p className="text-sm text-slate-800">{budgetNote}</p>}
+          <StepLogs steps={exp.steps} defaultStep={current} ended={false} />
+          <Card title="Time and resources" id="usage-heading">
+            <UsageTable steps={exp.steps} />
           </Card>
         </>
       )}

@@ -1,9 +1,24 @@
 "use client";
 import { useEffect, useState } from "react";
 import type { ExperimentDetailView } from "@/server/experiments/experiment-views";
-import { PHASES, STATUS_LABELS, formatDuration, isTerminalStatus, progressPercent } from "./format";
+import { STATUS_LABELS, formatDuration, isTerminalStatus, progressPercent } from "./format";
 
-/** Phases, a progress bar with the current step (including first-use setup notes), and elapsed time. */
+const PHASE_CLASS: Record<string, string> = {
+  done: "bg-green-100 text-green-900",
+  current: "bg-blue-100 font-semibold text-blue-900",
+  failed: "bg-red-100 text-red-900",
+  timed_out: "bg-red-100 text-red-900",
+  cancelled: "bg-amber-100 text-amber-900",
+  stopped: "bg-amber-100 text-amber-900",
+  not_reached: "bg-slate-100 text-slate-600",
+  next: "bg-slate-100 text-slate-700",
+};
+const PHASE_MARK: Record<string, string> = { done: "✓ ", failed: "✗ ", timed_out: "✗ ", cancelled: "■ ", stopped: "■ " };
+
+/**
+ * Phases (each from its own steps' states), a progress bar with the current step
+ * (including first-use setup notes), elapsed time, and every step in plain words.
+ */
 export function ProgressPanel({ exp }: { exp: ExperimentDetailView }) {
   const terminal = isTerminalStatus(exp.status);
   const [now, setNow] = useState(() => Date.now());
@@ -14,7 +29,6 @@ export function ProgressPanel({ exp }: { exp: ExperimentDetailView }) {
   }, [terminal]);
   const elapsed = terminal ? exp.seconds : Math.max(exp.seconds, (now - new Date(exp.createdAt).getTime()) / 1000);
   const pct = progressPercent(exp.progress.done, exp.progress.total, exp.status);
-  const phaseIndex = PHASES.findIndex((p) => p.key === exp.phase);
   const current = exp.progress.currentStep;
   const note = exp.note && exp.note !== current ? exp.note : null;
   return (
@@ -23,19 +37,13 @@ export function ProgressPanel({ exp }: { exp: ExperimentDetailView }) {
         Progress
       </h3>
       <ol className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4" aria-label="Phases">
-        {PHASES.map((p, i) => {
-          const state = exp.status === "succeeded" || i < phaseIndex ? "done" : i === phaseIndex ? (terminal ? "stopped" : "current") : "next";
-          return (
-            <li
-              key={p.key}
-              aria-current={state === "current" ? "step" : undefined}
-              className={`rounded-md px-2 py-1 ${state === "done" ? "bg-green-100 text-green-900" : state === "current" ? "bg-blue-100 font-semibold text-blue-900" : state === "stopped" ? "bg-amber-100 text-amber-900" : "bg-slate-100 text-slate-700"}`}
-            >
-              {p.label}
-              <span className="sr-only"> ({state})</span>
-            </li>
-          );
-        })}
+        {exp.phases.map((p) => (
+          <li key={p.key} data-testid={`phase-${p.key}`} data-state={p.state} aria-current={p.state === "current" ? "step" : undefined} className={`rounded-md px-2 py-1 ${PHASE_CLASS[p.state] ?? PHASE_CLASS.next}`}>
+            <span aria-hidden="true">{PHASE_MARK[p.state] ?? ""}</span>
+            {p.label}
+            <span className="block text-xs font-normal">{p.words}</span>
+          </li>
+        ))}
       </ol>
       <div
         role="progressbar"
@@ -52,11 +60,22 @@ export function ProgressPanel({ exp }: { exp: ExperimentDetailView }) {
         <strong>{STATUS_LABELS[exp.status] ?? exp.status}</strong> · {exp.progress.done} of {exp.progress.total} steps
         {current && !terminal && <> · {current}</>} · elapsed {formatDuration(elapsed)} of a {formatDuration(exp.budgetSeconds)} budget
       </p>
-      {note && (
+      {note && !terminal && (
         <p role="status" className="text-sm text-slate-700">
           {note}
         </p>
       )}
+      <details open={!terminal} className="text-sm">
+        <summary className="min-h-10 cursor-pointer font-medium">Steps</summary>
+        <ol className="flex flex-col gap-1" aria-label="Steps">
+          {exp.steps.map((s) => (
+            <li key={s.step} className="flex flex-wrap justify-between gap-x-3 border-b border-slate-100 py-1" data-testid="step-row" data-step={s.step}>
+              <span>{s.label}</span>
+              <span className={s.shownState === "failed" || s.shownState === "timed_out" ? "text-red-800" : "text-slate-700"}>{s.stateWords}</span>
+            </li>
+          ))}
+        </ol>
+      </details>
     </section>
   );
 }

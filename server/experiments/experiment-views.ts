@@ -6,6 +6,7 @@ import { stepJobs } from "./chain-jobs";
 import { STEPS, type Phase, type StepName } from "./chain-steps";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
 import type { ExperimentResults } from "./chain-results";
+import { mistakeRows, type MistakeRows, type MistakeRowsInput } from "./mistake-rows";
 import { explainFailure, type FailureView, type RecipeError } from "./failure-words";
 import {
   experimentOutcome,
@@ -80,6 +81,8 @@ export interface ExperimentDetailView extends ExperimentListView {
   training: TrainingOutcome;
   /** For a run that did not succeed: what happened and what to do next. */
   outcome: OutcomeView | null;
+  /** The values of the rows in the receipt's worstExamples (the receipt names them by row id only). */
+  mistakeRows: MistakeRows | null;
   transitions: { from: string; to: string; reason: string | null; at: string }[];
 }
 
@@ -181,6 +184,15 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
   const current = steps.find((s) => s.state !== null && isActive(s.state));
   const train = steps.find((s) => s.step === "train");
   const transitions = await repo.transitions(e.id);
+  const worst = (results?.candidate as { worstExamples?: { rowId: number }[] } | undefined)?.worstExamples ?? [];
+  const mistakes = await mistakeRows(db, {
+    experimentId: e.id,
+    snapshotSha256: e.snapshotSha256,
+    tableFormat: (profile?.tableFormat ?? {}) as MistakeRowsInput["tableFormat"],
+    target: settings.target,
+    excludeColumns: settings.excludeColumns,
+    rowIds: worst.map((w) => w.rowId).filter((n) => Number.isInteger(n) && n >= 0),
+  });
   return {
     ...base,
     opId: e.opId,
@@ -196,6 +208,7 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     },
     steps,
     results,
+    mistakeRows: mistakes,
     phases: phaseViews(e.status, steps),
     training: trainingOutcome(e.status, train),
     outcome: experimentOutcome(e.status, e.reason, firstFailed ? { stepLabel: firstFailed.label, view: firstFailed.failure! } : null, e.budgetSeconds, current ? STEP_LABELS[current.step] : null),
