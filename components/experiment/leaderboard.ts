@@ -1,0 +1,32 @@
+/**
+ * The leaderboard as shown: best first, the model training kept marked (training.json
+ * `bestModel`, else the first row), and a sentence when every candidate scored the same,
+ * so a flat chart is not mistaken for a broken one. Pure; unit-tested.
+ */
+import type { Leaderboard } from "./results-types";
+
+export interface LeaderboardRow {
+  model: string;
+  validationScore: number | null;
+  fitSeconds: number | null;
+  chosen: boolean;
+}
+
+export interface LeaderboardView {
+  models: LeaderboardRow[];
+  /** Set when all candidates (two or more) have the same validation score. */
+  tie: string | null;
+}
+
+export function leaderboardView(lb: Leaderboard | null | undefined, bestModel: string | null): LeaderboardView | null {
+  const models = lb?.models ?? [];
+  if (!models.length) return null;
+  const chosen = bestModel && models.some((m) => m.model === bestModel) ? bestModel : models[0]!.model;
+  const rows = models.map((m) => ({ model: m.model, validationScore: m.validationScore ?? null, fitSeconds: m.fitSeconds ?? null, chosen: m.model === chosen }));
+  const scores = rows.map((r) => r.validationScore);
+  const allSame = rows.length > 1 && scores.every((s) => s !== null && Math.abs(s - scores[0]!) < 1e-12);
+  const tie = allSame
+    ? `All ${rows.length} candidates scored the same on validation (${lb?.metric ?? "score"} ${scores[0]}), so the choice among them is arbitrary: ${chosen} was kept.`
+    : null;
+  return { models: rows, tie };
+}
