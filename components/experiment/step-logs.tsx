@@ -2,7 +2,9 @@
 /**
  * Live log of one step's job, read by byte offset through trpc.jobs.logs: the tail first
  * (the last 64 KiB), then each poll asks only for what came after. "Follow" keeps the view
- * at the end; the search filters the lines already read.
+ * at the end; the search filters the lines already read. Known recipe noise is hidden
+ * (log-noise.ts) and counted; "Download the full log" reads the whole log, noise included.
+ * Once the run has ended the log is folded away: the results come first.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
@@ -11,11 +13,24 @@ import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { StepView } from "@/server/experiments/experiment-views";
 import { filterLog } from "./format";
+import { withoutNoise } from "./log-noise";
+
+/** Reads a job's whole log by offset, for the download (the view keeps only the tail). */
+async function readWholeLog(read: (offset: number) => Promise<{ data: string; nextOffset: number; eof: boolean }>): Promise<string> {
+  let offset = 0;
+  let text = "";
+  for (;;) {
+    const chunk = await read(offset);
+    text += chunk.data;
+    if (chunk.nextOffset === offset || chunk.eof) return text;
+    offset = chunk.nextOffset;
+  }
+}
 
 const TAIL_BYTES = 64 * 1024;
 const MAX_KEPT = 512 * 1024;
 
-export function StepLogs({ steps, defaultStep }: { steps: StepView[]; defaultStep: string | null }) {
+export function StepLogs({ steps, defaultStep, ended }: { steps: StepView[]; defaultStep: string | null; ended: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const withJobs = steps.filter((s) => s.jobId);
@@ -25,6 +40,7 @@ export function StepLogs({ steps, defaultStep }: { steps: StepView[]; defaultSte
   const [error, setError] = useState<unknown>(null);
   const [follow, setFollow] = useState(true);
   const [search, setSearch] = useState("");
+  const [downloading, setDownloading] = useState(false);
   const pre = useRef<HTMLPreElement>(null);
   const jobId = step?.jobId ?? null;
   const active = step ? !["succeeded", "failed", "cancelled", "timed_out"].includes(step.state ?? "") : false;
@@ -72,21 +88,38 @@ export function StepLogs({ steps, defaultStep }: { steps: StepView[]; defaultSte
   }, [text, follow, search]);
 
   if (!withJobs.length) return <p className="text-sm text-slate-700">No step has started yet, so there is no log.</p>;
-  const lines = filterLog(text, search);
-  return (
-    <section aria-labelledby="logs-heading" className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4">
-      <h3 id="logs-heading" className="text-base font-semibold">
-        Log
-      </h3>
+  const clean = withoutNoise(text);
+  const lines = filterLog(clean.lines.join("\n"), search);
+  const download = async () => {
+    if (!jobId) return;
+    setDownloading(true);
+    try {
+      const whole = await readWholeLog((offset) => queryClient.fetchQuery({ ...trpc.jobs.logs.queryOptions({ id: jobId, offset }), staleTime: 0 }));
+      const url = URL.createObjectURL(new Blob([whole], { type: "text/plain;charset=utf-8" }));
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = `${step?.step ?? "step"}-${jobId}.log`;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setDownloading(false);
+    }
+  };
+  const body = (
+    <>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex flex-col gap-1">
           <label htmlFor="log-step" className="text-sm font-medium">
             Step
           </label>
-          <select id="log-step" className="min-h-10 rounded-md border border-slate-400 bg-white px-2" value={step?.step ?? ""} onChange={(e) => setPicked(e.target.value)}>
+          <select id="log-step" className="min-h-10 max-w-full rounded-md border border-slate-400 bg-white px-2" value={step?.step ?? ""} onChange={(e) => setPicked(e.target.value)}>
             {withJobs.map((s) => (
               <option key={s.step} value={s.step}>
-                {s.step.replace(/_/g, " ")} ({s.state})
+                {s.label} ({s.stateWords})
               </option>
             ))}
           </select>
@@ -103,9 +136,34 @@ export function StepLogs({ steps, defaultStep }: { steps: StepView[]; defaultSte
         </label>
       </div>
       {error ? <ErrorMessage>The log could not be read: {errorText(error)} (retrying)</ErrorMessage> : null}
-      <pre ref={pre} tabIndex={0} aria-label={`Log of ${step?.step ?? "step"}`} className="max-h-72 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-900 p-2 text-xs text-slate-100">
+      <pre ref={pre} tabIndex={0} aria-label={`Log of ${step?.label ?? "step"}`} className="max-h-72 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-900 p-2 text-xs text-slate-100">
         {lines.length && text ? lines.join("\n") : search ? "No line matches." : "The log is empty so far."}
       </pre>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
+        {clean.hidden > 0 && (
+          <span data-testid="log-hidden">
+            {clean.hidden} line{clean.hidden === 1 ? "" : "s"} of library noise hidden (a missing-GPU probe, internal clean-up).
+          </span>
+        )}
+        <button type="button" className="min-h-10 text-blue-800 underline disabled:text-slate-500" disabled={downloading || !jobId} onClick={() => void download()}>
+          {downloading ? "Reading the full log…" : "Download the full log"}
+        </button>
+      </div>
+    </>
+  );
+  if (ended)
+    return (
+      <details className="rounded-lg border border-slate-200 bg-white p-4" data-testid="log-panel">
+        <summary className="min-h-10 cursor-pointer text-base font-semibold">Log</summary>
+        <div className="mt-2 flex flex-col gap-2">{body}</div>
+      </details>
+    );
+  return (
+    <section aria-labelledby="logs-heading" className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4" data-testid="log-panel">
+      <h3 id="logs-heading" className="text-base font-semibold">
+        Log
+      </h3>
+      {body}
     </section>
   );
 }
