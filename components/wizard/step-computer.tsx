@@ -67,15 +67,15 @@ export function StepComputer({ projectId, targetId, onChange }: { projectId: str
       {probe && (
         <dl className="grid grid-cols-3 gap-3 rounded-md bg-slate-50 p-3" aria-label="Capacity of the training computer">
           <div>
-            <dt className="text-xs font-medium uppercase text-slate-600">CPUs</dt>
+            <dt className="text-xs font-medium text-slate-600">CPUs</dt>
             <dd>{probe.cpus}</dd>
           </div>
           <div>
-            <dt className="text-xs font-medium uppercase text-slate-600">RAM</dt>
+            <dt className="text-xs font-medium text-slate-600">RAM</dt>
             <dd>{formatBytes(probe.ramBytes)}</dd>
           </div>
           <div>
-            <dt className="text-xs font-medium uppercase text-slate-600">GPUs</dt>
+            <dt className="text-xs font-medium text-slate-600">GPUs</dt>
             <dd>{probe.gpus.length ? probe.gpus.map((g) => g.name).join(", ") : "none"}</dd>
           </div>
         </dl>

@@ -1,5 +1,6 @@
 "use client";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
+import { issueWords } from "@/components/ui/issue-words";
 import { Loading } from "@/components/ui/status-message";
 import { actionLabel, isActionable, issueKey } from "./recommended";
 import { useChecks } from "./use-checks";
@@ -25,7 +26,8 @@ export function StepIssues({ draft, update }: Props) {
           <li key={key} className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3" data-testid="data-issue">
             <div className="flex flex-wrap items-center gap-2">
               <span className={`rounded px-2 py-0.5 text-xs font-medium ${SEVERITY[issue.severity] ?? SEVERITY.info}`}>{issue.severity}</span>
-              <span className="font-medium">{issue.code.replace(/_/g, " ")}</span>
+              <span className="font-medium">{issueWords(issue.code)}</span>
+              <span className="font-mono text-xs text-slate-600">{issue.code}</span>
               {issue.columns?.length ? <span className="break-all text-sm text-slate-700">({issue.columns.join(", ")})</span> : null}
             </div>
             {issue.message && <p className="text-sm text-slate-800">{issue.message}</p>}
