@@ -137,11 +137,13 @@ test("train on penguins, inspect, predict, export, run again and cancel", async 
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Models" }).click();
   await expect(page.getByTestId("model-row")).toContainText(checksum);
 
-  // Run again, then cancel that run.
+  // Run again, then cancel that run (each asks once more first).
   await page.goto(experimentUrl);
   await page.getByRole("button", { name: "Run again" }).click();
+  await page.getByRole("button", { name: "Yes, run again" }).click();
   await page.waitForURL((u) => /\/ml\/experiments\/[^/]+$/.test(u.pathname) && !u.pathname.endsWith(experimentId));
   await page.getByRole("button", { name: "Cancel training" }).click();
+  await page.getByRole("button", { name: "Yes, cancel training" }).click();
   await expect(page.getByTestId("experiment-status")).toContainText("Cancelled", { timeout: 3 * 60_000 });
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Experiments" }).click();
   await expect(page.getByTestId("experiment-row")).toHaveCount(2);

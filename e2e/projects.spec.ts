@@ -11,6 +11,17 @@ async function openProjects(page: Page): Promise<void> {
   await expect(page.getByRole("list", { name: "Projects" }).or(page.getByText(/No (active )?projects/))).toBeVisible();
 }
 
+test("creating a project opens it", async ({ page }, testInfo) => {
+  const name = `Opens ${testInfo.project.name} ${Date.now()}`;
+  await openProjects(page);
+  await page.getByLabel("New project name").fill(name);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.waitForURL(/\/projects\/[^/]+\/ml$/);
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Overview", level: 2 })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+});
+
 test("create, rename, archive and restore a project", async ({ page }, testInfo) => {
   const name = `Forecast ${testInfo.project.name} ${Date.now()}`;
   const renamed = `${name} (renamed)`;
@@ -20,6 +31,8 @@ test("create, rename, archive and restore a project", async ({ page }, testInfo)
 
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+  await openProjects(page);
   const row = page.getByTestId("project-row").filter({ hasText: name });
   await expect(row).toBeVisible();
 
@@ -55,6 +68,8 @@ test("duplicate and empty names get a clear message", async ({ page }, testInfo)
   await openProjects(page);
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+  await openProjects(page);
   await expect(page.getByTestId("project-row").filter({ hasText: name })).toBeVisible();
   await page.getByLabel("New project name").fill(name.toUpperCase());
   await page.getByRole("button", { name: "Create project" }).click();

@@ -1,14 +1,14 @@
 /** Steps several specs share: creating a project, opening the Add server form, the phone layout check. */
 import { expect, type Page } from "@playwright/test";
 
-/** Creates a project on the Projects page and opens it. */
+/** Creates a project on the Projects page; creating it opens it. */
 export async function createProject(page: Page, name: string) {
   await page.goto("/");
   // The list is fetched in the browser: once it shows, the form is hydrated and typing sticks.
   await expect(page.getByRole("list", { name: "Projects" }).or(page.getByText(/No (active )?projects/))).toBeVisible();
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByTestId("project-row").filter({ hasText: name }).getByRole("link", { name }).click();
+  await page.waitForURL(/\/projects\/[^/]+\/ml$/);
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
 }
 

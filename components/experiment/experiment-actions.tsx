@@ -11,7 +11,11 @@ import { formatBytes, isTerminalStatus } from "./format";
 
 const newOpId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `op-${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
-/** Cancel (while running), Run again (new operation id), Delete (with what it frees; only when stopped). */
+/**
+ * Cancel (while running), Run again (new operation id), Delete (with what it frees; only
+ * when stopped). Cancel and Run again ask once more inline: on a phone a stray tap on
+ * either would throw away or start minutes of training.
+ */
 export function ExperimentActions({ exp }: { exp: ExperimentDetailView }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -23,6 +27,7 @@ export function ExperimentActions({ exp }: { exp: ExperimentDetailView }) {
   const [rerunOpId] = useState(newOpId);
   const rerun = useMutation(trpc.experiments.rerun.mutationOptions({ onSuccess: (e) => router.push(`/projects/${e.projectId}/ml/experiments/${e.id}`) }));
   const [confirming, setConfirming] = useState(false);
+  const [asking, setAsking] = useState<"cancel" | "rerun" | null>(null);
   const preview = useQuery({ ...trpc.experiments.deletePreview.queryOptions({ id: exp.id }), enabled: confirming });
   const del = useMutation(
     trpc.experiments.delete.mutationOptions({
@@ -39,12 +44,12 @@ export function ExperimentActions({ exp }: { exp: ExperimentDetailView }) {
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap gap-2">
         {!terminal && (
-          <Button variant="danger" disabled={cancelling || cancel.isPending} onClick={() => cancel.mutate({ id: exp.id })}>
+          <Button variant="danger" disabled={cancelling || cancel.isPending || asking === "cancel"} onClick={() => setAsking("cancel")} aria-expanded={asking === "cancel"} aria-controls="confirm-panel">
             {cancelling ? (unreachable ? "Cancellation pending" : "Cancelling…") : "Cancel training"}
           </Button>
         )}
         {terminal && (
-          <Button variant="secondary" disabled={rerun.isPending || rerun.isSuccess} onClick={() => rerun.mutate({ id: exp.id, opId: rerunOpId })}>
+          <Button variant="secondary" disabled={rerun.isPending || rerun.isSuccess || asking === "rerun"} onClick={() => setAsking("rerun")} aria-expanded={asking === "rerun"} aria-controls="confirm-panel">
             {rerun.isPending ? "Starting…" : "Run again"}
           </Button>
         )}
@@ -52,6 +57,36 @@ export function ExperimentActions({ exp }: { exp: ExperimentDetailView }) {
           Delete…
         </Button>
       </div>
+      {asking && !(asking === "cancel" && terminal) && (
+        <div id="confirm-panel" role="group" aria-label={asking === "cancel" ? "Confirm cancel" : "Confirm run again"} className="flex flex-col gap-2 rounded-md border border-slate-300 bg-slate-50 p-3 text-sm">
+          <p>
+            {asking === "cancel"
+              ? "Stop this training now? The steps that are running are stopped and nothing they made is kept."
+              : `Start a new run with the same data and settings? It uses this computer for up to ${Math.round(exp.budgetSeconds / 60)} minutes.`}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            {asking === "cancel" ? (
+              <Button
+                variant="danger"
+                disabled={cancel.isPending}
+                onClick={() => {
+                  setAsking(null);
+                  cancel.mutate({ id: exp.id });
+                }}
+              >
+                Yes, cancel training
+              </Button>
+            ) : (
+              <Button disabled={rerun.isPending || rerun.isSuccess} onClick={() => rerun.mutate({ id: exp.id, opId: rerunOpId })}>
+                {rerun.isPending ? "Starting…" : "Yes, run again"}
+              </Button>
+            )}
+            <Button variant="secondary" onClick={() => setAsking(null)}>
+              {asking === "cancel" ? "Keep training" : "Not now"}
+            </Button>
+          </div>
+        </div>
+      )}
       {cancelling && unreachable && (
         <p role="status" className="text-sm text-amber-900">
           Cancellation pending: {unreachable.step.replace(/_/g, " ")} runs on a computer that has not answered since {new Date(unreachable.unreachableSince!).toLocaleString()}. It stops when the computer answers again.

@@ -1,5 +1,10 @@
 "use client";
-/** A form typed by the model's feature schema; one row goes through a short predict job. */
+/**
+ * A form typed by the model's feature schema; one row goes through a short predict job.
+ * Numbers outside the range seen in training are accepted (the model still predicts)
+ * with a warning next to the field; any change to the input clears the last result, so
+ * a prediction on the screen always belongs to the values shown.
+ */
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
@@ -10,8 +15,17 @@ import type { FeatureSchemaEntry } from "./results-types";
 
 const initial = (f: FeatureSchemaEntry): string => (f.example === null || f.example === undefined ? "" : String(f.example));
 
+/** Whether a typed number lies outside the training range of its feature. */
+export function outsideTrainingRange(f: FeatureSchemaEntry, value: string): boolean {
+  if (f.kind !== "numeric" || value.trim() === "") return false;
+  const n = Number(value);
+  if (!Number.isFinite(n)) return false;
+  return (f.min != null && n < f.min) || (f.max != null && n > f.max);
+}
+
 function Field({ f, value, onChange }: { f: FeatureSchemaEntry; value: string; onChange: (v: string) => void }) {
   const id = `try-${f.name.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+  const outside = outsideTrainingRange(f, value);
   const cls = "min-h-10 w-full rounded-md border border-slate-400 bg-white px-2";
   let input;
   if (f.kind === "categorical" && f.categories?.length) {
@@ -34,7 +48,8 @@ function Field({ f, value, onChange }: { f: FeatureSchemaEntry; value: string; o
       </select>
     );
   } else if (f.kind === "numeric") {
-    input = <input id={id} type="number" step="any" className={cls} value={value} min={f.min ?? undefined} max={f.max ?? undefined} onChange={(e) => onChange(e.target.value)} />;
+    // No min/max attributes: the browser would refuse to submit a value outside them.
+    input = <input id={id} type="number" step="any" className={cls} value={value} aria-describedby={outside ? `${id}-range` : undefined} onChange={(e) => onChange(e.target.value)} />;
   } else if (f.kind === "datetime") {
     input = <input id={id} type="text" inputMode="numeric" placeholder="YYYY-MM-DD" className={cls} value={value} onChange={(e) => onChange(e.target.value)} />;
   } else {
@@ -47,6 +62,11 @@ function Field({ f, value, onChange }: { f: FeatureSchemaEntry; value: string; o
         {f.kind === "numeric" && f.min != null && f.max != null && <span className="font-normal text-slate-600"> ({f.min}–{f.max} in training)</span>}
       </label>
       {input}
+      {outside && (
+        <p id={`${id}-range`} className="text-sm text-amber-900" data-testid="range-warning">
+          Outside the range seen in training ({f.min}–{f.max}): the model still predicts, but it has never seen such a value, so trust the result less.
+        </p>
+      )}
     </div>
   );
 }
@@ -71,7 +91,15 @@ export function TryPredictions({ experimentId, features }: { experimentId: strin
     <form onSubmit={submit} className="flex flex-col gap-3" aria-label="Try a prediction">
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
         {used.map((f) => (
-          <Field key={f.name} f={f} value={values[f.name] ?? ""} onChange={(v) => setValues((s) => ({ ...s, [f.name]: v }))} />
+          <Field
+            key={f.name}
+            f={f}
+            value={values[f.name] ?? ""}
+            onChange={(v) => {
+              setValues((s) => ({ ...s, [f.name]: v }));
+              tryRow.reset(); // the shown result belonged to the old values
+            }}
+          />
         ))}
       </div>
       <Button type="submit" className="self-start" disabled={tryRow.isPending}>

@@ -13,7 +13,37 @@ const Card = ({ title, children }: { title: string; children: React.ReactNode })
   </div>
 );
 
-/** What are we improving, who is working, is it better, what did it cost, what can I do with the model. */
+/**
+ * What are we improving, who is working, is it better, what did it cost, what can I do
+ * with the model. "What we are improving" and "Is the candidate better?" both speak of
+ * the latest experiment, whatever its state (a running or failed run is said as such);
+ * cost and model come from the latest run that produced one.
+ */
+type ListItem = { name: string; status: string; metric: string; candidate: number | null; baseline: number | null; betterThanBaseline: boolean | null; comparable: boolean | null };
+
+/** The answer for one experiment, in its own state's words. */
+function betterWords(e: ListItem, why: string | null, named = true): string {
+  const of = named ? ` (${e.name})` : "";
+  switch (e.status) {
+    case "succeeded":
+      if (e.comparable === false) return `Cannot say: its result cannot be compared with its baseline${of}.`;
+      return e.betterThanBaseline
+        ? `Yes: ${e.metric} ${formatMetric(e.candidate)} vs baseline ${formatMetric(e.baseline)}${of}.`
+        : `No: ${e.metric} ${formatMetric(e.candidate)} vs baseline ${formatMetric(e.baseline)}, not better${of}.`;
+    case "queued":
+    case "running":
+      return `Not known yet: ${e.name} is still running.`;
+    case "failed":
+      return `No answer: ${e.name} failed before it was scored.${why ? ` ${why}` : ""}`;
+    case "cancelled":
+      return `No answer: ${e.name} was cancelled before it was scored.`;
+    case "timed_out":
+      return `No answer: ${e.name} ran out of time before it was scored.`;
+    default:
+      return `Not known yet: ${e.name} has not reported how it ended.`;
+  }
+}
+
 export function OverviewView({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const list = useQuery(trpc.experiments.list.queryOptions({ projectId }));
@@ -22,7 +52,7 @@ export function OverviewView({ projectId }: { projectId: string }) {
   const latest = all[0];
   const active = all.filter((e) => e.status === "running" || e.status === "queued").slice(0, 5);
   const succeeded = all.find((e) => e.status === "succeeded");
-  const ids = [...new Set([...active.map((e) => e.id), ...(succeeded ? [succeeded.id] : [])])];
+  const ids = [...new Set([...active.map((e) => e.id), ...(succeeded ? [succeeded.id] : []), ...(latest ? [latest.id] : [])])];
   const details = useQueries({ queries: ids.map((id) => trpc.experiments.get.queryOptions({ id })) });
   const detail = (id: string) => details[ids.indexOf(id)]?.data;
   const computerName = (targetId: string | undefined) => (targets.data ?? []).find((t) => t.id === targetId)?.name ?? "a computer";
@@ -49,11 +79,13 @@ export function OverviewView({ projectId }: { projectId: string }) {
       {latest && (
         <div className="grid gap-3 sm:grid-cols-2">
           <Card title="What we are improving">
-            Predicting <strong>{latest.target}</strong> ({latest.task}), measured by {latest.metric} — from{" "}
-            <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${latest.id}`}>
-              {latest.name}
-            </Link>
-            .
+            <span data-testid="overview-improving">
+              Predicting <strong>{latest.target}</strong> ({latest.task}), measured by {latest.metric} — from{" "}
+              <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${latest.id}`}>
+                {latest.name}
+              </Link>{" "}
+              ({(STATUS_LABELS[latest.status] ?? latest.status).toLowerCase()}).
+            </span>
           </Card>
           <Card title="Which computer is working">
             {active.length === 0 ? (
@@ -72,18 +104,21 @@ export function OverviewView({ projectId }: { projectId: string }) {
             )}
           </Card>
           <Card title="Is the candidate better?">
-            {!succeeded
-              ? "No experiment has finished yet."
-              : succeeded.betterThanBaseline === true
-                ? `Yes: ${succeeded.metric} ${formatMetric(succeeded.candidate)} vs baseline ${formatMetric(succeeded.baseline)} (${succeeded.name}).`
-                : best?.badges.comparable === false
-                  ? "The latest result cannot be compared with its baseline."
-                  : `No: ${succeeded.metric} ${formatMetric(succeeded.candidate)} vs baseline ${formatMetric(succeeded.baseline)}.`}
+            <span data-testid="overview-better">{betterWords(latest, detail(latest.id)?.outcome?.summary ?? null)}</span>
+            {succeeded && succeeded.id !== latest.id && (
+              <span className="mt-1 block text-slate-700">
+                The last run that finished,{" "}
+                <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${succeeded.id}`}>
+                  {succeeded.name}
+                </Link>
+                , {betterWords(succeeded, null, false)}
+              </span>
+            )}
           </Card>
           <Card title="What it cost">
             {best && usage
               ? `${formatDuration(best.seconds)} in total; ${formatDuration(usage.cpuSeconds)} of CPU; peak memory ${formatBytes(usage.peakRssBytes)}.`
-              : "Shown once an experiment has finished."}
+              : "Shown once an experiment has succeeded."}
           </Card>
           <Card title="What you can do with the model">
             {best?.exportSha256 ? (

@@ -1,20 +1,23 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 
+/** Creates a project and opens it: the next thing a new project needs is its data. */
 export function ProjectCreateForm() {
   const trpc = useTRPC();
+  const router = useRouter();
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const create = useMutation(
     trpc.projects.create.mutationOptions({
-      onSuccess: () => {
-        setName("");
+      onSuccess: (p) => {
         void queryClient.invalidateQueries({ queryKey: trpc.projects.list.queryKey() });
+        router.push(`/projects/${p.id}/ml`);
       },
     }),
   );
@@ -37,8 +40,8 @@ export function ProjectCreateForm() {
           placeholder="e.g. Churn prediction"
         />
       </div>
-      <Button type="submit" disabled={create.isPending}>
-        {create.isPending ? "Creating…" : "Create project"}
+      <Button type="submit" disabled={create.isPending || create.isSuccess}>
+        {create.isPending ? "Creating…" : create.isSuccess ? "Opening…" : "Create project"}
       </Button>
       {create.error && (
         <div className="sm:basis-full">

@@ -1,6 +1,6 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
@@ -8,7 +8,11 @@ import { errorText } from "@/components/ui/error-text";
 import { DataPreview } from "./data-preview";
 import { UploadFile } from "./upload-file";
 
-/** Step 2: upload a file, reuse a dataset of the project, or register a path inside an allowed folder. */
+/**
+ * Step 2: upload a file, reuse a dataset of the project, or register a path inside an
+ * allowed folder. When the project has exactly one dataset and none is chosen yet, it is
+ * chosen: there is nothing else to pick.
+ */
 export function StepData({ projectId, datasetId, onChange }: { projectId: string; datasetId: string | null; onChange: (id: string) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -23,6 +27,10 @@ export function StepData({ projectId, datasetId, onChange }: { projectId: string
       },
     }),
   );
+  const only = datasets.data?.length === 1 ? datasets.data[0] : undefined;
+  useEffect(() => {
+    if (!datasetId && only && only.status !== "failed") onChange(only.id);
+  }, [datasetId, only, onChange]);
   const roots = settings.data?.values.allowedRoots ?? [];
   const submitPath = (e: FormEvent) => {
     e.preventDefault();
