@@ -1,5 +1,6 @@
 import { TrainingComputers } from "@/components/settings/training-computers";
 import { AllowedRoots } from "@/components/settings/allowed-roots";
+import { SessionsAndTokens } from "@/components/settings/sessions-and-tokens";
 
 export default function SettingsPage() {
   return (
@@ -7,6 +8,7 @@ export default function SettingsPage() {
       <h1 className="text-2xl font-semibold">Settings</h1>
       <TrainingComputers />
       <AllowedRoots />
+      <SessionsAndTokens />
     </div>
   );
 }

@@ -1,0 +1,101 @@
+"use client";
+import { useState, type FormEvent } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { errorText } from "@/components/ui/error-text";
+import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { formatTime } from "./format";
+import { TextField } from "./text-field";
+
+const at = (d: Date | null) => formatTime(d ? d.toISOString() : null);
+
+/** API tokens for scripts: created here or with `trainyard token create`, shown once. */
+export function ApiTokens() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const tokens = useQuery(trpc.auth.tokens.queryOptions());
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: trpc.auth.tokens.queryKey() });
+  const revoke = useMutation(trpc.auth.revokeToken.mutationOptions({ onSuccess: refresh }));
+  const create = useMutation(trpc.auth.createToken.mutationOptions({ onSuccess: refresh }));
+  const [name, setName] = useState("");
+  const [expires, setExpires] = useState("");
+  const [readOnly, setReadOnly] = useState(false);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate({ name, expires: expires.trim() || undefined, readOnly });
+  };
+
+  return (
+    <section aria-labelledby="tokens-heading" className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4">
+      <h3 id="tokens-heading" className="text-base font-semibold">
+        API tokens
+      </h3>
+      <p className="text-sm text-slate-700">
+        Scripts send a token as <code className="font-mono">Authorization: Bearer …</code>. A read-only token can look but not change anything.
+      </p>
+      {tokens.isPending && <Loading label="Loading tokens…" />}
+      {tokens.error && <ErrorMessage>Could not load the tokens: {errorText(tokens.error)}</ErrorMessage>}
+      {tokens.data && tokens.data.length === 0 && <p className="text-sm text-slate-700">No API tokens yet.</p>}
+      {tokens.data && tokens.data.length > 0 && (
+        <ul className="flex flex-col gap-2" aria-label="API tokens">
+          {tokens.data.map((t) => (
+            <li key={t.id} className="flex flex-col gap-1 border-t border-slate-100 pt-2 text-sm sm:flex-row sm:items-center sm:justify-between">
+              <div className="min-w-0">
+                <p className="font-medium">
+                  {t.name} <code className="font-mono font-normal text-slate-700">{t.prefix}…</code>{" "}
+                  <span className="font-normal text-slate-700">
+                    ({t.readOnly ? "read-only" : "full access"}, {t.state})
+                  </span>
+                </p>
+                <p className="text-slate-700">
+                  Created {at(t.createdAt)} · last used {at(t.lastUsedAt)} ·{" "}
+                  {t.state === "revoked" ? `revoked ${at(t.revokedAt)}` : t.expiresAt ? `${t.state === "expired" ? "expired" : "expires"} ${at(t.expiresAt)}` : "no expiry"}
+                </p>
+              </div>
+              {t.state === "active" && (
+                <Button variant="secondary" onClick={() => revoke.mutate({ id: t.id })} disabled={revoke.isPending} aria-label={`Revoke the token ${t.name}`}>
+                  Revoke
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {revoke.error && <ErrorMessage>{errorText(revoke.error)}</ErrorMessage>}
+
+      <form onSubmit={submit} className="mt-2 flex flex-col gap-2 border-t border-slate-100 pt-3" aria-label="Create an API token">
+        <div className="grid gap-2 sm:grid-cols-2">
+          <TextField id="token-name" label="New token name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+          <TextField
+            id="token-expires"
+            label="Expires after (optional)"
+            hint="e.g. 12h, 30d or 2w; empty: until revoked"
+            value={expires}
+            onChange={(e) => setExpires(e.target.value)}
+            maxLength={20}
+          />
+        </div>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} className="h-4 w-4" />
+          Read-only (queries only)
+        </label>
+        <div>
+          <Button type="submit" disabled={create.isPending || !name.trim()}>
+            {create.isPending ? "Creating…" : "Create token"}
+          </Button>
+        </div>
+        {create.error && <ErrorMessage>{errorText(create.error)}</ErrorMessage>}
+        {create.data && (
+          <div role="status" className="flex flex-col gap-1 rounded-md border border-green-200 bg-green-50 p-3 text-sm">
+            <p>This token is shown once; store it now:</p>
+            <code className="break-all font-mono" aria-label="The new token">
+              {create.data.token}
+            </code>
+          </div>
+        )}
+      </form>
+    </section>
+  );
+}
