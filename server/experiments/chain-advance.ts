@@ -9,7 +9,7 @@ import type { Db } from "@/server/db/client";
 import { isDomainError } from "@/server/errors";
 import { prepareEnvironment } from "@/server/jobs/environments";
 import { isActive } from "@/server/jobs/job-state";
-import { jobsService } from "@/server/jobs/jobs.service";
+import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
 import { datasetsService, ensureBlobOn } from "@/server/datasets";
 import { collectResults } from "./chain-results";
@@ -145,7 +145,11 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
 
   const ready = readySteps(new Set(jobs.keys()), ctx.outputs);
   if (ready.length === 0) return;
+  // A probe of the last minute that shows the environment ready is enough (admission trusts
+  // it too); prepareEnvironment probes afresh, about a second per call on the critical path.
+  const { target: probed, probe } = await targetsService(db).freshProbe(exp.targetId, PROBE_MAX_AGE_MS);
   for (const recipe of new Set(ready.map((s) => s.recipe))) {
+    if (recipeOnTarget(probe, probed.name, recipe).environmentReady) continue;
     const env = await prepareEnvironment(exp.targetId, recipe, db);
     if (!env.ready) {
       await repo.setNote(exp.id, `Setting up the ${recipe} tools on this computer (first use; job ${env.job?.id ?? "?"}).`);
