@@ -82,6 +82,14 @@ describe("job lifecycle", () => {
     expect((await w.control({ op: "artifacts", jobId: r.jobId })).error.code).toBe("not_found");
   });
 
+  it("an output hard-linked to a file outside the output fails manifest_invalid and the other file is not chmodded", async () => {
+    const s = await submitJob(w, "hardlink");
+    const r = await waitForJob(w, s.receipt.jobId);
+    expect(r).toMatchObject({ state: "failed", reason: "manifest_invalid", outputSha256: null });
+    expect(r.detail).toMatch(/linked\.txt has 2 hard links/);
+    expect(fs.statSync(path.join(r.jobDir, "work", "kept.txt")).mode & 0o777).toBe(0o644);
+  });
+
   it("sha256 inputs resolve to read-only store paths or earlier outputs; unknown ones are missing_input", async () => {
     const missing = await submitJob(w, "echo", { file: `sha256:${"a".repeat(64)}` });
     expect(missing.error.code).toBe("missing_input");

@@ -6,6 +6,7 @@
 //   store/<aa>/<sha256>        content-addressed blobs, read-only (0444)
 //   incoming/<sha256>.part     uploads in progress (size = resume offset)
 //   index/outputs/<sha>.json   manifest sha256 -> job whose output it describes
+//   index/verified/<sha>       boot id under which that store blob was last hashed
 //   locks/                     lock files (see lock.ts)
 import crypto from "node:crypto";
 import fs from "node:fs";

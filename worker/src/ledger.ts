@@ -5,7 +5,8 @@
 // Queue policy: priority (higher first) then admission order, strictly — a job that
 // does not fit blocks the ones behind it (no backfill), so a large job is never starved.
 import fs from "node:fs";
-import type { TReceipt, TReservation } from "../protocol/receipt";
+import { z } from "zod";
+import { ZReservation, type TReceipt, type TReservation } from "../protocol/receipt";
 import type { TResources } from "../protocol/requests";
 import { isTerminal } from "../protocol/states";
 import type { WorkerConfig } from "./config";
@@ -29,16 +30,37 @@ export interface GpuSlot {
   memoryGb: number;
 }
 
+const ZLedger = z.object({ reservations: z.record(z.string(), ZReservation) });
+
+/** Reservations held by jobs that may still run, as their receipts record them. */
+function ledgerFromReceipts(home: Home): Ledger {
+  const reservations: Record<string, TReservation> = {};
+  for (const r of listReceipts(home).receipts) {
+    if ((r.state === "admitted" || r.state === "running" || r.state === "unknown") && r.reservation) reservations[r.jobId] = r.reservation;
+  }
+  return { reservations };
+}
+
+/**
+ * The ledger; call under the ledger lock. It is derived state, so a missing or unreadable
+ * ledger.json is rebuilt from the receipts of admitted, running and unknown jobs (an
+ * empty one would hand their CPUs and GPUs out twice); a damaged file is kept beside it
+ * as `ledger.json.damaged-<time>` for inspection.
+ */
 export function readLedger(home: Home): Ledger {
   const text = readText(home.ledger());
-  if (!text) return { reservations: {} };
-  try {
-    return JSON.parse(text) as Ledger;
-  } catch {
-    // The ledger is derived state: rebuild it from receipts rather than refuse to schedule.
-    fs.renameSync(home.ledger(), `${home.ledger()}.corrupt-${Date.now()}`);
-    return { reservations: {} };
+  if (text !== null) {
+    try {
+      const parsed = ZLedger.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // not JSON: damaged, handled below
+    }
+    fs.renameSync(home.ledger(), `${home.ledger()}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   }
+  const rebuilt = ledgerFromReceipts(home);
+  writeJsonAtomic(home.ledger(), rebuilt);
+  return rebuilt;
 }
 
 export function gpuSlots(cfg: WorkerConfig, needGpus: boolean): GpuSlot[] {

@@ -30,7 +30,7 @@ function changed(a: fs.Stats, b: fs.Stats): boolean {
 }
 
 /**
- * Copy `src` (already opened and checked) into `tmp` (created with O_EXCL), fsync it, and
+ * Copy `src` (already opened and checked) into `tmp` (created with O_EXCL) and
  * return its hash. `tmp` is removed when this throws; on success the caller moves it.
  */
 export function copyOpened(src: OpenedFile, tmp: string, label: string, hooks: CopyHooks = {}): CopyResult {
@@ -61,8 +61,7 @@ export function copyOpened(src: OpenedFile, tmp: string, label: string, hooks: C
     if (bytes !== before.size || changed(before, after)) {
       throw new WorkerError("file_changed", `${label} changed while it was being copied (size ${before.size} -> ${after.size}, ${bytes} bytes read); nothing was stored, try again when it is complete`);
     }
-    fs.fsyncSync(out); // the bytes are on disk before the blob is renamed into the store
-    ok = true;
+    ok = true; // storeBlob fsyncs the copy before it is renamed into the store
   } finally {
     fs.closeSync(out);
     if (!ok) fs.rmSync(tmp, { force: true });

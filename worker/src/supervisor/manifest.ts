@@ -1,7 +1,7 @@
 // Verify a job's output manifest before the job may succeed: manifest.json parses, every
 // path is relative and stays inside the output dir (no absolute paths, no `..`, no
-// symlinked component), every file is a regular file whose size and SHA-256 match, and
-// the count and total size stay under the configured caps.
+// symlinked component), every file is a regular file with no other hard link whose size
+// and SHA-256 match, and the count and total size stay under the configured caps.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -26,11 +26,19 @@ export function unsafeRelativePath(p: string): string | null {
   return null;
 }
 
+// Outputs are frozen read-only (chmod 0444) once verified; a hard link shares its inode
+// with a file elsewhere (an input, a user's file), which that chmod would change too and
+// which could be rewritten later under the output's hash. Copy instead of linking.
+function hardLinkProblem(p: string, nlink: number): string {
+  return `output ${p} has ${nlink} hard links (it is also a file outside the job's output); outputs must be their own files: copy it instead of linking it`;
+}
+
 export async function verifyManifest(outputDir: string, caps: { maxFiles: number; maxBytes: number }): Promise<ManifestCheck> {
   const file = path.join(outputDir, "manifest.json");
   const st = fs.lstatSync(file, { throwIfNoEntry: false });
   if (!st) return { ok: false, problem: "the recipe exited 0 but wrote no manifest.json in its output dir" };
   if (!st.isFile()) return { ok: false, problem: "manifest.json is not a regular file" };
+  if (st.nlink > 1) return { ok: false, problem: hardLinkProblem("manifest.json", st.nlink) };
   if (st.size > MAX_MANIFEST_BYTES) return { ok: false, problem: `manifest.json is ${st.size} bytes (cap ${MAX_MANIFEST_BYTES})` };
   const raw = fs.readFileSync(file);
   let parsed;
@@ -58,6 +66,7 @@ export async function verifyManifest(outputDir: string, caps: { maxFiles: number
       if (!s) return { ok: false, problem: `manifest lists ${f.path}, which does not exist` };
       if (s.isSymbolicLink()) return { ok: false, problem: `manifest entry ${f.path} goes through a symlink (${parts.slice(0, i).join("/")})` };
       if (i === parts.length && !s.isFile()) return { ok: false, problem: `manifest entry ${f.path} is not a regular file` };
+      if (i === parts.length && s.nlink > 1) return { ok: false, problem: hardLinkProblem(f.path, s.nlink) };
     }
     const full = path.join(outputDir, f.path);
     total += f.bytes;

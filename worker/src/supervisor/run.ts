@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import type { TReceipt } from "../../protocol/receipt";
+import { verifyBlobForBoot } from "../blob-verify";
 import type { WorkerConfig } from "../config";
 import { configureFaults, isEnospc, releaseInjectedFaults } from "../faults";
 import { fileSize, mkdirp, writeJsonAtomic } from "../fsx";
@@ -45,6 +46,12 @@ export async function supervise(home: Home, cfg: WorkerConfig, jobId: string): P
     }
     return;
   }
+  const corrupt = r0.kind === "run" ? await corruptInput(home, r0.inputRefs) : null;
+  if (corrupt) {
+    transition(home, jobId, "failed", "launch_failed", () => ({ supervisor: me, detail: corrupt }), ["admitted"]);
+    startWhatFits(home, cfg);
+    return;
+  }
   let command: ReturnType<typeof buildCommand>;
   try {
     for (const d of [p.workDir, p.outputDir, p.checkpointDir]) mkdirp(d);
@@ -75,6 +82,19 @@ export async function supervise(home: Home, cfg: WorkerConfig, jobId: string): P
   } finally {
     startWhatFits(home, cfg);
   }
+}
+
+/** Re-hash the job's store blobs not yet verified in this boot; the first mismatch, in words. */
+async function corruptInput(home: Home, refs: string[]): Promise<string | null> {
+  for (const sha of refs) {
+    if (!fs.existsSync(home.blob(sha))) continue; // an earlier job's output dir, not a blob
+    try {
+      await verifyBlobForBoot(home, sha);
+    } catch (err) {
+      return `input ${sha.slice(0, 12)} failed its check after a reboot: ${(err as Error).message}`;
+    }
+  }
+  return null;
 }
 
 async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths, command: ReturnType<typeof buildCommand>): Promise<void> {

@@ -84,6 +84,14 @@ def main(argv):
         os.symlink("/etc/hostname", os.path.join(OUT, "link"))
         data = open("/etc/hostname", "rb").read()
         write_manifest([{"path": "link", "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}])
+    elif job == "hardlink":
+        # An output that is a hard link to a file outside the output dir (the work dir).
+        outside = os.path.join(os.environ["TRAINYARD_WORK_DIR"], "kept.txt")
+        with open(outside, "wb") as f:
+            f.write(b"hello\n")
+        os.chmod(outside, 0o644)
+        os.link(outside, os.path.join(OUT, "linked.txt"))
+        write_manifest([{"path": "linked.txt", "bytes": 6, "sha256": hashlib.sha256(b"hello\n").hexdigest()}])
     elif job == "fill":
         block = b"\0" * (1 << 20)
         try:
