@@ -59,3 +59,31 @@ test("signing in with a next= that leads to another site lands on this site's st
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(`${server.url}/`);
 });
+
+test("Settings creates a read-only token that is shown once, works for reading, and stops working when revoked", async ({ browser }) => {
+  const { page, context } = await signedOutPage(browser);
+  await page.goto("/login?next=%2Fsettings");
+  await page.getByLabel("Owner password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${server.url}/settings`);
+  const form = page.getByRole("form", { name: "Create an API token" });
+  await form.getByLabel("New token name").fill("ci reader");
+  await form.getByLabel("Expires after (optional)").fill("30d");
+  await form.getByLabel("Read-only (queries only)").check();
+  await form.getByRole("button", { name: "Create token" }).click();
+  const shown = form.getByRole("status").locator("code");
+  await expect(shown).toHaveText(/^tyt_/);
+  const token = (await shown.textContent())!;
+  await expectNoSeriousAxeViolations(page);
+  const item = page.getByRole("list", { name: "API tokens" }).getByRole("listitem").filter({ hasText: "ci reader" });
+  await expect(item).toContainText("read-only, active");
+  await expect(item).toContainText("expires");
+
+  const list = `/api/trpc/projects.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`;
+  const api = await browser.newContext({ baseURL: server.url, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+  expect((await api.request.get(list)).status()).toBe(200);
+  await item.getByRole("button", { name: "Revoke the token ci reader" }).click();
+  await expect(item).toContainText("read-only, revoked");
+  expect((await api.request.get(list)).status()).toBe(401);
+  await context.close();
+});

@@ -90,7 +90,7 @@ export function ApiTokens() {
         {create.data && (
           <div role="status" className="flex flex-col gap-1 rounded-md border border-green-200 bg-green-50 p-3 text-sm">
             <p>This token is shown once; store it now:</p>
-            <code className="break-all font-mono" aria-label="The new token">
+            <code className="break-all font-mono">
               {create.data.token}
             </code>
           </div>
