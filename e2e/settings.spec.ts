@@ -15,3 +15,17 @@ test("Settings shows This computer with its probe, readable on the screen size",
   await expectNoHorizontalOverflow(page);
   await expectNoSeriousAxeViolations(page);
 });
+
+test("Settings → Data says next to the folder field why a folder is refused", async ({ page }) => {
+  await page.goto("/settings");
+  const section = page.getByRole("region", { name: "Data" });
+  const field = section.getByLabel("Allowed folders (one per line)");
+  await field.fill("/etc");
+  await section.getByRole("button", { name: "Save data settings" }).click();
+  const reason = section.locator("#allowed-roots-error");
+  await expect(reason).toContainText("The folder /etc cannot be allowed: it is the system folder /etc");
+  // Tied to the field, so a screen reader reads it with the field.
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveAttribute("aria-describedby", /allowed-roots-error/);
+  await expectNoSeriousAxeViolations(page);
+});
