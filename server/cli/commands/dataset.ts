@@ -6,11 +6,9 @@
 import { createReadStream, statSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { createTRPCClient, httpLink } from "@trpc/client";
-import superjson from "superjson";
-import type { AppRouter } from "@/server/api/root";
 import { loadConfig } from "@/server/config/env";
 import { CliError } from "../cli-error";
+import { connect, withRetry } from "../api-client";
 
 const USAGE = "Usage: trainyard dataset upload FILE --project NAME [--encoding utf-8|latin-1]";
 
@@ -44,7 +42,7 @@ function post(url: string, file: string, size: number, token: string | undefined
         }
       });
     });
-    req.on("error", (e) => reject(new CliError(`Could not reach Trainyard at ${new URL(url).origin}: ${e.message}. Is it running?`)));
+    req.on("error", (e) => reject(new CliError(`Could not reach Trainyard at ${new URL(url).origin}: ${e.message}. Is it running?`, 1, "server_unreachable")));
     let sent = 0;
     let last = 0;
     const stream = createReadStream(file);
@@ -65,20 +63,16 @@ export async function datasetCommand(args: string[]): Promise<number> {
   const st = statSync(file, { throwIfNoEntry: false });
   if (!st?.isFile()) throw new CliError(`${file} is not a regular file.`);
   const config = loadConfig();
-  const client = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${config.url}/api/trpc`, transformer: superjson, headers: () => (config.token ? { authorization: `Bearer ${config.token}` } : {}) })],
-  });
-  const projects = await client.projects.list.query({ includeArchived: true }).catch((e: Error) => {
-    throw new CliError(`Could not reach Trainyard at ${config.url}: ${e.message}. Is it running?`);
-  });
+  const conn = connect();
+  const projects = await withRetry(() => conn.api.projects.list.query({ includeArchived: true }));
   const match = projects.find((p) => p.name.toLocaleLowerCase("en") === project.toLocaleLowerCase("en"));
-  if (!match) throw new CliError(`There is no project named "${project}". Create it in the web app first.`);
+  if (!match) throw new CliError(`There is no project named "${project}". Create it in the web app first.`, 1, "not_found");
   const q = new URLSearchParams({ projectId: match.id, fileName: path.basename(file), encoding });
   const res = await post(`${config.url}/api/datasets/upload?${q}`, file, st.size, config.token);
   if (process.stderr.isTTY) process.stderr.write("\n");
   if (res.status !== 201) {
     const hint = res.body.code === "invalid_utf8" ? " Run again with --encoding latin-1 if the file is Latin-1." : "";
-    throw new CliError(`Upload refused (${res.status}): ${String(res.body.error ?? "no explanation")}${hint}`);
+    throw new CliError(`Upload refused (${res.status}): ${String(res.body.error ?? "no explanation")}${hint}`, 1, "upload_refused");
   }
   console.log(`${res.body.reused ? "Already known" : "Registered"}: ${path.basename(file)} in "${match.name}" as dataset ${String(res.body.datasetId)} (snapshot sha256:${String(res.body.snapshotSha256)}, ${String(res.body.bytes)} bytes). Its profile runs now.`);
   return 0;

@@ -5,6 +5,7 @@ import { CliError } from "../cli-error";
 import { connect, withRetry, type Connection } from "../api-client";
 import { experimentJson } from "../train/result-json";
 import { describeProgress } from "../train/progress-line";
+import { formatComparison } from "../train/format-score";
 
 const USAGE = `Usage:
   trainyard experiments list [--project NAME] [--json]
@@ -15,7 +16,7 @@ const USAGE = `Usage:
 async function projectId(conn: Connection, name: string): Promise<string> {
   const projects = await withRetry(() => conn.api.projects.list.query({ includeArchived: true }));
   const p = projects.find((x) => x.name.toLowerCase() === name.toLowerCase());
-  if (!p) throw new CliError(`No project named "${name}".`);
+  if (!p) throw new CliError(`No project named "${name}" (have: ${projects.map((x) => x.name).join(", ") || "none"}).`, 1, "not_found");
   return p.id;
 }
 
@@ -64,7 +65,7 @@ export async function experimentsCommand(argv: string[]): Promise<number> {
         for (const e of list) details.push(experimentJson(await withRetry(() => conn.api.experiments.get.query({ id: e.id }))));
         console.log(JSON.stringify(details, null, 2));
       } else if (!list.length) console.log(`No experiments in "${values.project}".`);
-      else for (const e of list) console.log(`${e.id}  ${e.status.padEnd(9)}  ${e.metric}=${e.candidate ?? "-"} (baseline ${e.baseline ?? "-"})  ${e.seconds}s  ${e.name}`);
+      else for (const e of list) console.log(`${e.id}  ${e.status.padEnd(9)}  ${formatComparison(e.metric, e.candidate, e.baseline)}  ${e.seconds ?? "-"} s  ${e.name}`);
       return 0;
     }
     case "show": {
@@ -75,7 +76,7 @@ export async function experimentsCommand(argv: string[]): Promise<number> {
         console.log(`${exp.name} (${exp.id})`);
         console.log(describeProgress(exp));
         if (exp.note) console.log(exp.note);
-        if (exp.results) console.log(`${exp.metric}: model ${exp.candidate}, baseline ${exp.baseline}; ${exp.results.comparison.reason}`);
+        if (exp.results) console.log(`${formatComparison(exp.metric, exp.candidate, exp.baseline)}; ${exp.results.comparison.reason}`);
       }
       return 0;
     }

@@ -1,7 +1,9 @@
 /**
- * `trainyard train`: upload (or register) data, apply the data checks' recommended
- * actions, start an experiment, follow it on stderr (reconnecting across server
- * restarts), download the verified export, and print the result (`--json`: one object).
+ * `trainyard train`: check the target against the file's header, upload (or register)
+ * data, apply the data checks' recommended actions, start an experiment, follow it on
+ * stderr (reconnecting across server restarts), download the verified export, and print
+ * the result on stdout: a short summary ending with the export's path, or with `--json`
+ * one object (with an `error` object too when the experiment did not succeed).
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -13,7 +15,9 @@ import { downloadExport } from "../train/download-export";
 import { waitUntil } from "../train/follow";
 import { applyRecommendedActions, parseSplit, type DataIssue } from "../train/recommended-actions";
 import { experimentJson } from "../train/result-json";
-import { uploadFile } from "../train/upload-file";
+import { readableFileSize, uploadFile } from "../train/upload-file";
+import { readFileHeader, targetProblem } from "../train/read-header";
+import { formatComparison } from "../train/format-score";
 import { describeProgress } from "../train/progress-line";
 
 const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --target COLUMN [--project NAME]
@@ -84,6 +88,13 @@ export async function trainCommand(argv: string[]): Promise<number> {
   }
   const log = (l: string) => process.stderr.write(`${l}\n`);
   const started = Date.now();
+  if (values.data) {
+    // Before anything reaches the server: a mistyped target costs no upload.
+    readableFileSize(values.data);
+    const header = await readFileHeader(values.data);
+    const problem = header && targetProblem(header, values.target);
+    if (problem) throw new CliError(problem, 1, "no_such_column");
+  }
   const conn = connect();
 
   const project = await resolveProject(conn, values.project!);
@@ -103,9 +114,9 @@ export async function trainCommand(argv: string[]): Promise<number> {
     (d) => d.status !== "profiling",
     { what: "the data profile", onWait: log },
   )) as DatasetView;
-  if (dataset.status === "failed") throw new CliError(`The data could not be read: ${dataset.error?.message ?? "unknown error"}`);
+  if (dataset.status === "failed") throw new CliError(`The data could not be read: ${dataset.error?.message ?? "unknown error"}`, 1, "data_unreadable");
   if (!dataset.columns.some((c) => c.name === values.target)) {
-    throw new CliError(`There is no column "${values.target}" (columns: ${dataset.columns.map((c) => c.name).join(", ")}).`);
+    throw new CliError(`There is no column "${values.target}" (columns: ${dataset.columns.map((c) => c.name).join(", ")}).`, 1, "no_such_column");
   }
   log(`${dataset.rowCount} rows, ${dataset.columnCount} columns. Checking the data for target "${values.target}"…`);
   await withRetry(() => conn.api.datasets.startChecks.mutate({ id: datasetId, target: values.target! }));
@@ -114,8 +125,8 @@ export async function trainCommand(argv: string[]): Promise<number> {
     (c) => c !== null && c.status !== "running",
     { what: "the data checks", onWait: log },
   );
-  if (!checksView) throw new CliError("The data checks did not start.");
-  if (checksView.status === "failed") throw new CliError(`The data checks failed: ${checksView.error?.message ?? "unknown error"}`);
+  if (!checksView) throw new CliError("The data checks did not start.", 1, "checks_failed");
+  if (checksView.status === "failed") throw new CliError(`The data checks failed: ${checksView.error?.message ?? "unknown error"}`, 1, "checks_failed");
   const checks = checksView.result as Checks;
   log(`Task: ${checks.task} (${checks.taskReason ?? ""}) Metric: ${checks.metric} (${checks.metricReason ?? ""})`);
   for (const i of checks.issues) log(`  [${i.severity}] ${i.code}${i.columns?.length ? ` (${i.columns.join(", ")})` : ""}${i.message ? `: ${i.message}` : ""}`);
@@ -165,15 +176,18 @@ export async function trainCommand(argv: string[]): Promise<number> {
   let exportPath: string | null = null;
   if (final.status === "succeeded") exportPath = await downloadExport(conn, final, values.out!, log);
   const result = experimentJson(final, { exportPath, seconds: Math.round((Date.now() - started) / 1000), dataIssues });
-  if (values.json) console.log(JSON.stringify(result, null, 2));
-  else {
-    log(`Experiment ${final.id}: ${final.status}${final.note ? ` (${final.note})` : ""}`);
-    if (result.candidate !== null) log(`${result.metric}: model ${result.candidate}, baseline ${result.baseline}; better than baseline: ${result.betterThanBaseline}`);
-    if (exportPath) log(`Export: ${exportPath}`);
+  const failure = final.status === "succeeded" ? null : `The experiment did not succeed: ${final.status}${final.note ? `: ${final.note}` : ""}`;
+  if (values.json) {
+    console.log(JSON.stringify(failure ? { ...result, error: { message: failure, code: `experiment_${final.status}` } } : result, null, 2));
+  } else {
+    console.log(`Experiment ${final.id}: ${final.status} in ${result.seconds} s${final.note ? ` (${final.note})` : ""}`);
+    if (result.candidate !== null) {
+      const verdict = result.betterThanBaseline ? "better than the baseline" : "not better than the baseline";
+      console.log(`${formatComparison(result.metric, result.candidate, result.baseline)}: ${verdict}`);
+    }
+    if (failure) console.log(failure);
+    // Last, so that `| tail -1` gives the file.
+    if (exportPath) console.log(`Export: ${exportPath}`);
   }
-  if (final.status !== "succeeded") {
-    if (!values.json) log(`The experiment did not succeed: ${final.status}${final.note ? `: ${final.note}` : ""}`);
-    return 1;
-  }
-  return 0;
+  return failure ? 1 : 0;
 }

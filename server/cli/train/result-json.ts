@@ -11,6 +11,9 @@ export interface ExperimentJson {
   metrics: Record<string, number | null>;
   betterThanBaseline: boolean | null;
   exportPath: string | null;
+  /** SHA-256 of the export archive the server verified (it loads and predicts in a fresh Python). */
+  exportSha256: string | null;
+  exportVerified: boolean;
   seconds: number | null;
   split: { strategy: string; column: string | null };
   dataIssues: { code: string; columns: string[]; severity: string }[];
@@ -33,6 +36,8 @@ export function experimentJson(
     metrics,
     betterThanBaseline: exp.results ? exp.results.comparison.better : null,
     exportPath: extra.exportPath ?? null,
+    exportSha256: exp.exportSha256,
+    exportVerified: exp.exportSha256 !== null,
     seconds: extra.seconds ?? exp.seconds,
     split: { strategy: split.strategy, column: "column" in split ? split.column : null },
     dataIssues: extra.dataIssues ?? exp.settings.dataIssues,
