@@ -28,6 +28,10 @@ run_tier unit npx vitest run --project unit --reporter=default --reporter=json -
 # pytest first among the slow tiers: it builds every recipe environment (into
 # TRAINYARD_TEST_ENVS_DIR), which the integration and browser tests then share.
 run_tier pytest python3 training/tools/run_pytests.py -q --junitxml="$PWD/$results/pytest.xml"
+# The README's first run on a copy of this tree without build outputs: `npm start`, then
+# `npx trainyard train` on penguins to a verified export (shares node_modules and the
+# recipe environments pytest just built; about 3 minutes, most of it the web build).
+run_tier fresh-clone node tests/fresh-clone/fresh-clone.mjs --junit "$PWD/$results/fresh-clone.xml"
 run_tier web-build node bin/trainyard.mjs build
 run_tier integration npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json"
 TRAINYARD_E2E_REPORT="$PWD/$results/e2e.json" run_tier e2e npx playwright test

@@ -1,5 +1,6 @@
 // Adds up the results of every tier into the closing line "N passed, N failed, N skipped".
-// Test runners report their own counts (vitest JSON, pytest JUnit XML, Playwright JSON);
+// Test runners report their own counts (vitest JSON, JUnit XML from pytest and the
+// fresh-clone tier, Playwright JSON);
 // checks without a count (typecheck, lint, builds) count as one test each. A tier that
 // exited non-zero without any failed test in its report (it crashed) counts one failure.
 import { existsSync, readFileSync } from "node:fs";
@@ -15,7 +16,7 @@ function vitest(file) {
   const r = JSON.parse(readFileSync(file, "utf8"));
   return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests };
 }
-function pytest(file) {
+function junit(file) {
   const xml = readFileSync(file, "utf8");
   const attr = (n) => [...xml.matchAll(new RegExp(`<testsuite [^>]*\\b${n}="(\\d+)"`, "g"))].reduce((s, m) => s + Number(m[1]), 0);
   const total = attr("tests");
@@ -31,7 +32,8 @@ function playwright(file) {
 const reports = {
   unit: [path.join(resultsDir, "unit.json"), vitest],
   integration: [path.join(resultsDir, "integration.json"), vitest],
-  pytest: [path.join(resultsDir, "pytest.xml"), pytest],
+  pytest: [path.join(resultsDir, "pytest.xml"), junit],
+  "fresh-clone": [path.join(resultsDir, "fresh-clone.xml"), junit],
   e2e: [path.join(resultsDir, "e2e.json"), playwright],
 };
 
