@@ -16,12 +16,14 @@ import { guarded } from "@/server/http/route-auth";
 
 export const dynamic = "force-dynamic";
 
-const ZQuery = z.object({ fileName: z.string().trim().min(1).max(255).refine((n) => !/[\/\\\0]/.test(n), "A file name cannot contain / or \\.") });
+const ZQuery = z.strictObject({
+  fileName: z.string().trim().min(1).max(255).refine((n) => !/[\/\\\0]/.test(n), "A file name cannot contain / or \\.").default("rows.csv"),
+});
 
 async function post(req: Request, ctx: { params: Promise<{ id: string }> }) {
   const { id } = await ctx.params;
   try {
-    const q = ZQuery.parse({ fileName: new URL(req.url).searchParams.get("fileName") ?? "rows.csv" });
+    const q = ZQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
     if (!req.body) return Response.json({ error: "Send the CSV file as the request body." }, { status: 400 });
     const db = getDb();
     const home = workerHomeOf(await localTarget(db));
