@@ -1,5 +1,6 @@
 // Linux /proc helpers: process identity (pid + start time + boot id), process-group
-// membership, liveness, signalling a whole group. Linux only (DESIGN: macOS later).
+// membership, liveness, signalling a whole group — only a group whose recorded leader
+// still matches (a reused pid is never signalled). Linux only (DESIGN: macOS later).
 import fs from "node:fs";
 import type { TProcessIdentity } from "../protocol/receipt";
 
@@ -83,13 +84,35 @@ export function groupMembers(pgid: number): ProcStat[] {
   return out;
 }
 
-/** A recorded recipe group is alive if any live process has its pgid and started no earlier than the leader (pid reuse guard). */
-export function groupAlive(leader: TProcessIdentity | null): boolean {
-  if (!leader || leader.bootId !== bootId()) return false;
-  return groupMembers(leader.pid).some((m) => m.startTime >= leader.startTime);
+/**
+ * Live members of a job's process group, whose id is the recorded leader's pid. While a
+ * process with that pid exists it must be the recorded leader (same start time and boot):
+ * otherwise the pid was reused and the group with that id, if any, is someone else's.
+ * Once the leader is gone, Linux keeps its pid allocated for as long as any process has
+ * it as its group id, so the members then found are the job's; a member that started
+ * before the leader never is.
+ */
+export function jobGroupMembers(leader: TProcessIdentity | null): ProcStat[] {
+  if (!leader || leader.bootId !== bootId()) return [];
+  const holder = readStat(leader.pid);
+  if (holder && holder.startTime !== leader.startTime) return [];
+  return groupMembers(leader.pid).filter((m) => m.startTime >= leader.startTime);
 }
 
-export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+/** A recorded recipe group is alive if it has members that are the job's (jobGroupMembers). */
+export function groupAlive(leader: TProcessIdentity | null): boolean {
+  return jobGroupMembers(leader).length > 0;
+}
+
+/** Signal a job's group only if it is still the job's; returns whether a signal was sent. */
+export function signalJobGroup(leader: TProcessIdentity | null, signal: NodeJS.Signals): boolean {
+  if (!leader || jobGroupMembers(leader).length === 0) return false;
+  signalGroup(leader.pid, signal);
+  return true;
+}
+
+/** Raw group signal; callers outside proc.ts use signalJobGroup, which checks identity first. */
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
   } catch {

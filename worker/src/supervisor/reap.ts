@@ -5,7 +5,7 @@
 import type { WorkerConfig } from "../config";
 import type { Home } from "../home";
 import { startWhatFits } from "../ledger";
-import { groupMembers, signalGroup } from "../proc";
+import { jobGroupMembers, signalJobGroup } from "../proc";
 import { readReceipt } from "../receipts";
 import { reconcileJob } from "../reconcile";
 
@@ -14,12 +14,12 @@ const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function reap(home: Home, cfg: WorkerConfig, jobId: string): Promise<void> {
   const r = readReceipt(home, jobId);
   const leader = r.recipeProcess;
-  if (leader) {
-    const members = () => groupMembers(leader.pid).filter((m) => m.startTime >= leader.startTime).length;
-    signalGroup(leader.pid, "SIGTERM");
+  // Every signal goes through the identity check: a group whose leader pid now belongs to
+  // another process (reused) is not the job's and is left alone.
+  if (signalJobGroup(leader, "SIGTERM")) {
     const killAt = Date.now() + r.graceSeconds * 1000;
-    while (members() > 0) {
-      if (Date.now() >= killAt) signalGroup(leader.pid, "SIGKILL");
+    while (jobGroupMembers(leader).length > 0) {
+      if (Date.now() >= killAt) signalJobGroup(leader, "SIGKILL");
       await delay(200);
     }
   }

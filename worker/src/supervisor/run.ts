@@ -14,7 +14,7 @@ import { fileSize, mkdirp, writeJsonAtomic } from "../fsx";
 import type { Home } from "../home";
 import { transition } from "../jobstate";
 import { startWhatFits, diskFreeBytes } from "../ledger";
-import { cgroupOomKills, identityOf, isAlive, signalGroup } from "../proc";
+import { cgroupOomKills, identityOf, isAlive, signalJobGroup } from "../proc";
 import { readReceipt, updateReceipt } from "../receipts";
 import { envReady } from "../recipes";
 import { buildCommand, jobPaths, type JobPaths } from "./command";
@@ -123,12 +123,15 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     });
   });
   const pgid = child.pid ?? -1;
+  // Read now, before the exit event can reap it: every signal to the group is checked
+  // against this identity, so a pid reused after the group is gone is never signalled.
+  const leader = child.pid ? identityOf(child.pid) : null;
 
   const beginStop = (cause: Exclude<StopCause, null>, why: string) => {
     if (stop) return;
     stop = cause;
     log.note(`${why}: SIGTERM to process group ${pgid}, SIGKILL after ${r.graceSeconds} s`);
-    signalGroup(pgid, "SIGTERM");
+    signalJobGroup(leader, "SIGTERM");
     killAt = Date.now() + graceMs;
   };
   const onDiskFull = (err: unknown) => {
@@ -151,7 +154,7 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     }
   };
   if (child.pid) {
-    const id = identityOf(child.pid);
+    const id = leader;
     try {
       updateReceipt(home, r.jobId, (x) => ({ ...x, recipeProcess: id }));
     } catch (err) {
@@ -164,7 +167,7 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
   child.stderr?.on("data", onChunk);
   const streamsClosed = Promise.all([child.stdout, child.stderr].map((s) => (s ? new Promise((res) => s.once("close", res)) : null)));
 
-  const sampler = new UsageSampler(pgid);
+  const sampler = new UsageSampler(leader);
   let leftoversTermed = false;
   for (let tick = 0; ; tick++) {
     await Promise.race([delay(tick < 5 ? 100 : 500), exited]);
@@ -177,10 +180,10 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     if (exit !== null && alive > 0 && !stop && !leftoversTermed) {
       // The recipe's main process ended but left children behind: stop them too.
       leftoversTermed = true;
-      signalGroup(pgid, "SIGTERM");
+      signalJobGroup(leader, "SIGTERM");
       killAt = now + graceMs;
     }
-    if (alive > 0 && now >= killAt) signalGroup(pgid, "SIGKILL");
+    if (alive > 0 && now >= killAt) signalJobGroup(leader, "SIGKILL");
     if (exit !== null && alive === 0) break;
   }
   await Promise.race([streamsClosed, delay(2000)]);

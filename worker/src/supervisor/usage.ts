@@ -3,7 +3,8 @@
 // reaped), summed; the maximum over samples. A process that dies between samples is
 // still counted if a group member reaped it. Peak RSS: the largest sum of VmRSS over
 // the group in one sample, or the leader's VmHWM if larger. Granularity = sample period.
-import { groupMembers, hwmBytes, rssBytes } from "../proc";
+import type { TProcessIdentity } from "../../protocol/receipt";
+import { hwmBytes, jobGroupMembers, rssBytes } from "../proc";
 
 const CLK_TCK = 100; // Linux USER_HZ on every mainstream architecture
 
@@ -11,17 +12,19 @@ export class UsageSampler {
   cpuSeconds = 0;
   peakRssBytes = 0;
 
-  constructor(private readonly pgid: number) {}
+  /** `leader`: the recipe's identity; its pid is the group id (null: nothing to sample). */
+  constructor(private readonly leader: TProcessIdentity | null) {}
 
   sample(): number {
-    const members = groupMembers(this.pgid);
+    const members = jobGroupMembers(this.leader);
+    const pgid = this.leader?.pid ?? -1;
     let ticks = 0;
     let rss = 0;
     for (const m of members) {
       ticks += m.utime + m.stime + m.cutime + m.cstime;
       rss += rssBytes(m.pid);
     }
-    const leaderHwm = members.some((m) => m.pid === this.pgid) ? hwmBytes(this.pgid) : 0;
+    const leaderHwm = members.some((m) => m.pid === pgid) ? hwmBytes(pgid) : 0;
     this.cpuSeconds = Math.max(this.cpuSeconds, ticks / CLK_TCK);
     this.peakRssBytes = Math.max(this.peakRssBytes, rss, leaderHwm);
     return members.length;
