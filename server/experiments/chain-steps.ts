@@ -222,7 +222,8 @@ export const STEPS: readonly StepSpec[] = [
       },
     }),
     deadlineSeconds: evaluating,
-    cpus: small,
+    // The chain's last step, alone by then: its compression uses every CPU (export/archive.py).
+    cpus: (c) => c.cpus,
   },
 ];
 

@@ -111,7 +111,7 @@ def run_package(ctx, inputs: dict) -> dict:
     }
     entries, manifest = _entries(model_dir, model_manifest, generated)
     archive = ctx.output_dir / "export.tar.gz"
-    write_tar_gz(archive, folder, entries)
+    write_tar_gz(archive, folder, entries, threads=ctx.cpus)
     verify.verify(str(archive))  # what was written reads back and matches, file by file
     manifest_bytes = next(e.data for e in entries if e.path == verify.MANIFEST)
     archive_sha = sha256_file(archive)
