@@ -222,8 +222,9 @@ export const STEPS: readonly StepSpec[] = [
       },
     }),
     deadlineSeconds: evaluating,
-    // The chain's last step, alone by then: its compression uses every CPU (export/archive.py).
-    cpus: (c) => c.cpus,
+    // One CPU, one compression thread: more would make it queue behind another experiment's
+    // training, which takes the whole computer (export/archive.py uses as many as reserved).
+    cpus: small,
   },
 ];
 
