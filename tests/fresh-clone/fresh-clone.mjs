@@ -210,6 +210,10 @@ if (server && !serverExit) {
   if (!serverExit) {
     stopFailure = `npm start did not stop within 30 s of SIGTERM:\n${serverOutput.slice(-2000)}`;
     process.kill(-server.pid, "SIGKILL");
+  } else {
+    // npm exiting is not enough: the server under it must have closed its port too.
+    const answered = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5000) }).then(() => true, () => false);
+    if (answered) stopFailure = `npm start exited but ${url} still answers: the server outlived it`;
   }
 } else if (!server) stopFailure = "not run: the server was never started";
 else if (!failedStep) stopFailure = `the server had already exited (${serverExit.code ?? serverExit.signal})`;
