@@ -212,8 +212,14 @@ if (server && !serverExit) {
     process.kill(-server.pid, "SIGKILL");
   } else {
     // npm exiting is not enough: the server under it must have closed its port too.
-    const answered = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5000) }).then(() => true, () => false);
-    if (answered) stopFailure = `npm start exited but ${url} still answers: the server outlived it`;
+    const health = () => fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) }).then(() => true, () => false);
+    const until = Date.now() + 15_000;
+    let answers = await health();
+    while (answers && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 500));
+      answers = await health();
+    }
+    if (answers) stopFailure = `npm start exited but ${url} still answers 15 s later: the server outlived it`;
   }
 } else if (!server) stopFailure = "not run: the server was never started";
 else if (!failedStep) stopFailure = `the server had already exited (${serverExit.code ?? serverExit.signal})`;
