@@ -137,6 +137,22 @@ def test_unpacked_export_reproduces_the_test_predictions_exactly(packaged, pengu
     assert verify.verify(str(folder))
 
 
+def test_the_export_holds_only_the_models_the_chosen_one_needs(packaged, tmp_path):
+    folder = unpack(packaged[0], tmp_path / "slim")
+    script = ("import json, sys\nfrom autogluon.tabular import TabularPredictor\n"
+              "p = TabularPredictor.load(sys.argv[1], require_version_match=True, verbosity=0)\n"
+              "needed = p._trainer.get_minimum_model_set(p.model_best)\n"
+              "print(json.dumps({'best': p.model_best, 'needed': sorted(needed), 'loaded': sorted(p.model_names())}))")
+    proc = subprocess.run([str(recipe_python("tabular")), "-c", script, str(folder / "predictor")],
+                          capture_output=True, text=True, env={"PATH": os.environ["PATH"], "OMP_NUM_THREADS": "1"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    models = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert models["loaded"] == models["needed"] and models["best"] in models["needed"], models
+    on_disk = sorted(p.name for p in (folder / "predictor" / "models").iterdir() if p.is_dir())
+    assert on_disk == models["needed"], (on_disk, models)
+    assert not (folder / "predictor" / "utils").exists()  # no cached training data (save_space)
+
+
 def test_predict_py_refuses_a_tampered_folder(packaged, tmp_path):
     result, _ = packaged
     folder = unpack(result, tmp_path / "tampered")
