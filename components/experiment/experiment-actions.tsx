@@ -89,7 +89,7 @@ export function ExperimentActions({ exp }: { exp: ExperimentDetailView }) {
       )}
       {cancelling && unreachable && (
         <p role="status" className="text-sm text-amber-900">
-          Cancellation pending: {unreachable.step.replace(/_/g, " ")} runs on a computer that has not answered since {new Date(unreachable.unreachableSince!).toLocaleString()}. It stops when the computer answers again.
+          Cancellation pending: {unreachable.label} runs on a computer that has not answered since {new Date(unreachable.unreachableSince!).toLocaleString()}. It stops when the computer answers again.
         </p>
       )}
       {confirming && (

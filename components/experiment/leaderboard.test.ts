@@ -14,7 +14,8 @@ describe("the leaderboard view", () => {
     expect(leaderboardView(lb([1, 1, 1]), null)!.tie).toBe(
       "All 3 candidates scored the same on validation (accuracy 1), so the choice among them is arbitrary: Model_0_WeightedEnsemble_L2_FULL was kept.",
     );
-    expect(leaderboardView(lb([1, 0.99, 1]), null)!.tie).toBeNull();
+    expect(leaderboardView(lb([1, 1, 0.98]), null)!.tie).toBe("2 of the 3 candidates tied for the best validation score (accuracy 1); Model_0_WeightedEnsemble_L2_FULL was kept.");
+    expect(leaderboardView(lb([1, 0.99, 0.99]), null)!.tie).toBeNull();
     expect(leaderboardView(lb([1]), null)!.tie).toBeNull();
   });
 

@@ -14,8 +14,10 @@ export interface LeaderboardRow {
 
 export interface LeaderboardView {
   models: LeaderboardRow[];
-  /** Set when all candidates (two or more) have the same validation score. */
+  /** Set when all candidates, or several at the top, have the same validation score. */
   tie: string | null;
+  /** Every candidate scored the same: a bar chart would show nothing. */
+  allTied: boolean;
 }
 
 export function leaderboardView(lb: Leaderboard | null | undefined, bestModel: string | null): LeaderboardView | null {
@@ -25,8 +27,12 @@ export function leaderboardView(lb: Leaderboard | null | undefined, bestModel: s
   const rows = models.map((m) => ({ model: m.model, validationScore: m.validationScore ?? null, fitSeconds: m.fitSeconds ?? null, chosen: m.model === chosen }));
   const scores = rows.map((r) => r.validationScore);
   const allSame = rows.length > 1 && scores.every((s) => s !== null && Math.abs(s - scores[0]!) < 1e-12);
+  const best = scores[0];
+  const atTop = best === null || best === undefined ? 0 : scores.filter((s) => s !== null && Math.abs(s - best) < 1e-12).length;
   const tie = allSame
-    ? `All ${rows.length} candidates scored the same on validation (${lb?.metric ?? "score"} ${scores[0]}), so the choice among them is arbitrary: ${chosen} was kept.`
-    : null;
-  return { models: rows, tie };
+    ? `All ${rows.length} candidates scored the same on validation (${lb?.metric ?? "score"} ${best}), so the choice among them is arbitrary: ${chosen} was kept.`
+    : atTop > 1
+      ? `${atTop} of the ${rows.length} candidates tied for the best validation score (${lb?.metric ?? "score"} ${best}); ${chosen} was kept.`
+      : null;
+  return { models: rows, tie, allTied: allSame };
 }

@@ -165,7 +165,7 @@ export function ModelsTried({ exp }: { exp: ExperimentDetailView }) {
           {view.tie}
         </p>
       )}
-      {!view.tie && <ScoreBars label="leaderboard" data={view.models.slice(0, 12).map((m, i) => ({ name: `#${i + 1}`, value: m.validationScore ?? 0 }))} />}
+      {!view.allTied && <ScoreBars label="leaderboard" data={view.models.slice(0, 12).map((m, i) => ({ name: `#${i + 1}`, value: m.validationScore ?? 0 }))} />}
       <div className="max-w-full overflow-x-auto" role="region" aria-label="Leaderboard table" tabIndex={0}>
         <table className="min-w-full text-sm">
           <caption className="sr-only">Leaderboard: validation {lb?.metric}, best first</caption>

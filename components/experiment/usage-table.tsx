@@ -23,7 +23,7 @@ export function UsageTable({ steps }: { steps: StepView[] }) {
             const u = s.usage as StepUsage;
             return (
               <tr key={s.step} className="border-b border-slate-100">
-                <th scope="row" className="py-1 pr-3 font-normal">{s.step.replace(/_/g, " ")}</th>
+                <th scope="row" className="py-1 pr-3 font-normal">{s.label}</th>
                 <td className="py-1 pr-3">{formatDuration(u.wallSeconds)}</td>
                 <td className="py-1 pr-3">{formatDuration(u.cpuSeconds)}</td>
                 <td className="py-1">{formatBytes(u.peakRssBytes)}</td>
