@@ -7,13 +7,26 @@ import { createHash, randomBytes, scryptSync } from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
+import { execFile } from "node:child_process";
+import { cli, REPO, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
 
 const PASSWORD = "correct horse battery";
 
 function setPassword(home: string, password = PASSWORD): void {
   const set = cli(["owner", "set-password"], { TRAINYARD_HOME: home }, `${password}\n`);
   expect(set.status, set.stderr).toBe(0);
+}
+
+/**
+ * The CLI without blocking this process: while spawnSync blocks, the server's keep-alive
+ * timeout can close a pooled connection unnoticed, and the next fetch fails on it.
+ */
+function cliAsync(args: string[], env: Record<string, string>): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(REPO, "bin/trainyard.mjs"), ...args], { cwd: REPO, env: { ...process.env, ...env }, timeout: 120_000 }, (err, stdout, stderr) =>
+      resolve({ status: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
+    );
+  });
 }
 
 async function passwordServer(): Promise<ServerProcess> {
@@ -186,46 +199,47 @@ describe("API tokens with expiry and scope", () => {
   });
   afterAll(() => server?.stop());
 
-  const token = (args: string[]) => cli(["token", ...args], { TRAINYARD_HOME: server.home });
+  const token = (args: string[]) => cliAsync(["token", ...args], { TRAINYARD_HOME: server.home });
   const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 
-  it("creates a token that expires and is read-only, and lists its expiry and scope", () => {
-    const created = token(["create", "nightly report", "--expires", "30d", "--read-only"]);
+  it("creates a token that expires and is read-only, and lists its expiry and scope", async () => {
+    const created = await token(["create", "nightly report", "--expires", "30d", "--read-only"]);
     expect(created.status, created.stderr).toBe(0);
     expect(created.stdout.trim()).toMatch(/^tyt_/);
     expect(created.stderr).toMatch(/read-only; expires \d{4}-/);
-    const line = token(["list"]).stdout.split("\n").find((l) => l.includes("nightly report"))!;
+    const line = (await token(["list"])).stdout.split("\n").find((l) => l.includes("nightly report"))!;
     expect(line).toMatch(/read-only/);
     const expires = Date.parse(/expires (\S+)/.exec(line)![1]!);
     expect(Math.abs(expires - (Date.now() + 30 * DAY))).toBeLessThan(120_000);
-    const plain = token(["create", "plain"]);
-    expect(token(["list"]).stdout.split("\n").find((l) => l.includes("plain"))).toMatch(/full\s+active\s+no expiry/);
+    const plain = await token(["create", "plain"]);
+    expect((await token(["list"])).stdout.split("\n").find((l) => l.includes("plain"))).toMatch(/full\s+active\s+no expiry/);
     expect(plain.status).toBe(0);
   });
 
-  it.each([["30x"], ["0d"]])("refuses --expires %s with the forms it accepts", (bad) => {
-    const r = token(["create", "bad", "--expires", bad]);
+  it.each([["30x"], ["0d"]])("refuses --expires %s with the forms it accepts", async (bad) => {
+    const r = await token(["create", "bad", "--expires", bad]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`Cannot read the duration "${bad.replace(".", "\\.")}".*e\\.g\\. 12h or 30d`));
-    expect(token(["list"]).stdout).not.toMatch(/ bad /);
+    expect((await token(["list"])).stdout).not.toMatch(/ bad /);
   });
 
   it("refuses an expired token with 401 saying it expired", async () => {
-    const t = token(["create", "short-lived", "--expires", "1h"]).stdout.trim();
+    const t = (await token(["create", "short-lived", "--expires", "1h"])).stdout.trim();
     expect((await listProjects(server, bearer(t))).status).toBe(200);
     withDb(server, (db) => db.prepare("UPDATE ApiToken SET expiresAt = ? WHERE name = 'short-lived'").run(sqlTime(Date.now() - 1000)));
     const refused = await listProjects(server, bearer(t));
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { error: string }).error).toMatch(/expired/);
-    expect(token(["list"]).stdout.split("\n").find((l) => l.includes("short-lived"))).toMatch(/expired \d{4}-/);
+    expect((await token(["list"])).stdout.split("\n").find((l) => l.includes("short-lived"))).toMatch(/expired \d{4}-/);
   });
 
   it("lets a read-only token query projects.list and refuses it projects.create (403)", async () => {
-    const t = token(["create", "reader", "--read-only"]).stdout.trim();
+    const t = (await token(["create", "reader", "--read-only"])).stdout.trim();
     expect((await listProjects(server, bearer(t))).status).toBe(200);
     const create = await trpcMutation(server, "projects.create", bearer(t), { name: "Written by a reader" });
     expect(create.status).toBe(403);
-    const full = token(["create", "writer"]).stdout.trim();
+    expect(((await create.json()) as { error: string }).error).toMatch(/read-only/);
+    const full = (await token(["create", "writer"])).stdout.trim();
     expect((await trpcMutation(server, "projects.create", bearer(full), { name: "Written by a writer" })).status).toBe(200);
     expect(JSON.stringify(await (await listProjects(server, bearer(t))).json())).not.toMatch(/Written by a reader/);
   });

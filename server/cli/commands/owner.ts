@@ -19,6 +19,6 @@ export async function ownerCommand(args: string[]): Promise<number> {
       throw err;
     }
   });
-  console.log("Owner password set. Every page and API call now needs a sign-in or an API token.");
+  console.log("Owner password set. Every page and API call now needs a sign-in or an API token; earlier sign-ins have ended.");
   return 0;
 }
