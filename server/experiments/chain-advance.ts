@@ -13,7 +13,7 @@ import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "@/server/jobs/job
 import { targetsService } from "@/server/targets/targets.service";
 import { datasetsService, ensureBlobOn } from "@/server/datasets";
 import { collectResults } from "./chain-results";
-import { readOptionalOutputJson } from "./job-outputs";
+import { readFinishedOutputJson } from "./job-outputs";
 import { opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
 import { budgetNote } from "./chain-budget";
 import { PHASES, readySteps, STEPS, type ChainContext, type Phase, type StepName } from "./chain-steps";
@@ -105,7 +105,7 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   const trainUsage = parse(trainJob?.usage) as { wallSeconds?: number } | null;
   ctx.trainingSeconds = trainUsage?.wallSeconds ?? null;
   if (trainJob && ctx.outputs.train) {
-    const training = await readOptionalOutputJson<{ classLabels?: unknown[]; positiveClass?: unknown }>(db, trainJob, "training.json");
+    const training = await readFinishedOutputJson<{ classLabels?: unknown[]; positiveClass?: unknown }>(db, trainJob, "training.json");
     ctx.classLabels = Array.isArray(training?.classLabels) ? training.classLabels.map(String) : null;
     ctx.trainedPositiveClass = training?.positiveClass == null ? null : String(training.positiveClass);
   }

@@ -11,7 +11,7 @@ import { controllerRuntime } from "@/server/controller/runtime";
 import { compareReceipts, type Comparison, type ReceiptLike } from "./compare";
 import type { StepName } from "./chain-steps";
 import type { StepJob } from "./chain-jobs";
-import { copyOutputFile, readOptionalOutputJson, readOutputJson } from "./job-outputs";
+import { copyOutputFile, readFinishedOutputJson, readOptionalOutputJson, readOutputJson } from "./job-outputs";
 import { exportNames, type ExportNames } from "@/server/exports/export-names";
 
 export interface ExperimentResults {
@@ -43,11 +43,20 @@ export async function collectResults(db: Db, experimentId: string, experimentNam
     if (!j) throw new Error(`step ${s} has no job`);
     return j;
   };
-  const candidate = await readOutputJson<ExperimentResults["candidate"]>(db, job("score_candidate"), "receipt.json");
-  const baseline = await readOutputJson<ExperimentResults["baseline"]>(db, job("score_baseline"), "receipt.json");
   const train = job("train");
   const artifactsDir = path.join(homePaths(controllerRuntime().config.home).artifactsDir);
-  const copied = await copyOutputFile(db, job("package"), "export.tar.gz", path.join(artifactsDir, "incoming"), `${experimentId}.tar.gz`);
+  // Each read is a worker call (a process start here, a round trip over SSH): all at once,
+  // since they are independent; serially they took seconds at the end of every chain.
+  const [candidate, baseline, copied, training, leaderboard, featureImportance, featureSchema, exportJson] = await Promise.all([
+    readOutputJson<ExperimentResults["candidate"]>(db, job("score_candidate"), "receipt.json"),
+    readOutputJson<ExperimentResults["baseline"]>(db, job("score_baseline"), "receipt.json"),
+    copyOutputFile(db, job("package"), "export.tar.gz", path.join(artifactsDir, "incoming"), `${experimentId}.tar.gz`),
+    readFinishedOutputJson<Record<string, unknown>>(db, train, "training.json"),
+    readOptionalOutputJson(db, train, "leaderboard.json"),
+    readOptionalOutputJson(db, train, "feature_importance.json"),
+    readOptionalOutputJson(db, train, "feature_schema.json"),
+    readOptionalOutputJson(db, job("package"), "export.json"),
+  ]);
   const finalDir = path.join(artifactsDir, copied.sha256);
   await mkdir(finalDir, { recursive: true, mode: 0o700 });
   await rename(copied.file, path.join(finalDir, "export.tar.gz"));
@@ -57,16 +66,16 @@ export async function collectResults(db: Db, experimentId: string, experimentNam
     candidate,
     baseline,
     comparison: compareReceipts(candidate, baseline),
-    training: await readOptionalOutputJson(db, train, "training.json"),
-    leaderboard: await readOptionalOutputJson(db, train, "leaderboard.json"),
-    featureImportance: await readOptionalOutputJson(db, train, "feature_importance.json"),
-    featureSchema: await readOptionalOutputJson(db, train, "feature_schema.json"),
+    training,
+    leaderboard,
+    featureImportance,
+    featureSchema,
     usage,
     export: {
       sha256: copied.sha256,
       bytes: copied.bytes,
       modelSha256: train.outputSha256 ?? "",
-      ...exportNames(await readOptionalOutputJson(db, job("package"), "export.json"), experimentName, copied.sha256),
+      ...exportNames(exportJson, experimentName, copied.sha256),
     },
   };
 }

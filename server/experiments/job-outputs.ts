@@ -64,6 +64,26 @@ export async function readOptionalOutputJson<T = unknown>(db: Db, job: OutputJob
   }
 }
 
+/**
+ * readOptionalOutputJson for a finished job, remembered by the job's output hash (its
+ * outputs never change): the chain reads training.json on every advance after training,
+ * and each read is a worker call (a process start, more over SSH). Bounded; null is not
+ * remembered, so a read that failed is tried again.
+ */
+const REMEMBERED = new Map<string, unknown>();
+const REMEMBER_AT_MOST = 200;
+export async function readFinishedOutputJson<T = unknown>(db: Db, job: OutputJob & { outputSha256: string | null }, relPath: string): Promise<T | null> {
+  if (!job.outputSha256) return readOptionalOutputJson<T>(db, job, relPath);
+  const key = `${job.id}:${job.outputSha256}:${relPath}`;
+  if (REMEMBERED.has(key)) return REMEMBERED.get(key) as T;
+  const value = await readOptionalOutputJson<T>(db, job, relPath);
+  if (value !== null) {
+    if (REMEMBERED.size >= REMEMBER_AT_MOST) REMEMBERED.delete(REMEMBERED.keys().next().value!);
+    REMEMBERED.set(key, value);
+  }
+  return value;
+}
+
 export function sha256File(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = createHash("sha256");
