@@ -8,6 +8,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import http from "node:http";
 import { cli, REPO, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
 
 const PASSWORD = "correct horse battery";
@@ -92,6 +94,70 @@ describe("the sign-in limiter", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     // Once limited, even the right password waits for the window.
     expect((await login(server, PASSWORD)).status).toBe(429);
+  });
+});
+
+/** A wrong-password sign-in sent from another loopback address (the limiter counts per address). */
+function loginFrom(server: ServerProcess, localAddress: string): Promise<{ status: number; retryAfter: string | undefined }> {
+  const body = JSON.stringify({ password: "wrong from afar" });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        path: "/api/auth/login",
+        method: "POST",
+        localAddress,
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), origin: server.url },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers["retry-after"] }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** The server process's peak resident memory so far (VmHWM), in MiB. */
+function peakMemoryMiB(server: ServerProcess): number {
+  const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+describe("password checks at once", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await passwordServer();
+  });
+  afterAll(() => server?.stop());
+
+  it("checks at most 2 passwords at once with 16 waiting, and answers the rest 503 with Retry-After", async () => {
+    // 40 guesses from 20 addresses: the per-address limit lets every one through to the gate.
+    const addresses = Array.from({ length: 20 }, (_, i) => `127.0.0.${i + 2}`);
+    const peakBefore = peakMemoryMiB(server);
+    const answers = await Promise.all(
+      addresses.flatMap((address) => [0, 1].map(async () => ({ address, ...(await loginFrom(server, address)) }))),
+    );
+    const peakGrowth = peakMemoryMiB(server) - peakBefore;
+    const checked = answers.filter((a) => a.status === 401).length;
+    const busy = answers.filter((a) => a.status === 503);
+    expect(answers.every((a) => a.status === 401 || a.status === 503)).toBe(true);
+    expect(checked).toBeGreaterThanOrEqual(2);
+    expect(checked).toBeLessThanOrEqual(18 + 2); // 2 running + 16 waiting (a little more as the first finish)
+    expect(busy.length).toBeGreaterThan(0);
+    expect(busy.every((a) => Number(a.retryAfter) > 0)).toBe(true);
+    // Two checks of 128 MiB at a time: measured ~355 MiB of peak growth here, ~535 MiB when
+    // four run at once (libuv's thread pool is the only other bound).
+    expect(peakGrowth).toBeLessThan(450);
+    // A guess refused as busy does not count against its address.
+    const turnedAway = busy[0]!.address;
+    const counted = answers.filter((a) => a.address === turnedAway && a.status === 401).length;
+    const more = [];
+    for (let i = 0; i < 6 - counted; i++) more.push((await loginFrom(server, turnedAway)).status);
+    expect(more).toEqual([...Array(5 - counted).fill(401), 429]);
   });
 });
 
