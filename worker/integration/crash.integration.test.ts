@@ -26,7 +26,7 @@ describe("crash safety", () => {
     const env = await fixtureEnv();
     const runLog = path.join(w.home, "parent-kill.runlog");
     const req = JSON.stringify({
-      protocol: 1, op: "submit", opId: "parent-kill", intentHash: "x", recipe: "wk", job: "sleepy", environmentId: env,
+      protocol: 2, op: "submit", opId: "parent-kill", intentHash: "x", recipe: "wk", job: "sleepy", environmentId: env,
       input: { seconds: 2, runLog }, resources: { cpus: 1, ramGb: 0.1 }, deadlineSeconds: 60,
     });
     // A stand-in controller: runs `control submit` as its child, prints the answer, then idles.

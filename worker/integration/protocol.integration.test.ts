@@ -26,7 +26,7 @@ describe("worker control protocol", () => {
     const bad = await w.controlRaw("{not json");
     expect(bad.code).toBe(0);
     expect(JSON.parse(bad.stdout).error.code).toBe("bad_request");
-    const big = await w.controlRaw(JSON.stringify({ protocol: 1, op: "probe", pad: "x".repeat(300 * 1024) }));
+    const big = await w.controlRaw(JSON.stringify({ protocol: 2, op: "probe", pad: "x".repeat(300 * 1024) }));
     expect(JSON.parse(big.stdout).error.code).toBe("bad_request");
     const invalid = await w.control({ op: "inspect" });
     expect(invalid.error.code).toBe("bad_request");

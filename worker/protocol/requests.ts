@@ -1,7 +1,7 @@
 // Request schemas of the worker control protocol (one JSON object on stdin).
 import { z } from "zod";
 
-export const WORKER_PROTOCOL = 1 as const;
+export const WORKER_PROTOCOL = 2 as const; // 2: import became a job (receipt + report), not one control call
 export const MAX_REQUEST_BYTES = 256 * 1024;
 export const MAX_LOG_CHUNK_BYTES = 256 * 1024;
 

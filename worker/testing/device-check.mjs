@@ -20,7 +20,7 @@ fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({
   defaultGraceSeconds: 2,
 }));
 const control = (req) => {
-  const r = spawnSync(process.execPath, [bundle, "control", "--home", home], { input: JSON.stringify({ protocol: 1, ...req }), encoding: "utf8" });
+  const r = spawnSync(process.execPath, [bundle, "control", "--home", home], { input: JSON.stringify({ protocol: 2, ...req }), encoding: "utf8" });
   return JSON.parse(r.stdout);
 };
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

@@ -60,7 +60,7 @@ export async function makeHome(config: Record<string, unknown> = {}, homeDir?: s
       child.stdin.end(stdin);
     });
   const control = async (req: Record<string, unknown>) => {
-    const r = await controlRaw(JSON.stringify({ protocol: 1, ...req }));
+    const r = await controlRaw(JSON.stringify({ protocol: 2, ...req }));
     try {
       return JSON.parse(r.stdout);
     } catch {
