@@ -96,7 +96,7 @@ export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Pr
   if (tooBig) return tooBig;
 
   const principal = await identify(req, opts);
-  if (principal === "bad-token") return refuse(401, "The API token is unknown, expired or revoked.");
+  if (principal && "refused" in principal) return refuse(401, principal.refused);
   if (principal) {
     if (mutation && !mayMutate(principal)) return refuse(403, `The API token "${principal.kind === "token" ? principal.name : ""}" is read-only.`);
     return { ok: true, principal };
@@ -110,11 +110,14 @@ export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Pr
   );
 }
 
-/** The caller: a token, a session, "open" when no password is set, or null (anonymous). */
-async function identify(req: IncomingMessage, opts: GuardOptions): Promise<Principal | "bad-token" | null> {
+/** The caller: a token, a session, "open" when no password is set, null (anonymous), or why a token was refused. */
+async function identify(req: IncomingMessage, opts: GuardOptions): Promise<Principal | { refused: string } | null> {
   const owner = ownerService();
   const auth = req.headers.authorization;
-  if (auth?.startsWith("Bearer ")) return (await owner.tokenPrincipal(auth.slice(7).trim())) ?? "bad-token";
+  if (auth?.startsWith("Bearer ")) {
+    const check = await owner.checkToken(auth.slice(7).trim());
+    return check.ok ? check.principal : { refused: check.message };
+  }
   if (!(await opts.passwordSet())) return { kind: "open" };
   const session = readCookie(req.headers.cookie, SESSION_COOKIE);
   return session ? await owner.sessionPrincipal(session) : null;
