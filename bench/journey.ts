@@ -48,7 +48,6 @@ async function main() {
   await new Promise<void>((resolve) => server.stdout!.on("data", (d) => String(d).includes("is running") && resolve()));
   console.log(`load average: ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}; ${os.cpus().length} CPUs; budget ${maxMinutes} min`);
   const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `http://127.0.0.1:${port}/api/trpc`, transformer: superjson })] });
-  const breakdowns: string[] = [];
   console.log(["dataset", "rows", "task", "metric", "split", "seconds to export", "train job wall", "ratio", "candidate", "baseline", "better"].join("\t"));
   for (const pair of pairs) {
     const idx = pair.lastIndexOf(":");
@@ -69,8 +68,11 @@ async function main() {
       continue;
     }
     const r = JSON.parse(run.stdout);
-    const exp = await client.experiments.get.query({ id: r.experimentId });
-    const jobs = (await client.jobs.list.query({ limit: 500 })).filter((j) => Date.parse(j.createdAt) >= started);
+    // spawnSync blocked this process for minutes: the server has closed the idle keep-alive
+    // socket, and the first request on it may fail with EPIPE. Once more is enough.
+    const retry = <T>(f: () => Promise<T>) => f().catch(() => f());
+    const exp = await retry(() => client.experiments.get.query({ id: r.experimentId }));
+    const jobs = (await retry(() => client.jobs.list.query({ limit: 500 }))).filter((j) => Date.parse(j.createdAt) >= started);
     const stepOf = new Map(exp.steps.filter((s) => s.jobId).map((s) => [s.jobId!, s.step]));
     const timelineJobs: TimelineJob[] = jobs.map((j) => {
       const step = stepOf.get(j.id);
@@ -93,7 +95,7 @@ async function main() {
     const pkg = timelineJobs.find((j) => j.label === "package");
     const lastJobEnd = Math.max(...timelineJobs.map((j) => (j.endedAt ? Date.parse(j.endedAt) : 0)));
     const s1 = (ms: number) => (ms / 1000).toFixed(1);
-    breakdowns.push(
+    console.log(
       [
         `${path.basename(file)}: ${seconds} s from the CLI's start to the verified export on disk`,
         `  the CLI's start → the first job admitted (upload, snapshot): ${s1(Math.min(...timelineJobs.map((j) => Date.parse(j.createdAt))) - started)} s`,
@@ -105,7 +107,6 @@ async function main() {
       ].join("\n"),
     );
   }
-  for (const b of breakdowns) console.log(`\n${b}`);
   server.kill("SIGTERM");
 }
 
