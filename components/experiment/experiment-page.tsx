@@ -113,10 +113,11 @@ export function ExperimentPage({ projectId, experimentId }: { projectId: string;
         <>
           <OutcomeCard exp={exp} />
           {budgetNote && <p className="text-sm text-slate-800">{budgetNote}</p>}
+          {/* Scores that stand although the run did not succeed (the budget ran out after scoring) come right after. */}
+          <VerdictCard exp={exp} />
           <ExperimentActions exp={exp} />
           <ExperimentBadges exp={exp} />
           <ProgressPanel exp={exp} />
-          <VerdictCard exp={exp} />
           <StepLogs steps={exp.steps} defaultStep={current} ended />
           <Card title="Time and resources" id="usage-heading">
             <UsageTable steps={exp.steps} />
