@@ -4,7 +4,7 @@ import { TASKS, ZSplitChoice } from "./experiments.schema";
 const column = z.string().min(1).max(500);
 
 /** experiments.readiness: the settings chosen so far in the wizard (target and task at least). */
-export const ZReadinessInput = z.object({
+export const ZReadinessInput = z.strictObject({
   datasetId: z.string().min(1).max(64),
   target: column,
   task: z.enum(TASKS),
@@ -14,4 +14,4 @@ export const ZReadinessInput = z.object({
 export type TReadinessInput = z.input<typeof ZReadinessInput>;
 
 /** experiments.targetOptions: which columns to offer as the column to predict. */
-export const ZTargetOptionsInput = z.object({ datasetId: z.string().min(1).max(64) });
+export const ZTargetOptionsInput = z.strictObject({ datasetId: z.string().min(1).max(64) });
