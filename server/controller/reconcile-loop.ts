@@ -4,7 +4,14 @@
  * makes sure This computer's Target row and worker config exist and probes it; every
  * pass then reconciles active jobs (server/jobs/reconcile.ts) and re-probes computers
  * whose probe is older than PROBE_EVERY_MS, so reachability is known without jobs.
+ *
+ * This computer's worker writes a receipt at every job transition: a watch on its receipts
+ * folder runs the next pass at once (still one at a time), so a finished step is noticed
+ * in milliseconds, not at the next tick, and the experiment chain moves on. Servers and a
+ * failed watch fall back to the poll.
  */
+import { watch, type FSWatcher } from "node:fs";
+import path from "node:path";
 import type { Db } from "@/server/db/client";
 import { reconcilePass } from "@/server/jobs/reconcile";
 import { ensureLocalTarget } from "@/server/targets/local/local-target";
@@ -14,6 +21,10 @@ import { loopStats } from "./loop-stats";
 import type { ControllerRuntime } from "./runtime";
 
 const PROBE_EVERY_MS = 5 * 60_000;
+/** A burst of receipt writes (admitted, running, succeeded) becomes one pass. */
+const WAKE_DELAY_MS = 50;
+/** Between a pass and one woken during it, so passes that write receipts cannot spin. */
+const WAKE_AGAIN_MS = 200;
 const RUNNING = Symbol.for("trainyard.reconcileLoopRunning");
 
 export function startReconcileLoop(rt: ControllerRuntime, db: Db, log: (line: string) => void = (l) => console.log(l)): () => Promise<void> {
@@ -48,11 +59,49 @@ export function startReconcileLoop(rt: ControllerRuntime, db: Db, log: (line: st
     }
   }
 
+  let passing = true; // the first pass starts below
+  let again = false;
+  let watcher: FSWatcher | null = null;
+
+  function afterPass() {
+    passing = false;
+    if (!watcher) watchLocalReceipts(); // the worker makes its folders on first use
+    const now = again;
+    again = false;
+    schedule(now ? WAKE_AGAIN_MS : rt.config.reconcileMs);
+  }
+
   function schedule(delay: number) {
     if (stopped) return;
+    if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
-      current = pass().finally(() => schedule(rt.config.reconcileMs));
+      timer = null;
+      passing = true;
+      current = pass().finally(afterPass);
     }, delay);
+  }
+
+  /** A local receipt changed: pass soon, or right after the pass in progress. */
+  function wake() {
+    if (stopped) return;
+    if (passing) again = true;
+    else schedule(WAKE_DELAY_MS);
+  }
+
+  let watchProblemLogged = false;
+  function watchLocalReceipts() {
+    if (stopped) return;
+    try {
+      watcher = watch(path.join(rt.home.workerHome, "receipts"), { persistent: false }, wake);
+      watcher.on("error", (err) => {
+        log(`watching This computer's receipts stopped (${err.message}); polling every ${rt.config.reconcileMs} ms`);
+        watcher?.close();
+        watcher = null;
+      });
+    } catch (err) {
+      if (!watchProblemLogged) log(`cannot watch This computer's receipts yet (${(err as Error).message}); polling every ${rt.config.reconcileMs} ms`);
+      watchProblemLogged = true;
+    }
   }
 
   current = (async () => {
@@ -62,10 +111,11 @@ export function startReconcileLoop(rt: ControllerRuntime, db: Db, log: (line: st
       log(`could not set up This computer: ${(err as Error).message}`);
     }
     await pass();
-  })().finally(() => schedule(rt.config.reconcileMs));
+  })().finally(afterPass);
 
   return async () => {
     stopped = true;
+    watcher?.close();
     if (timer) clearTimeout(timer);
     await current.catch(() => {});
     g[RUNNING] = false;
