@@ -130,6 +130,11 @@ test("train on penguins, inspect, predict, export, run again and cancel", async 
   expect(createHash("sha256").update(bytes).digest("hex")).toBe(checksum);
   const head = await page.request.get(`/api/experiments/${experimentId}/export`);
   expect(head.headers()["x-checksum-sha256"]).toBe(checksum);
+  // One name: the link, the saved file and the commands shown all say the same file.
+  const saved = exportDownload.suggestedFilename();
+  expect(saved).toMatch(/\.tar\.gz$/);
+  await expect(page.getByRole("link", { name: /Download the model/ })).toContainText(saved);
+  await expect(page.getByTestId("export-commands")).toContainText(`sha256sum ${saved}`);
 
   // The double click made exactly one experiment.
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Experiments" }).click();

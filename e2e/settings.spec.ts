@@ -9,7 +9,10 @@ test("Settings shows This computer with its probe, readable on the screen size",
   const card = page.getByRole("article").filter({ hasText: "This computer" });
   await expect(card).toBeVisible();
   // The probe is the worker's real answer about this machine.
-  await expect(card.getByText("CPUs")).toBeVisible();
+  const cpus = card.getByRole("term").filter({ hasText: "CPUs" });
+  await expect(cpus).toBeVisible();
+  // Shown as written ("CPUs"), not upper-cased by CSS into "CPUS".
+  expect(await cpus.evaluate((el) => getComputedStyle(el).textTransform)).toBe("none");
   await expect(card).toContainText(String(os.cpus().length));
   await expect(card.getByRole("button", { name: /Check .* again/ })).toBeVisible();
   await expectNoHorizontalOverflow(page);

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
+import { issueWords } from "@/components/ui/issue-words";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { ReadinessNotes } from "./readiness-notes";
 import { SetupProgressView } from "./setup-progress";
@@ -98,7 +99,7 @@ export function TargetChecks({ datasetId, columns }: { datasetId: string; column
                   {result.issues.map((i, n) => (
                     <tr key={n} className="border-t border-slate-100 align-top">
                       <td className="px-2 py-1">
-                        <span className="font-mono text-xs">{i.code}</span>
+                        <span className="font-medium">{issueWords(i.code)}</span> <span className="font-mono text-xs text-slate-600">({i.code})</span>
                         <br />
                         {i.message}
                       </td>

@@ -101,7 +101,7 @@ export function ExperimentPage({ projectId, experimentId }: { projectId: string;
                 <PredictFile experimentId={exp.id} />
               </Card>
               <Card title="Export model" id="export-heading">
-                <ExportPanel experimentId={exp.id} sha256={exp.exportSha256} bytes={exp.exportBytes} />
+                <ExportPanel experimentId={exp.id} sha256={exp.exportSha256} bytes={exp.exportBytes} names={exp.results?.export} />
               </Card>
             </>
           )}

@@ -5,7 +5,7 @@ export function ConnectionSummary({ connection: c }: { connection: TConnectionVi
   return (
     <dl className="grid gap-2 text-sm sm:grid-cols-2">
       <div className="min-w-0">
-        <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Reached as</dt>
+        <dt className="text-xs font-medium tracking-wide text-slate-600">Reached as</dt>
         <dd className="break-all">
           <code>
             {c.user}@{c.host}:{c.port}
@@ -14,17 +14,17 @@ export function ConnectionSummary({ connection: c }: { connection: TConnectionVi
         </dd>
       </div>
       <div className="min-w-0">
-        <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Key</dt>
+        <dt className="text-xs font-medium tracking-wide text-slate-600">Key</dt>
         <dd className="break-all">{c.keyFiles.length ? c.keyFiles.join(", ") : "default keys and ssh-agent"}</dd>
       </div>
       <div className="min-w-0">
-        <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Worker directory</dt>
+        <dt className="text-xs font-medium tracking-wide text-slate-600">Worker directory</dt>
         <dd className="break-all">
           <code>{c.workerDir}</code>
         </dd>
       </div>
       <div className="min-w-0">
-        <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Node</dt>
+        <dt className="text-xs font-medium tracking-wide text-slate-600">Node</dt>
         <dd className="break-all">{c.nodePath ? <code>{c.nodePath}</code> : "node from the PATH"}</dd>
       </div>
     </dl>

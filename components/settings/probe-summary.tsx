@@ -6,7 +6,7 @@ type Probe = NonNullable<TargetDetailView["probe"]>;
 function Fact({ term, children }: { term: string; children: React.ReactNode }) {
   return (
     <div className="flex flex-col gap-0.5">
-      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{term}</dt>
+      <dt className="text-xs font-medium tracking-wide text-slate-600">{term}</dt>
       <dd className="text-sm text-slate-900">{children}</dd>
     </div>
   );

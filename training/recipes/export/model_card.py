@@ -27,8 +27,38 @@ def loading_commands(file_name: str, folder: str) -> list:
             "pip install -r requirements.txt", "python predict.py rows.csv > predictions.csv"]
 
 
+MAX_INPUT_ROWS = 60
+
+
+def inputs_section(feature_schema: dict | None) -> list:
+    """What the model reads and what training saw of it, so a caller knows which values were
+    never evaluated (they are accepted: the model extrapolates or treats them as unseen)."""
+    features = [f for f in (feature_schema or {}).get("features", []) if f.get("usedByModel", True)]
+    if not features:
+        return []
+    lines = ["## Inputs", "",
+             "Values outside these ranges and categories not listed here are accepted, but the model never saw"
+             " them in training and they were never evaluated.", "",
+             "| column | kind | seen in training |", "|---|---|---|"]
+    for f in features[:MAX_INPUT_ROWS]:
+        if f.get("kind") == "numeric" and f.get("min") is not None:
+            seen = f"{f['min']} to {f['max']}"
+        elif f.get("categories"):
+            shown = ", ".join(str(c) for c in f["categories"][:8])
+            more = len(f["categories"]) > 8 or f.get("categoriesTruncated")
+            seen = shown + (", …" if more else "")
+        else:
+            seen = "—"
+        seen = seen.replace("|", "\\|")
+        lines.append(f"| {str(f.get('name')).replace('|', chr(92) + '|')} | {f.get('kind')} |"
+                     f" {seen}{' (may be missing)' if f.get('nullable') else ''} |")
+    if len(features) > MAX_INPUT_ROWS:
+        lines.append(f"| … {len(features) - MAX_INPUT_ROWS} more in feature_schema.json | | |")
+    return lines + [""]
+
+
 def render(training: dict, candidate: dict, baseline: dict, comparison: dict, card: dict, model_sha: str,
-           file_name: str, folder: str) -> str:
+           file_name: str, folder: str, feature_schema: dict | None = None) -> str:
     resources = card.get("resources") or {}
     hashes = candidate.get("hashes", {})
     if comparison.get("comparable"):
@@ -74,6 +104,7 @@ def render(training: dict, candidate: dict, baseline: dict, comparison: dict, ca
         f"- Evaluation contract sha256: `{candidate.get('contractSha256')}`",
         f"- Evaluator: `{candidate.get('evaluationContract', {}).get('evaluatorVersion')}`",
         "",
+        *inputs_section(feature_schema),
         "## Known limits",
         "",
         "- Scores come from one random test partition of this dataset; new data that drifts from it will score differently.",

@@ -99,9 +99,12 @@ def run_package(ctx, inputs: dict) -> dict:
     comparison = compare_receipts(candidate, baseline)
     with open(os.path.join(model_dir, "training.json"), encoding="utf-8") as handle:
         training = json.load(handle)
+    with open(os.path.join(model_dir, "feature_schema.json"), encoding="utf-8") as handle:
+        feature_schema = json.load(handle)
     folder = folder_name(card.get("experiment"), model_sha)
     file_name = f"{folder}.tar.gz"
-    card_text = model_card.render(training, candidate, baseline, comparison, card, model_sha, file_name, folder)
+    card_text = model_card.render(training, candidate, baseline, comparison, card, model_sha, file_name, folder,
+                                  feature_schema)
     generated = {
         "receipt.json": json.dumps(candidate, indent=2).encode("utf-8"),
         "baseline_receipt.json": json.dumps(baseline, indent=2).encode("utf-8"),

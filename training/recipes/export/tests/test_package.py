@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import tarfile
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -102,6 +103,16 @@ def test_archive_holds_what_a_user_needs(packaged, penguins):
     assert f"{receipt['metrics']['accuracy']:.4f}" in card and f"{base['metrics']['accuracy']:.4f}" in card
     assert receipt["hashes"]["snapshotSha256"] in card and "test box" in card and "beats the baseline" in card
     assert "autogluon.tabular==1.6." in requirements
+    # The card says what training saw of each input, and that other values are accepted unevaluated.
+    bill = penguins_bill_range(penguins)
+    assert "## Inputs" in card and "never evaluated" in card
+    assert f"| bill_length_mm | numeric | {bill[0]} to {bill[1]}" in card
+
+
+def penguins_bill_range(penguins):
+    schema = json.loads(Path(penguins.model_dir, "feature_schema.json").read_text())
+    entry = next(f for f in schema["features"] if f["name"] == "bill_length_mm")
+    return entry["min"], entry["max"]
 
 
 def unpack(result, dest):
