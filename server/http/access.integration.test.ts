@@ -138,6 +138,7 @@ function refusedAnonymously(e: Endpoint, a: RawAnswer): boolean {
 describe("every route, page and procedure with an owner password set", () => {
   let server: ServerProcess;
   let token = "";
+  let readOnlyToken = "";
   const list = endpoints();
 
   beforeAll(async () => {
@@ -148,6 +149,10 @@ describe("every route, page and procedure with an owner password set", () => {
     expect(created.status, created.stderr).toBe(0);
     token = created.stdout.trim().split(/\s+/).find((w) => w.startsWith("tyt_")) ?? "";
     expect(token).toMatch(/^tyt_/);
+    const readOnly = cli(["token", "create", "access-test-ro", "--read-only"], { TRAINYARD_HOME: home });
+    expect(readOnly.status, readOnly.stderr).toBe(0);
+    readOnlyToken = readOnly.stdout.trim().split(/\s+/).find((w) => w.startsWith("tyt_")) ?? "";
+    expect(readOnlyToken).toMatch(/^tyt_/);
     server = await startServer({ home });
   });
   afterAll(() => server?.stop());
@@ -201,6 +206,16 @@ describe("every route, page and procedure with an owner password set", () => {
       if (refusedByGuard || sentToLogin || a.status === 0) blocked.push(`${e.label}: ${a.status} ${a.body.slice(0, 120)}`);
     }
     expect(blocked).toEqual([]);
+  });
+
+  it("lets a read-only token read everything and change nothing", async () => {
+    const wrong: string[] = [];
+    for (const e of list) {
+      const a = await raw(server.port, e.method, e.path + e.search, { authorization: `Bearer ${readOnlyToken}` }, e.body);
+      const refused = a.status === 401 || a.status === 403;
+      if (e.method === "GET" ? refused : a.status !== 403) wrong.push(`${e.label}: ${a.status} ${a.body.slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it("keeps the sign-in page, the login route and hashed static assets public", async () => {

@@ -73,6 +73,13 @@ describe("predictions with a trained model", () => {
     // The formula comes back as text (OWASP: a leading quote); the number stays a number.
     expect(out[8]).toMatch(/^'=1\+1,-1\.5,18\.7,181,3750,male,2007,(Adelie|Chinstrap|Gentoo),/);
 
+    // A file name outside Latin-1 is answered (RFC 5987 filename*), not a 500 after the job ran.
+    const named = await fetch(`${server.url}/api/experiments/${experimentId}/predict?fileName=${encodeURIComponent("données-預測.csv")}`, { method: "POST", body });
+    expect(named.status).toBe(200);
+    const disposition = named.headers.get("content-disposition") ?? "";
+    expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent("données-預測-predictions.csv")}`);
+    expect((await named.text()).trim().split("\n")).toHaveLength(9);
+
     const bad = await fetch(`${server.url}/api/experiments/${experimentId}/predict?fileName=bad.csv`, { method: "POST", body: "colour,weight\nred,3\n" });
     expect(bad.status).toBe(400);
     const err = (await bad.json()) as { error: string };
