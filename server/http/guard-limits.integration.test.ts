@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "@/server/cli/ensure-built";
@@ -18,27 +19,49 @@ function rssBytes(pid: number): number {
   return Number(line.replace(/\D+/g, "")) * 1024;
 }
 
-/** POSTs `total` bytes in 1 MiB chunks until the server answers; returns its status. */
+/**
+ * POSTs `total` bytes in 1 MiB chunks over a raw socket, as a client that does not stop
+ * when answered early; resolves with the status once it has the answer and has sent
+ * everything (or the server cut the connection). A raw socket, because an HTTP client
+ * reports EPIPE when the server stops reading and may drop the answer it already got.
+ */
 function hugePost(port: number, pathName: string, total: number, chunked = false): Promise<{ status: number; sent: number }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
-    let answered: number | null = null;
-    const headers: Record<string, string> = { host: `127.0.0.1:${port}`, "content-type": "application/json" };
-    if (!chunked) headers["content-length"] = String(total);
-    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: pathName, headers }, (res) => {
-      answered = res.statusCode ?? 0;
-      res.resume();
-      res.on("end", () => resolve({ status: answered!, sent }));
+    let received = "";
+    let closed = false;
+    let settled = false;
+    const status = () => Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? NaN);
+    const socket = net.connect(port, "127.0.0.1");
+    const settle = () => {
+      if (settled || Number.isNaN(status()) || (!closed && sent < total)) return;
+      settled = true;
+      socket.destroy();
+      resolve({ status: status(), sent });
+    };
+    socket.setEncoding("latin1");
+    socket.on("data", (d: string) => {
+      received += d;
+      settle();
     });
-    // The server closes the connection after answering: a write error then is expected.
-    req.on("error", (err) => (answered !== null ? resolve({ status: answered, sent }) : reject(err)));
+    socket.on("error", () => {}); // EPIPE / ECONNRESET when the server cuts a body short
+    socket.on("close", () => {
+      closed = true;
+      settle();
+      if (!settled) reject(new Error(`no answer after ${sent} bytes: ${received.slice(0, 200)}`));
+    });
+    const head = [`POST ${pathName} HTTP/1.1`, `host: 127.0.0.1:${port}`, "content-type: application/json", chunked ? "transfer-encoding: chunked" : `content-length: ${total}`, "", ""].join("\r\n");
     const chunk = Buffer.alloc(MiB, 0x61);
+    const framed = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]) : chunk;
+    socket.write(head);
     const pump = () => {
-      while (sent < total && answered === null) {
+      while (!closed && sent < total) {
         sent += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", pump);
+        if (!socket.write(framed)) return void socket.once("drain", pump);
       }
-      req.end();
+      if (closed) return;
+      if (chunked) socket.write("0\r\n\r\n");
+      settle();
     };
     pump();
   });
@@ -60,7 +83,7 @@ function post(port: number, pathName: string, headers: Record<string, string>, b
 const createProject = (name: string) => JSON.stringify({ json: { name } });
 const wrongLogin = JSON.stringify({ password: "not the owner password" });
 
-describe("bounded request bodies", () => {
+describe("a locked server on loopback, no proxy", () => {
   let server: ServerProcess;
   beforeAll(async () => {
     const home = tempHome();
@@ -76,7 +99,24 @@ describe("bounded request bodies", () => {
     const answer = await hugePost(server.port, "/api/auth/login", 200 * MiB);
     const after = rssBytes(server.child.pid!);
     expect(answer.status).toBe(413);
+    expect(answer.sent).toBe(200 * MiB); // the whole body went out: the server read and dropped it
     expect(after - before).toBeLessThan(50 * MiB);
+  });
+
+  it("cuts the connection of a refused body that is still coming after a short grace", async () => {
+    const started = Date.now();
+    const answer = await hugePost(server.port, "/api/auth/login", 1024 * 1024 * MiB);
+    expect(answer.status).toBe(413);
+    expect(answer.sent).toBeLessThan(1024 * 1024 * MiB);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it("ignores X-Forwarded-For without a trusted proxy: a caller cannot escape the sign-in limit by writing a new address each time", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      statuses.push((await post(server.port, "/api/auth/login", { host: `127.0.0.1:${server.port}`, "x-forwarded-for": `198.51.100.${i}` }, wrongLogin)).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
   });
 
   it("refuses a JSON body sent without Content-Length (411), so its size is known before reading", async () => {
@@ -128,24 +168,6 @@ describe("origins and the address behind a proxy", () => {
     for (let i = 0; i < 6; i++) first.push((await attempt("198.51.100.1")).status);
     expect(first.at(-1)).toBe(429);
     expect((await attempt("198.51.100.2")).status).toBe(401);
-  });
-});
-
-describe("X-Forwarded-For without a trusted proxy", () => {
-  let server: ServerProcess;
-  beforeAll(async () => {
-    const home = tempHome();
-    expect(cli(["owner", "set-password"], { TRAINYARD_HOME: home }, "correct horse battery\n").status).toBe(0);
-    server = await startServer({ home });
-  });
-  afterAll(() => server?.stop());
-
-  it("is ignored: a caller cannot escape the sign-in limit by writing a new address each time", async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) {
-      statuses.push((await post(server.port, "/api/auth/login", { host: `127.0.0.1:${server.port}`, "x-forwarded-for": `198.51.100.${i}` }, wrongLogin)).status);
-    }
-    expect(statuses.at(-1)).toBe(429);
   });
 });
 

@@ -12,7 +12,6 @@ export type PathVerdict =
 
 const ENCODED_SEPARATOR = /%(2f|5c|2e|00)/i;
 const MALFORMED_ESCAPE = /%(?![0-9a-f]{2})/i;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f\x7f]/;
 
 export function normaliseRequestPath(rawUrl: string): PathVerdict {

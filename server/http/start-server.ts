@@ -15,6 +15,7 @@ import { markServerStarted } from "@/server/lifecycle/server-info";
 import { startBackgroundLoops } from "@/server/controller/background-loops";
 import { allowedHostNames, hostNameOf, isLoopbackHost, ownOrigins } from "./allowed-hosts";
 import { principalMarker } from "./guard-marker";
+import { discardRefusedBody, hasBody } from "./refused-body";
 import { guardRequest, PRINCIPAL_HEADER } from "./request-guard";
 
 export class StartRefused extends Error {
@@ -87,14 +88,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       guardRequest(req, guardOptions)
         .then((verdict) => {
           if (!verdict.ok) {
-            // A refused request's body is never read: close the connection after answering
-            // so a huge body is not drained into this process.
-            const close = req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] ?? "0") !== "0";
-            const headers: Record<string, string> = close ? { connection: "close" } : {};
+            if (hasBody(req)) discardRefusedBody(req);
             if (verdict.redirect) {
-              res.writeHead(303, { ...headers, Location: verdict.redirect }).end();
+              res.writeHead(303, { Location: verdict.redirect }).end();
             } else {
-              res.writeHead(verdict.status, { ...headers, "content-type": "application/json" });
+              res.writeHead(verdict.status, { "content-type": "application/json" });
               res.end(JSON.stringify({ error: verdict.message }));
             }
             return;
