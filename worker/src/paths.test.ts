@@ -95,6 +95,19 @@ describe("openInRoots", () => {
   });
 });
 
+describe("key folders", () => {
+  it("refuses a file inside a .ssh folder under an allowed root, directly or through a symlink", () => {
+    fs.mkdirSync(path.join(root, ".ssh"));
+    fs.writeFileSync(path.join(root, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n");
+    expect(codeOf(() => openInRoots(path.join(root, ".ssh", "id_ed25519"), [root]))).toBe("path_not_allowed");
+    fs.symlinkSync(path.join(root, ".ssh", "id_ed25519"), path.join(root, "data", "innocent.csv"));
+    expect(codeOf(() => openInRoots(path.join(root, "data", "innocent.csv"), [root]))).toBe("path_not_allowed");
+    // A file merely named like the folder is fine.
+    fs.writeFileSync(path.join(root, "data", ".ssh"), "x\n1\n");
+    expect(codeOf(() => openInRoots(path.join(root, "data", ".ssh"), [root]))).toBe("opened");
+  });
+});
+
 describe("copyOpened", () => {
   it("hashes the opened file in one pass, even when its path becomes a FIFO during the copy", () => {
     const file = path.join(root, "data", "a.csv");

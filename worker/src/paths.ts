@@ -45,10 +45,25 @@ export function checkReadablePath(userPath: string, roots: string[]): string {
   if (!realRoots(roots).some((r) => inside(real, r))) {
     throw new WorkerError("path_not_allowed", `path ${userPath} resolves (through a symlink) to ${real}, outside the allowed roots`);
   }
+  refuseSecret(userPath, real);
   // stat before open: opening a device can have side effects (a tape rewinds), so never try.
   const st = fs.statSync(real);
   if (!st.isFile()) throw new WorkerError("not_a_regular_file", `path ${userPath} is ${kindOf(st)}`);
   return real;
+}
+
+// SSH keys stay unreadable even under an allowed folder that contains them (a home folder):
+// the settings refuse a .ssh folder as a root, and this refuses any file below one.
+const SECRET_FOLDERS = new Set([".ssh"]);
+
+function inSecretFolder(real: string): boolean {
+  return path.dirname(real).split(path.sep).some((part) => SECRET_FOLDERS.has(part));
+}
+
+function refuseSecret(userPath: string, real: string): void {
+  if (inSecretFolder(real)) {
+    throw new WorkerError("path_not_allowed", `path ${userPath} is inside a .ssh folder (${path.dirname(real)}); key folders are never read, even under an allowed folder`);
+  }
 }
 
 function realRoots(roots: string[]): string[] {
@@ -91,6 +106,7 @@ export function openInRoots(userPath: string, roots: string[], hooks: OpenHooks 
     if (!realRoots(roots).some((r) => inside(opened, r))) {
       throw new WorkerError("path_not_allowed", `path ${userPath} opened ${opened}, outside the allowed roots (a folder on the way was swapped for a symlink); nothing was read`);
     }
+    refuseSecret(userPath, opened);
     return { fd, real: opened, stat };
   } catch (err) {
     fs.closeSync(fd);
