@@ -26,7 +26,7 @@ export function ExportPanel({ experimentId, sha256, bytes, names }: { experiment
       </p>
       <p className="text-slate-700">Inside: the predictor, its pinned requirements, a model card, <code>verify.py</code> and <code>predict.py</code>. To check and open it:</p>
       {names && (
-        <pre className="overflow-x-auto rounded bg-slate-100 p-2 text-xs" data-testid="export-commands">
+        <pre className="whitespace-pre-wrap break-all rounded bg-slate-100 p-2 text-xs" data-testid="export-commands">
           {names.loadingCommands.join("\n")}
         </pre>
       )}
