@@ -8,7 +8,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { WORKER_PROTOCOL } from "../worker/protocol";
+import { WORKER_PROTOCOL } from "../contracts/worker";
 import { download, openSftp, uploadFrom } from "../server/targets/ssh/sftp";
 import { sshTransport } from "../server/targets/ssh/ssh-transport";
 import { localTransport } from "../server/targets/transport";

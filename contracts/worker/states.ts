@@ -1,5 +1,5 @@
 // Job states and failure reasons shared by the worker and the app.
-// The allowed transitions live in worker/src/jobstate.ts; this file only names them.
+// The allowed transitions live in contracts/lifecycles (job.ts); this file only names them.
 import { z } from "zod";
 
 export const JOB_STATES = [

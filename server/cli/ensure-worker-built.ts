@@ -16,8 +16,8 @@ import { buildOnce } from "./build/build-lock";
 import { fingerprint } from "./build/fingerprint";
 import { pruneOldBuilds } from "./build/prune-builds";
 
-/** What goes into the bundle: the worker's sources, its protocol, zod (package-lock) and the build script. */
-export const WORKER_INPUTS = ["worker/src", "worker/protocol", "scripts/build-worker.mjs", "package-lock.json"] as const;
+/** What goes into the bundle: the worker's sources, the contracts it imports (protocol, lifecycles), zod (package-lock) and the build script. */
+export const WORKER_INPUTS = ["worker/src", "contracts", "scripts/build-worker.mjs", "package-lock.json"] as const;
 export const WORKER_BUILDS = path.join("dist", "worker-builds");
 export const WORKER_ENTRY = "trainyard-worker.mjs";
 

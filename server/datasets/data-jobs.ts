@@ -6,7 +6,7 @@
  * on This computer the controller reads it directly) and turns a refusal into words.
  */
 import { readFileSync, statSync } from "node:fs";
-import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { WORKER_PROTOCOL } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { DomainError, unavailable } from "@/server/errors";
 import { prepareEnvironment } from "@/server/jobs/environments";

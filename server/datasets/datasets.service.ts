@@ -4,7 +4,7 @@
  * deletion with a preview of what is freed. Registration lives in register.ts, the
  * folding of finished jobs into rows in settle.ts, splits in splits.ts.
  */
-import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { WORKER_PROTOCOL } from "@/contracts/worker";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, notFound, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";

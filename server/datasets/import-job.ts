@@ -9,7 +9,7 @@
  * is registered again (then it is found by hash) or `gc` removes it.
  */
 import { randomUUID } from "node:crypto";
-import { importReportOf, isTerminal, WORKER_PROTOCOL, type TReceipt } from "@/worker/protocol";
+import { importReportOf, isTerminal, WORKER_PROTOCOL, type TReceipt } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { badInput, unavailable } from "@/server/errors";
 import { targetsService } from "@/server/targets/targets.service";

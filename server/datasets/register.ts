@@ -13,7 +13,7 @@
 import { renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { WORKER_PROTOCOL } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { badInput, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";

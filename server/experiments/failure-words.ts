@@ -2,7 +2,7 @@
  * Why a step failed, for people: a one-line summary and the next thing to do, with the
  * technical facts (reason code, recipe error code, detail, a Python traceback) kept apart
  * so the page can fold them away. Pure; unit-tested. The reason codes are the worker's
- * (worker/protocol/states.ts) and the controller's (server/jobs/failure-class.ts); the
+ * (contracts/worker/states.ts) and the controller's (server/jobs/failure-class.ts); the
  * error codes are the recipes' BadInput codes.
  */
 

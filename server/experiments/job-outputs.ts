@@ -8,7 +8,7 @@ import os from "node:os";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import path from "node:path";
-import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { WORKER_PROTOCOL } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { unavailable } from "@/server/errors";
 import { pullFile } from "@/server/targets/target-files";

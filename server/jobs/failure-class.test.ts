@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, JOB_REASONS } from "@/worker/protocol";
+import { ERROR_CODES, JOB_REASONS } from "@/contracts/worker";
 import { classifySubmitRefusal, faultOfReason } from "./failure-class";
 import { canonicalJson, intentHash } from "./intent-hash";
 

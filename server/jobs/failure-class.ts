@@ -3,7 +3,7 @@
  * a final reason is. Exhaustive switches (a new protocol code fails the type check here
  * instead of falling through silently).
  */
-import type { ErrorCode, JobReason } from "@/worker/protocol";
+import type { ErrorCode, JobReason } from "@/contracts/worker";
 
 /** Reasons the controller itself records (beside the worker's JobReason values). */
 export type ControllerReason =

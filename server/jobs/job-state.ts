@@ -10,7 +10,7 @@
  * worker confirms once it answers (including back to an active state). Terminal
  * states never change again.
  */
-import { JOB_STATES, type JobState } from "@/worker/protocol";
+import { JOB_STATES, type JobState } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { publish } from "@/server/events/bus";
 

@@ -1,6 +1,6 @@
 /** Prisma access for jobs; results leave as plain objects (rows or views). */
 import { getDb, type Db } from "@/server/db/client";
-import type { JobState } from "@/worker/protocol";
+import type { JobState } from "@/contracts/worker";
 import { ACTIVE_STATES } from "./job-state";
 import type { JobDetailView, JobView } from "./jobs.schema";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JOB_STATES } from "@/worker/protocol";
+import { JOB_STATES } from "@/contracts/worker";
 
 const MAX_DEADLINE_S = 30 * 24 * 3600;
 

@@ -6,7 +6,7 @@
  * recipe version, environment id, reservation request, deadline — in one transaction
  * BEFORE the worker is asked; see submission.ts for why a crash in between is safe.
  */
-import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { WORKER_PROTOCOL } from "@/contracts/worker";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, notFound, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";

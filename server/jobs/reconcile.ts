@@ -10,7 +10,7 @@
  * worker no longer has makes the job `unknown` at once. Cancel intent
  * (cancelRequestedAt) is delivered on every pass until the worker's receipt carries it.
  */
-import { WORKER_PROTOCOL, type TReceipt } from "@/worker/protocol";
+import { WORKER_PROTOCOL, type TReceipt } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { publish } from "@/server/events/bus";
 import { targetsRepository, type TargetRow } from "@/server/targets/targets.repository";

@@ -9,7 +9,7 @@
  * same opId + intent returns the existing receipt), so even a submit whose answer was
  * lost cannot start a second run.
  */
-import { WORKER_PROTOCOL, type TReceipt } from "@/worker/protocol";
+import { WORKER_PROTOCOL, type TReceipt } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { publish } from "@/server/events/bus";
 import { targetsService } from "@/server/targets/targets.service";

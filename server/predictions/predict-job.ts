@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { renameSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { WORKER_PROTOCOL } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { badInput, unavailable } from "@/server/errors";
 import { ensureBlobOn } from "@/server/datasets";

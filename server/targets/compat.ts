@@ -5,7 +5,7 @@
  * today's full schema to tell its protocol number.
  */
 import { z } from "zod";
-import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { WORKER_PROTOCOL } from "@/contracts/worker";
 
 const ZProtocolOnly = z.object({ workerProtocol: z.number() }).loose();
 

@@ -8,7 +8,7 @@
  */
 import { copyFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
-import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { WORKER_PROTOCOL } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { sshConfigOf, remoteLayout, sshConnectOptions } from "./ssh/ssh-target";
 import { download, mkdirp, removeTree, RESUME_OVERLAP_BYTES, statOrNull, uploadFrom, withSftp, type SftpSession } from "./ssh/sftp";

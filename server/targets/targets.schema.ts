@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZProbeResponse } from "@/worker/protocol";
+import { ZProbeResponse } from "@/contracts/worker";
 
 export const LOCAL_TARGET_NAME = "This computer";
 

@@ -5,7 +5,7 @@
  * when that changes.
  */
 import { existsSync } from "node:fs";
-import { WORKER_PROTOCOL, ZProbeResponse, type TWorkerRequest } from "@/worker/protocol";
+import { WORKER_PROTOCOL, ZProbeResponse, type TWorkerRequest } from "@/contracts/worker";
 import { controllerRuntime, workerBundlePath } from "@/server/controller/runtime";
 import { getDb, type Db } from "@/server/db/client";
 import { notFound, unavailable } from "@/server/errors";

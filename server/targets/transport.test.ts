@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_REQUEST_BYTES, WORKER_PROTOCOL } from "@/worker/protocol";
+import { MAX_REQUEST_BYTES, WORKER_PROTOCOL } from "@/contracts/worker";
 import { outdatedWorkerMessage, workerProtocolOf } from "./compat";
 import { decodeResponse, encodeRequest, localTransport, WorkerProtocolError, WorkerRefused, WorkerUnreachable } from "./transport";
 

@@ -20,7 +20,7 @@ import {
   type ErrorCode,
   type TWorkerRequest,
   type WorkerOp,
-} from "@/worker/protocol";
+} from "@/contracts/worker";
 import type { z } from "zod";
 
 export type ResponseOf<O extends WorkerOp> = z.infer<(typeof RESPONSE_SCHEMAS)[O]>;

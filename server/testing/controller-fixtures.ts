@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { WORKER_PROTOCOL, type TReceipt } from "@/worker/protocol";
+import { WORKER_PROTOCOL, type TReceipt } from "@/contracts/worker";
 import { localTransport } from "@/server/targets/transport";
 import { REPO, waitFor, type TestHome, type TestServer } from "./server-harness";
 

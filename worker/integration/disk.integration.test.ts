@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZReceipt } from "../protocol";
+import { ZReceipt } from "../../contracts/worker";
 import { fixtureEnv, makeHome, submitJob, waitForJob, type WorkerHome } from "../testing/harness";
 
 const CAP = 4 * 1024 * 1024;

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TReceipt } from "../protocol/receipt";
+import type { TReceipt } from "../../contracts/worker/receipt";
 import { identityOf, jobGroupMembers } from "../src/proc";
 import { makeHome, pidAlive, readReceiptFile, submitJob, waitFor, waitForJob, type WorkerHome } from "../testing/harness";
 

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importReportOf, ZImportProgressEvent } from "../protocol/responses";
+import { importReportOf, ZImportProgressEvent } from "../../contracts/worker/responses";
 import { importAndWait, makeHome, pidAlive, waitForJob, type WorkerHome } from "../testing/harness";
 
 const MiB = 1 << 20;

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZReceipt, parseWorkerResponse } from "../protocol";
+import { ZReceipt, parseWorkerResponse } from "../../contracts/worker";
 import { fixtureEnv, importAndWait, makeHome, submitJob, waitForJob, type WorkerHome } from "../testing/harness";
 
 let w: WorkerHome;

@@ -1,7 +1,7 @@
 // The control CLI's envelope: typed errors for a wrong protocol, an unknown op, bad JSON
 // and oversize requests; probe answers with the documented shape.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZProbeResponse, WORKER_PROTOCOL } from "../protocol";
+import { ZProbeResponse, WORKER_PROTOCOL } from "../../contracts/worker";
 import { makeHome, type WorkerHome } from "../testing/harness";
 
 let w: WorkerHome;

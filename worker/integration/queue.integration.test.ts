@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isTerminal } from "../protocol";
+import { isTerminal } from "../../contracts/worker";
 import { fixtureEnv, makeHome, readReceiptFile, submitJob, waitFor, waitForJob, type WorkerHome } from "../testing/harness";
 
 let w: WorkerHome;

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importReportOf } from "../protocol/responses";
+import { importReportOf } from "../../contracts/worker/responses";
 import { fixtureEnv, importAndWait, makeHome, submitJob, waitForJob, type WorkerHome } from "../testing/harness";
 
 let w: WorkerHome;

@@ -1,6 +1,6 @@
 // `control`: one JSON request in, one JSON response out. Checks size, JSON, protocol
 // number and op before the op's own schema, so a mismatch is always a typed error.
-import { REQUEST_SCHEMAS, MAX_REQUEST_BYTES, WORKER_PROTOCOL, type WorkerOp } from "../protocol/requests";
+import { REQUEST_SCHEMAS, MAX_REQUEST_BYTES, WORKER_PROTOCOL, type WorkerOp } from "../../contracts/worker/requests";
 import { loadConfig } from "./config";
 import { WorkerError } from "./errors";
 import { Home } from "./home";

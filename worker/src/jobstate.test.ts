@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JOB_STATES, TERMINAL_STATES, isTerminal } from "../protocol/states";
+import { JOB_STATES, TERMINAL_STATES, isTerminal } from "../../contracts/worker/states";
 import { TRANSITIONS, canTransition } from "./jobstate";
 
 describe("job state transitions", () => {

@@ -3,8 +3,8 @@
 // {"t", "type": "state", "from", "to", "reason"} (the audit trail the controller reads).
 import fs from "node:fs";
 import path from "node:path";
-import type { TReceipt } from "../protocol/receipt";
-import type { JobReason, JobState } from "../protocol/states";
+import type { TReceipt } from "../../contracts/worker/receipt";
+import type { JobReason, JobState } from "../../contracts/worker/states";
 import { appendLine, nowIso } from "./fsx";
 import type { Home } from "./home";
 import { updateReceipt } from "./receipts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { WorkerConfig } from "./config";
 import { fit, queueOrder, type Ledger } from "./ledger";
-import type { TReceipt } from "../protocol/receipt";
+import type { TReceipt } from "../../contracts/worker/receipt";
 
 const cfg = { capacity: { cpus: 4, ramGb: 16, gpus: 2 } } as WorkerConfig;
 const slots = () => [

@@ -6,9 +6,9 @@
 // does not fit blocks the ones behind it (no backfill), so a large job is never starved.
 import fs from "node:fs";
 import { z } from "zod";
-import { ZReservation, type TReceipt, type TReservation } from "../protocol/receipt";
-import type { TResources } from "../protocol/requests";
-import { isTerminal } from "../protocol/states";
+import { ZReservation, type TReceipt, type TReservation } from "../../contracts/worker/receipt";
+import type { TResources } from "../../contracts/worker/requests";
+import { isTerminal } from "../../contracts/worker/states";
 import type { WorkerConfig } from "./config";
 import { readText, writeJsonAtomic, nowIso } from "./fsx";
 import { detectGpus } from "./gpus";

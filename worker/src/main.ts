@@ -6,7 +6,7 @@
 import { loadConfig } from "./config";
 import { control } from "./control";
 import { Home } from "./home";
-import { MAX_REQUEST_BYTES } from "../protocol/requests";
+import { MAX_REQUEST_BYTES } from "../../contracts/worker/requests";
 import { supervise } from "./supervisor/run";
 import { reap } from "./supervisor/reap";
 import { WORKER_PROTOCOL, WORKER_VERSION } from "./version";

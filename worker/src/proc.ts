@@ -2,7 +2,7 @@
 // membership, liveness, signalling a whole group — only a group whose recorded leader
 // still matches (a reused pid is never signalled). Linux only (DESIGN: macOS later).
 import fs from "node:fs";
-import type { TProcessIdentity } from "../protocol/receipt";
+import type { TProcessIdentity } from "../../contracts/worker/receipt";
 
 let cachedBootId: string | null | undefined;
 export function bootId(): string {

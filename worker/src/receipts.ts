@@ -3,8 +3,8 @@
 // `<file>.corrupt-<time>`, reported as `receipt_corrupt`, and listed as a probe problem.
 import fs from "node:fs";
 import path from "node:path";
-import { ZReceipt, type TReceipt } from "../protocol/receipt";
-import type { TProblem } from "../protocol/responses";
+import { ZReceipt, type TReceipt } from "../../contracts/worker/receipt";
+import type { TProblem } from "../../contracts/worker/responses";
 import { WorkerError } from "./errors";
 import { readText, writeJsonAtomic } from "./fsx";
 import type { Home } from "./home";

@@ -4,7 +4,7 @@
 // forever, and never silently resumed. Reservations are released by startWhatFits once
 // the job is terminal, i.e. only after its processes are gone.
 import fs from "node:fs";
-import type { TReceipt } from "../protocol/receipt";
+import type { TReceipt } from "../../contracts/worker/receipt";
 import type { Home } from "./home";
 import { transition } from "./jobstate";
 import { groupAlive, isAlive } from "./proc";

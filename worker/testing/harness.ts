@@ -8,8 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { TReceipt } from "../protocol/receipt";
-import { isTerminal } from "../protocol/states";
+import type { TReceipt } from "../../contracts/worker/receipt";
+import { isTerminal } from "../../contracts/worker/states";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const FIXTURE_TRAINING = path.join(REPO, "worker", "test-fixtures", "training");

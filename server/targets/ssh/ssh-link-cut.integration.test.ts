@@ -10,7 +10,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { WORKER_PROTOCOL } from "@/contracts/worker";
 import { admitFixtureJob, fixtureInput, isProcessAlive, pidOf, RECIPE, readyRecipe, runCount, waitForState } from "@/server/testing/controller-fixtures";
 import { makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { enrollTestComputer } from "@/server/testing/ssh-computer";

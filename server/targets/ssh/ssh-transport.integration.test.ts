@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WORKER_PROTOCOL } from "@/worker/protocol";
+import { WORKER_PROTOCOL } from "@/contracts/worker";
 import { buildWorkerBundle, REPO, TEST_ENVS_DIR } from "@/server/testing/server-harness";
 import { directConnectOptions, keygen, startSshd, type TestSshd } from "@/server/testing/sshd-harness";
 import { WorkerUnreachable } from "../transport";

@@ -3,7 +3,7 @@
  * validated worker directory and fixed words (ssh-settings.ts), the request goes on
  * stdin, the response comes back on stdout (DESIGN "Worker protocol", unchanged).
  */
-import type { TWorkerRequest } from "@/worker/protocol";
+import type { TWorkerRequest } from "@/contracts/worker";
 import { decodeResponse, encodeRequest, WorkerProtocolError, WorkerUnreachable, type ResponseOf, type WorkerTransport } from "../transport";
 import type { SshConnectOptions } from "./ssh-connection";
 import { lease, type Lease } from "./ssh-pool";

@@ -3,8 +3,8 @@
 // point safe: op index (opId -> jobId) first, then job dir and input.json, then the
 // receipt; a retry that finds the index but no receipt finishes the same job id.
 import fs from "node:fs";
-import type { TReceipt } from "../../protocol/receipt";
-import type { TResources } from "../../protocol/requests";
+import type { TReceipt } from "../../../contracts/worker/receipt";
+import type { TResources } from "../../../contracts/worker/requests";
 import { WorkerError } from "../errors";
 import { appendLine, nowIso, readText, writeJsonAtomic } from "../fsx";
 import { newJobId } from "../home";

@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
-import type { ZGcRequest } from "../../protocol/requests";
-import { isActive, isTerminal } from "../../protocol/states";
+import type { ZGcRequest } from "../../../contracts/worker/requests";
+import { isActive, isTerminal } from "../../../contracts/worker/states";
 import { nowIso } from "../fsx";
 import { listReceipts, updateReceipt } from "../receipts";
 import type { Ctx } from "./context";

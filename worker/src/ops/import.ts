@@ -6,7 +6,7 @@
 // no ledger reservation and is admitted ahead of the queue: it is disk I/O, and a
 // training job holding every CPU must not keep a dataset from being registered.
 import type { z } from "zod";
-import type { ZImportRequest } from "../../protocol/requests";
+import type { ZImportRequest } from "../../../contracts/worker/requests";
 import { startWhatFits } from "../ledger";
 import { checkReadablePath } from "../paths";
 import type { Ctx } from "./context";

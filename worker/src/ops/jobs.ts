@@ -1,10 +1,10 @@
 // inspect, list, logs, cancel: reading and stopping jobs. Reads reconcile first, so a
 // job whose supervisor is gone never shows `running` forever.
 import fs from "node:fs";
-import type { TReceipt } from "../../protocol/receipt";
+import type { TReceipt } from "../../../contracts/worker/receipt";
 import type { z } from "zod";
-import type { ZCancelRequest, ZInspectRequest, ZListRequest, ZLogsRequest } from "../../protocol/requests";
-import { isTerminal } from "../../protocol/states";
+import type { ZCancelRequest, ZInspectRequest, ZListRequest, ZLogsRequest } from "../../../contracts/worker/requests";
+import { isTerminal } from "../../../contracts/worker/states";
 import { WorkerError } from "../errors";
 import { fileSize, nowIso, readText, writeFileAtomic } from "../fsx";
 import { transition } from "../jobstate";

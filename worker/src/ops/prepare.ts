@@ -3,7 +3,7 @@
 // once; an active prepare of the same environment is returned instead of a second one.
 import fs from "node:fs";
 import type { z } from "zod";
-import type { ZPrepareRequest } from "../../protocol/requests";
+import type { ZPrepareRequest } from "../../../contracts/worker/requests";
 import { WorkerError } from "../errors";
 import { startWhatFits } from "../ledger";
 import { choosePython } from "../python";

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
-import type { ZArtifactsRequest, ZFetchRequest, ZPeekRequest, ZPutRequest } from "../../protocol/requests";
+import type { ZArtifactsRequest, ZFetchRequest, ZPeekRequest, ZPutRequest } from "../../../contracts/worker/requests";
 import { WorkerError } from "../errors";
 import { sha256File } from "../fsx";
 import { openInRoots } from "../paths";

@@ -2,7 +2,7 @@
 // recorded durably as `queued`, then the queue is moved (startWhatFits admits it and
 // launches its supervisor if it fits).
 import type { z } from "zod";
-import type { ZSubmitRequest } from "../../protocol/requests";
+import type { ZSubmitRequest } from "../../../contracts/worker/requests";
 import { WorkerError } from "../errors";
 import { resolveInput } from "../inputs";
 import { capacityError, diskFreeBytes, startWhatFits } from "../ledger";

@@ -2,7 +2,7 @@
 // build_env.py for a prepare job, with the contract's environment variables.
 import fs from "node:fs";
 import path from "node:path";
-import type { TReceipt } from "../../protocol/receipt";
+import type { TReceipt } from "../../../contracts/worker/receipt";
 import type { WorkerConfig } from "../config";
 import { WorkerError } from "../errors";
 import { envDir, envReady, findRecipe } from "../recipes";

@@ -3,7 +3,7 @@
 // evidence, picks the outcome (outcome.ts), and records it; a full disk while recording
 // is itself recorded as disk_full with the outputs discarded.
 import fs from "node:fs";
-import type { TReceipt } from "../../protocol/receipt";
+import type { TReceipt } from "../../../contracts/worker/receipt";
 import type { WorkerConfig } from "../config";
 import { isEnospc, releaseInjectedFaults } from "../faults";
 import { fileSize, writeJsonAtomic } from "../fsx";

@@ -8,9 +8,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { TReceipt, TProcessIdentity } from "../../protocol/receipt";
-import type { TImportReport } from "../../protocol/responses";
-import type { ErrorCode, JobReason, JobState } from "../../protocol/states";
+import type { TReceipt, TProcessIdentity } from "../../../contracts/worker/receipt";
+import type { TImportReport } from "../../../contracts/worker/responses";
+import type { ErrorCode, JobReason, JobState } from "../../../contracts/worker/states";
 import type { WorkerConfig } from "../config";
 import { WorkerError } from "../errors";
 import { isEnospc, releaseInjectedFaults } from "../faults";

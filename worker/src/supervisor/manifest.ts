@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { sha256File } from "../fsx";
-import type { TManifestEntry } from "../../protocol/responses";
+import type { TManifestEntry } from "../../../contracts/worker/responses";
 
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 const ZManifest = z.object({

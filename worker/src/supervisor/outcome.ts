@@ -1,7 +1,7 @@
 // The one exhaustive mapping from how a recipe process ended to the job's final state.
 // User faults (bad input, bad manifest, the recipe's own failure) are kept apart from
 // system faults (disk full, out of memory, interrupted) by the reason.
-import type { JobReason, JobState } from "../../protocol/states";
+import type { JobReason, JobState } from "../../../contracts/worker/states";
 
 export type StopCause = "cancel" | "deadline" | "disk_full" | null;
 

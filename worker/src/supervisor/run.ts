@@ -6,7 +6,7 @@
 // records the terminal receipt, and then hands its slot on (startWhatFits).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import type { TReceipt } from "../../protocol/receipt";
+import type { TReceipt } from "../../../contracts/worker/receipt";
 import { verifyBlobForBoot } from "../blob-verify";
 import type { WorkerConfig } from "../config";
 import { configureFaults, isEnospc, releaseInjectedFaults } from "../faults";

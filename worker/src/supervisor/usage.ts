@@ -3,7 +3,7 @@
 // reaped), summed; the maximum over samples. A process that dies between samples is
 // still counted if a group member reaped it. Peak RSS: the largest sum of VmRSS over
 // the group in one sample, or the leader's VmHWM if larger. Granularity = sample period.
-import type { TProcessIdentity } from "../../protocol/receipt";
+import type { TProcessIdentity } from "../../../contracts/worker/receipt";
 import { hwmBytes, jobGroupMembers, rssBytes } from "../proc";
 
 const CLK_TCK = 100; // Linux USER_HZ on every mainstream architecture
