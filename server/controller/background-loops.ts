@@ -8,7 +8,7 @@ import type { HomePaths } from "@/server/config/home";
 import { getDb } from "@/server/db/client";
 import { startChainLoop } from "@/server/experiments/chain-loop";
 import { startReconcileLoop } from "./reconcile-loop";
-import { clearControllerRuntime, repoRootFromHere, setControllerRuntime } from "./runtime";
+import { clearControllerRuntime, repoRootFromHere, setControllerRuntime } from "@/server/config/runtime";
 
 export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => Promise<void> {
   const runtime = { config, home, repoRoot: repoRootFromHere() };

@@ -18,7 +18,7 @@ import { ensureLocalTarget } from "@/server/targets/local/local-target";
 import { targetsRepository } from "@/server/targets/targets.repository";
 import { targetsService } from "@/server/targets/targets.service";
 import { loopStats } from "./loop-stats";
-import type { ControllerRuntime } from "./runtime";
+import type { ControllerRuntime } from "@/server/config/runtime";
 
 const PROBE_EVERY_MS = 5 * 60_000;
 /** A burst of receipt writes (admitted, running, succeeded) becomes one pass. */

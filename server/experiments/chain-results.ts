@@ -7,7 +7,7 @@ import { mkdir, rename } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@/server/db/client";
 import { homePaths } from "@/server/config/home";
-import { controllerRuntime } from "@/server/controller/runtime";
+import { controllerRuntime } from "@/server/config/runtime";
 import { compareReceipts, type Comparison, type ReceiptLike } from "./compare";
 import type { StepName } from "./chain-steps";
 import type { StepJob } from "./chain-jobs";

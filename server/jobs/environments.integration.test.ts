@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/config/env";
 import { ensureHome } from "@/server/config/home";
 import { startReconcileLoop } from "@/server/controller/reconcile-loop";
-import { clearControllerRuntime, setControllerRuntime, type ControllerRuntime } from "@/server/controller/runtime";
+import { clearControllerRuntime, setControllerRuntime, type ControllerRuntime } from "@/server/config/runtime";
 import type { Db } from "@/server/db/client";
 import { ensureLocalTarget } from "@/server/targets/local/local-target";
 import { RECIPE } from "@/server/testing/controller-fixtures";

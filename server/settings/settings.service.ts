@@ -8,7 +8,7 @@ import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "@/server/config/env";
-import { controllerRuntime } from "@/server/controller/runtime";
+import { controllerRuntime } from "@/server/config/runtime";
 import type { Db } from "@/server/db/client";
 import { badInput, conflict } from "@/server/errors";
 import { settingsRepository } from "./settings.repository";

@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { WORKER_PROTOCOL, ZProbeResponse, type TWorkerRequest } from "@/contracts/worker";
-import { controllerRuntime, workerBundlePath } from "@/server/controller/runtime";
+import { controllerRuntime, workerBundlePath } from "@/server/config/runtime";
 import { getDb, type Db } from "@/server/db/client";
 import { notFound, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";

@@ -5,7 +5,7 @@
  * any other field the owner set there. The worker reads only that file, never env vars.
  */
 import path from "node:path";
-import type { ControllerRuntime } from "@/server/controller/runtime";
+import type { ControllerRuntime } from "@/server/config/runtime";
 import type { Db } from "@/server/db/client";
 import { LOCAL_TARGET_NAME } from "../targets.schema";
 import { targetsRepository, type TargetRow } from "../targets.repository";

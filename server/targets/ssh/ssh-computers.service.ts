@@ -5,7 +5,7 @@
  * live or unknown jobs cannot be deleted or re-pointed, only renamed or disabled.
  */
 import path from "node:path";
-import { controllerRuntime, workerBundlePath } from "@/server/controller/runtime";
+import { controllerRuntime, workerBundlePath } from "@/server/config/runtime";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Db } from "@/server/db/client";
-import { controllerRuntime } from "@/server/controller/runtime";
+import { controllerRuntime } from "@/server/config/runtime";
 import type { TargetRow } from "../targets.repository";
 import { WorkerUnreachable, type WorkerTransport } from "../transport";
 import { hostKeyVerifier } from "./host-key-store";

@@ -2,7 +2,9 @@
  * What the controller needs to reach This computer's worker: the app config, the home
  * layout and the repository root. Set once at server start by the background loops; kept
  * on globalThis because Next.js bundles route handlers apart from the server entry and a
- * module-level variable would exist twice in one process.
+ * module-level variable would exist twice in one process. It lives in config/, below
+ * every domain: targets, experiments and settings read it, and the controller's loops
+ * (which import those domains) set it, so a home inside controller/ made an import cycle.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
