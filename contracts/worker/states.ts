@@ -1,26 +1,17 @@
-// Job states and failure reasons shared by the worker and the app.
-// The allowed transitions live in contracts/lifecycles (job.ts); this file only names them.
+// Job states and failure reasons shared by the worker and the app. The states and the
+// worker's allowed transitions are its lifecycle table (contracts/lifecycles/job.ts).
 import { z } from "zod";
+import { JOB_STATES, workerJobLifecycle, type JobState } from "../lifecycles/job";
 
-export const JOB_STATES = [
-  "queued",
-  "admitted",
-  "running",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "timed_out",
-  "unknown",
-] as const;
-export const ZJobState = z.enum(JOB_STATES);
-export type JobState = z.infer<typeof ZJobState>;
+export { JOB_STATES, type JobState };
+export const ZJobState = workerJobLifecycle.schema;
 
-export const TERMINAL_STATES: readonly JobState[] = ["succeeded", "failed", "cancelled", "timed_out"];
+export const TERMINAL_STATES: readonly JobState[] = workerJobLifecycle.terminal;
 /** `unknown` is not terminal: it keeps its reservation until the host says what happened. */
-export const ACTIVE_STATES: readonly JobState[] = ["queued", "admitted", "running", "unknown"];
+export const ACTIVE_STATES: readonly JobState[] = workerJobLifecycle.active;
 
 export function isTerminal(state: JobState): boolean {
-  return TERMINAL_STATES.includes(state);
+  return workerJobLifecycle.isTerminal(state);
 }
 export function isActive(state: JobState): boolean {
   return !isTerminal(state);

@@ -1,28 +1,20 @@
-// Job lifecycle: the allowed-transition table and the ONLY function that changes a
-// job's state. Every transition is appended to the job's events.jsonl as
+// Job lifecycle on the worker: the ONLY function that changes a job's state (the table is
+// contracts/lifecycles/job.ts). Every transition is appended to the job's events.jsonl as
 // {"t", "type": "state", "from", "to", "reason"} (the audit trail the controller reads).
 import fs from "node:fs";
 import path from "node:path";
 import type { TReceipt } from "../../contracts/worker/receipt";
+import { workerJobLifecycle } from "../../contracts/lifecycles/job";
 import type { JobReason, JobState } from "../../contracts/worker/states";
 import { appendLine, nowIso } from "./fsx";
 import type { Home } from "./home";
 import { updateReceipt } from "./receipts";
 
-export const TRANSITIONS: Record<JobState, readonly JobState[]> = {
-  queued: ["admitted", "cancelled", "failed"],
-  admitted: ["running", "failed", "cancelled", "unknown"],
-  running: ["succeeded", "failed", "cancelled", "timed_out", "unknown"],
-  // `unknown` reconciles to what really happened once it can be confirmed.
-  unknown: ["succeeded", "failed", "cancelled", "timed_out"],
-  succeeded: [],
-  failed: [],
-  cancelled: [],
-  timed_out: [],
-};
+/** The worker's table (contracts/lifecycles/job.ts): one step at a time. */
+export const TRANSITIONS = workerJobLifecycle.transitions;
 
 export function canTransition(from: JobState, to: JobState): boolean {
-  return TRANSITIONS[from].includes(to);
+  return workerJobLifecycle.canMove(from, to);
 }
 
 export function eventsFile(home: Home, jobId: string): string {
@@ -55,7 +47,7 @@ export function transition(
     if (!canTransition(r.state, to)) return null;
     if (allowedFrom && !allowedFrom.includes(r.state)) return null;
     changed = true;
-    const terminalTime = ["succeeded", "failed", "cancelled", "timed_out"].includes(to) ? { endedAt: r.endedAt ?? nowIso() } : {};
+    const terminalTime = workerJobLifecycle.isTerminal(to) ? { endedAt: r.endedAt ?? nowIso() } : {};
     return { ...r, ...terminalTime, ...patch(r), state: to, reason: reason ?? (to === "queued" ? null : r.reason) };
   });
   if (changed) {

@@ -1,0 +1,6 @@
+// Every lifecycle table of Trainyard, and the helper that defines them. Depends on zod alone.
+export * from "./define";
+export * from "./job";
+export * from "./experiment";
+export * from "./data";
+export * from "./registry";

@@ -1,0 +1,46 @@
+/**
+ * Lifecycles of the model registry (issue 15) and of deployments (issue 16): tables only,
+ * for the services those issues build.
+ *
+ * A model version is immutable; what changes is whether its export is in managed storage.
+ * `registering` copies (or restores, by hash, from the worker that made it) the verified
+ * export; without it the version is `export_missing` and cannot be promoted, until a later
+ * restore succeeds. Retention may remove a version that is neither selected nor aliased.
+ *
+ * A deployment loads a release, serves it (`ready`), loads a candidate beside it while
+ * `switching` (a failed candidate never becomes current: back to `ready` on the old release,
+ * or `failed` when the old one cannot be reloaded), and is `stopped` only once its serving
+ * process group is gone. Stop, resume and retry are actions, so nothing is terminal.
+ */
+import { defineLifecycle } from "./define";
+
+export const modelVersionLifecycle = defineLifecycle({
+  name: "model version",
+  states: ["registering", "registered", "export_missing", "removed"],
+  initial: ["registering"],
+  terminal: ["removed"],
+  transitions: {
+    registering: ["registered", "export_missing"],
+    registered: ["export_missing", "removed"],
+    export_missing: ["registered", "removed"],
+    removed: [],
+  },
+});
+
+export const deploymentLifecycle = defineLifecycle({
+  name: "deployment",
+  states: ["loading", "ready", "switching", "stopping", "stopped", "failed"],
+  initial: ["loading"],
+  terminal: [],
+  transitions: {
+    loading: ["ready", "stopping", "failed"],
+    ready: ["switching", "stopping", "failed"],
+    switching: ["ready", "stopping", "failed"],
+    stopping: ["stopped", "failed"],
+    stopped: ["loading"],
+    failed: ["loading", "stopping"],
+  },
+});
+
+export type ModelVersionStatus = (typeof modelVersionLifecycle.states)[number];
+export type DeploymentState = (typeof deploymentLifecycle.states)[number];
