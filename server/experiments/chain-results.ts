@@ -12,7 +12,7 @@ import { compareReceipts, type Comparison, type ReceiptLike } from "./compare";
 import type { StepName } from "./chain-steps";
 import type { StepJob } from "./chain-jobs";
 import { copyOutputFile, readFinishedOutputJson, readOptionalOutputJson, readOutputJson } from "./job-outputs";
-import { exportNames, type ExportNames } from "@/server/exports/export-names";
+import { exportNames, type ExportNames } from "@/server/experiments/export-names";
 
 export interface ExperimentResults {
   candidate: ReceiptLike & Record<string, unknown>;

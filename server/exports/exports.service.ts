@@ -7,7 +7,7 @@ import { conflict } from "@/server/errors";
 import { exportArchivePath } from "@/server/experiments/chain-results";
 import { experimentsService } from "@/server/experiments/experiments.service";
 import { verifyExportArchive } from "./verify-export";
-import { exportNames } from "./export-names";
+import { exportNames } from "@/server/experiments/export-names";
 
 export interface ExportDownload {
   path: string;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ExperimentDetailView } from "@/server/experiments/experiment-views";
-import { exportNames } from "@/server/exports/export-names";
+import { exportNames } from "@/server/experiments/export-names";
 import { CliError } from "../cli-error";
 import { unreachableError, type Connection } from "../api-client";
 
@@ -19,7 +19,7 @@ export async function downloadExport(conn: Connection, exp: ExperimentDetailView
     throw new CliError(`Downloading the export failed (HTTP ${res.status}): ${body.slice(0, 300)}`, 1, "download_failed");
   }
   mkdirSync(outDir, { recursive: true });
-  // The same name as the browser download and the model card's commands (server/exports/export-names.ts).
+  // The same name as the browser download and the model card's commands (server/experiments/export-names.ts).
   const file = path.resolve(outDir, exportNames(exp.results?.export, exp.name, exp.exportSha256).fileName);
   const tmp = `${file}.part`;
   const hash = createHash("sha256");
