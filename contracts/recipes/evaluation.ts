@@ -1,0 +1,142 @@
+/**
+ * The trusted `evaluation` recipe (training/evaluation): baseline predictions and the
+ * scored receipt (score.py, metrics.py, evaluator.py; README.md there documents it).
+ */
+import { z } from "zod";
+import { ZClassKey, ZClassValue, ZDirection, ZMetricName, ZSha256Hex, ZTask, ref } from "./common";
+
+export const ZBaselineInput = z.strictObject({
+  labels: ref("labels.parquet of the TRAIN partition (or the features job's output folder)"),
+  features: ref("features.parquet of the partition to predict (only row_id is read), or its folder"),
+  task: ZTask,
+});
+
+export const ZScoreInput = z.strictObject({
+  predictions: ref("predictions.parquet (or the predicting job's output folder)"),
+  labels: ref("labels.parquet of the scored partition (or its folder)"),
+  task: ZTask,
+  metric: ZMetricName,
+  positiveClass: ZClassValue.nullable().optional(),
+  classes: z.array(ZClassValue).nullable().optional(),
+  contract: z.strictObject({
+    snapshotSha256: ZSha256Hex,
+    splitSha256: ZSha256Hex,
+    exportSha256: ZSha256Hex.nullable().optional(),
+  }),
+});
+
+/** What makes two receipts comparable; its canonical JSON hashes to contractSha256. */
+export const ZEvaluationContract = z.strictObject({
+  primaryMetric: ZMetricName,
+  direction: ZDirection,
+  splitSha256: ZSha256Hex,
+  evaluatorVersion: z.string(),
+  snapshotSha256: ZSha256Hex,
+  partition: z.literal("test"),
+});
+export type EvaluationContract = z.infer<typeof ZEvaluationContract>;
+
+export const ZEvaluator = z.strictObject({
+  recipe: z.string(),
+  recipeVersion: z.string(),
+  codeSha256: ZSha256Hex,
+  /** SHA-256 of each code file the version covers. */
+  files: z.record(z.string(), ZSha256Hex),
+  version: z.string(),
+});
+
+/** Metric values by name; null where not computable (the reason is in notes). */
+const ZMetricValues = z.partialRecord(ZMetricName, z.number().nullable());
+const ZMetricNotes = z.partialRecord(ZMetricName, z.string());
+
+const ZHashes = z.strictObject({
+  exportSha256: ZSha256Hex.nullable(),
+  snapshotSha256: ZSha256Hex,
+  splitSha256: ZSha256Hex,
+  predictionsSha256: ZSha256Hex,
+  labelsSha256: ZSha256Hex,
+});
+
+const common = {
+  receiptVersion: z.literal(1),
+  primaryMetric: ZMetricName,
+  direction: ZDirection,
+  primaryValue: z.number(),
+  rows: z.int().nonnegative(),
+  metrics: ZMetricValues,
+  notes: ZMetricNotes,
+  evaluator: ZEvaluator,
+  hashes: ZHashes,
+  evaluationContract: ZEvaluationContract,
+  contractSha256: ZSha256Hex,
+};
+
+export const ZConfusionMatrix = z.strictObject({
+  /** Rows are actual classes, columns predicted ones, in this order. */
+  labels: z.array(ZClassKey),
+  matrix: z.array(z.array(z.int().nonnegative())),
+});
+
+export const ZPerClass = z.record(
+  ZClassKey,
+  z.strictObject({ precision: z.number(), recall: z.number(), f1: z.number(), support: z.int().nonnegative() }),
+);
+
+export const ZClassifiedExample = z.strictObject({
+  rowId: z.int().nonnegative(),
+  actual: ZClassKey,
+  predicted: ZClassKey,
+  /** The probability the model gave its (wrong) answer; null without probabilities. */
+  confidence: z.number().nullable(),
+});
+
+export const ZRegressionExample = z.strictObject({
+  rowId: z.int().nonnegative(),
+  actual: z.number(),
+  predicted: z.number(),
+  confidence: z.null(),
+  absoluteError: z.number(),
+});
+
+export const ZResiduals = z.strictObject({
+  definition: z.literal("predicted - actual"),
+  mean: z.number(),
+  std: z.number(),
+  /** q00, q05, q25, q50, q75, q95, q100. */
+  quantiles: z.record(z.string(), z.number()),
+  sample: z.array(z.strictObject({ rowId: z.int().nonnegative(), actual: z.number(), predicted: z.number() })),
+});
+
+export const ZClassificationReceipt = z.strictObject({
+  ...common,
+  task: z.enum(["binary", "multiclass"]),
+  /** binary only. */
+  positiveClass: ZClassKey.nullable(),
+  classes: z.array(ZClassKey),
+  confusionMatrix: ZConfusionMatrix,
+  perClass: ZPerClass,
+  residuals: z.null(),
+  worstExamples: z.array(ZClassifiedExample),
+});
+
+export const ZRegressionReceipt = z.strictObject({
+  ...common,
+  task: z.literal("regression"),
+  positiveClass: z.null(),
+  confusionMatrix: z.null(),
+  perClass: z.null(),
+  residuals: ZResiduals,
+  worstExamples: z.array(ZRegressionExample),
+});
+
+/** receipt.json: the evaluation receipt of one model on the test partition. */
+export const ZReceipt = z.union([ZClassificationReceipt, ZRegressionReceipt]);
+export type Receipt = z.infer<typeof ZReceipt>;
+export type ClassificationReceipt = z.infer<typeof ZClassificationReceipt>;
+export type RegressionReceipt = z.infer<typeof ZRegressionReceipt>;
+
+export const evaluation = {
+  /** predictions.parquet: row_id, prediction, proba::<class>. */
+  baseline: { input: ZBaselineInput, outputs: {} },
+  score: { input: ZScoreInput, outputs: { "receipt.json": ZReceipt } },
+} as const;

@@ -1,0 +1,45 @@
+/**
+ * Every recipe job's input and the schema of each JSON file it writes:
+ * RECIPES[recipe][job] = { input, outputs: { "<file>": schema } }.
+ * Each recipe.json's inputSchema is generated from `input` (scripts/recipe-input-schemas.ts),
+ * the worker checks a job's input against it at submit, and the server reads an output
+ * only through its schema (server/jobs/read-output.ts).
+ */
+import type { z } from "zod";
+import { data } from "./data";
+import { evaluation } from "./evaluation";
+import { exportRecipe } from "./export";
+import { tabular } from "./tabular";
+
+export * from "./common";
+export * from "./data";
+export * from "./evaluation";
+export * from "./export";
+export * from "./tabular";
+
+export const RECIPES = { data, tabular, evaluation, export: exportRecipe } as const;
+
+export type RecipeName = keyof typeof RECIPES;
+export type JobName<R extends RecipeName> = keyof (typeof RECIPES)[R] & string;
+type Jobs = { [R in RecipeName]: (typeof RECIPES)[R] };
+
+/** The outputs a job declares, by file name. */
+export type OutputsOf<R extends RecipeName, J extends JobName<R>> = Jobs[R][J] extends { outputs: infer O } ? O : never;
+export type OutputFile<R extends RecipeName, J extends JobName<R>> = keyof OutputsOf<R, J> & string;
+export type InputOf<R extends RecipeName, J extends JobName<R>> = Jobs[R][J] extends { input: infer I extends z.ZodType } ? z.input<I> : never;
+
+export interface JobContract {
+  input: z.ZodType;
+  outputs: Record<string, z.ZodType>;
+}
+
+function isRecipe(name: string): name is RecipeName {
+  return Object.hasOwn(RECIPES, name);
+}
+
+/** The contract of recipe.job, or null for a recipe this build has none for (a test fixture). */
+export function jobContract(recipe: string, job: string): JobContract | null {
+  if (!isRecipe(recipe)) return null;
+  const jobs: Record<string, JobContract> = RECIPES[recipe];
+  return (Object.hasOwn(jobs, job) && jobs[job]) || null;
+}
