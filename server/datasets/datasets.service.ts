@@ -2,7 +2,8 @@
  * Datasets of a project: list and read them, preview, profile status (with the data
  * tools' setup progress on first use), checks for a target, split contracts, and
  * deletion with a preview of what is freed. Registration lives in register.ts, the
- * folding of finished jobs into rows in settle.ts, splits in splits.ts.
+ * folding of finished jobs into rows in settle.ts, splits in splits.ts (which imports
+ * nothing of this file: it gets the ready dataset from here).
  */
 import { WORKER_PROTOCOL } from "@/contracts/worker";
 import { getDb, type Db } from "@/server/db/client";
@@ -34,7 +35,7 @@ import { localTarget, removeLocalBlob, workerHomeOf } from "./local-store";
 import { previewFromLines } from "./preview";
 import { registerPath, registerUpload } from "./register";
 import { installSettleListener, requestSettle, settleCheck, settleDataset } from "./settle";
-import { ensureSplit, startSplit } from "./splits";
+import { recordSplit, startSplit, type TRecordSplitInput } from "./splits";
 
 const PREVIEW_ROWS = 20;
 
@@ -195,8 +196,9 @@ export function datasetsService(db: Db = getDb()) {
       return checksView((await repo.checks.find(input.id, input.target, key))!, setup);
     },
 
-    startSplit: (input: TEnsureSplitInput) => startSplit(db, input),
-    ensureSplit: (input: TEnsureSplitInput, opts?: { timeoutMs?: number; signal?: AbortSignal }) => ensureSplit(db, input, opts),
+    startSplit: async (input: TEnsureSplitInput) => startSplit(db, await requireReady(input.datasetId), input),
+    /** Records the split an experiment's own split step made; returns its SplitContract id. */
+    recordSplit: (input: TRecordSplitInput) => recordSplit(db, input),
 
     deletePreview,
 

@@ -1,18 +1,18 @@
 /**
  * Split contracts: the same snapshot with the same settings (target, task, strategy,
- * seed, columns, fractions, table format) is one SplitContract row and one data.split
- * job, reused by every later caller. `ensureSplit` waits for it (the experiment chain);
- * `startSplit` returns at once (the UI).
+ * seed, columns, fractions, table format) is one SplitContract row, whoever made the
+ * split. `startSplit` starts a data.split job for the UI and returns at once (settle.ts
+ * folds the job into the row); `recordSplit` records the split an experiment's chain
+ * made with its own step, so the experiment can pin the contract it was trained on.
  */
+import { z } from "zod";
 import type { Db } from "@/server/db/client";
-import { badInput, DomainError } from "@/server/errors";
-import { eventBus } from "@/server/events/bus";
+import { badInput } from "@/server/errors";
 import { intentHash } from "@/server/jobs/intent-hash";
 import { datasetsRepository, type SplitRow } from "./datasets.repository";
-import { ZEnsureSplitInput, type SetupProgress, type SplitView, type TEnsureSplitInput } from "./datasets.schema";
+import { ZEnsureSplitInput, type DatasetDetailView, type SetupProgress, type SplitView, type TEnsureSplitInput } from "./datasets.schema";
 import { parseJson, snapshotRef } from "./datasets.views";
 import { settleSplit } from "./settle";
-import { datasetsService } from "./datasets.service";
 
 function toSplitView(s: SplitRow): SplitView {
   return {
@@ -27,10 +27,15 @@ function toSplitView(s: SplitRow): SplitView {
   };
 }
 
-export async function startSplit(db: Db, raw: TEnsureSplitInput): Promise<SplitView & { setup: SetupProgress | null }> {
+/** Starts (or reuses) the split of a profiled dataset; `dataset` is the service's requireReady view of input.datasetId. */
+export async function startSplit(
+  db: Db,
+  dataset: DatasetDetailView & { datasetFormat: Record<string, unknown> },
+  raw: TEnsureSplitInput,
+): Promise<SplitView & { setup: SetupProgress | null }> {
   const input = ZEnsureSplitInput.parse(raw);
   const repo = datasetsRepository(db);
-  const d = await datasetsService(db).requireReady(input.datasetId);
+  const d = dataset;
   const names = new Set(d.columns.map((c) => c.name));
   for (const col of [input.target, input.groupColumn, input.timeColumn]) {
     if (col !== undefined && !names.has(col)) throw badInput(`${d.name} has no column "${col}".`, { code: "unknown_column" });
@@ -53,35 +58,28 @@ export async function startSplit(db: Db, raw: TEnsureSplitInput): Promise<SplitV
   return { ...toSplitView((await repo.splits.findById(row.id))!), setup };
 }
 
-/** Resolves with the ready contract; rejects with the split's refusal in words. */
-export async function ensureSplit(db: Db, raw: TEnsureSplitInput, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<SplitView> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 3600_000);
-  const repo = datasetsRepository(db);
-  let v = await startSplit(db, raw);
-  for (;;) {
-    if (v.status === "ready") return v;
-    if (v.status === "failed") throw badInput(`The split could not be made: ${v.error ?? "unknown error"}`, { code: "split_failed", splitContractId: v.id });
-    if (opts.signal?.aborted) throw new DomainError("UNAVAILABLE", `Stopped waiting for split ${v.id} (its job goes on).`);
-    if (Date.now() > deadline) throw new DomainError("UNAVAILABLE", `Split ${v.id} was not ready in time (its job goes on).`);
-    await nextJobEvent(1000);
-    const row = (await repo.splits.findById(v.id))!;
-    v = { ...toSplitView(row), setup: null };
-    if (row.status === "running" && !row.jobId) v = await startSplit(db, raw);
-    else if (row.status === "running") {
-      await settleSplit(db, row);
-      v = { ...toSplitView((await repo.splits.findById(v.id))!), setup: null };
-    }
-  }
-}
+export const ZRecordSplitInput = z.strictObject({
+  /** The data.split job's input: the settings the contract is keyed by (hashed like startSplit's). */
+  settings: z.looseObject({ snapshotSha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  /** The succeeded split job and its output manifest's SHA-256. */
+  jobId: z.string().min(1),
+  outputSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** split.json as the job wrote it. */
+  contract: z.unknown(),
+});
+export type TRecordSplitInput = z.input<typeof ZRecordSplitInput>;
 
-function nextJobEvent(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const off = eventBus().subscribe(["jobs"], () => done());
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      off();
-      resolve();
-    }
-  });
+/**
+ * Records a split that a succeeded job made (the experiment chain's split step) and
+ * returns its SplitContract id. A contract already ready for the same settings stays as
+ * it is (the two jobs made the same split: same snapshot, settings and seed); a running
+ * or failed one becomes this ready one.
+ */
+export async function recordSplit(db: Db, raw: TRecordSplitInput): Promise<string> {
+  const input = ZRecordSplitInput.parse(raw);
+  const repo = datasetsRepository(db);
+  const row = await repo.splits.ensure(input.settings.snapshotSha256, intentHash(input.settings), JSON.stringify(input.settings));
+  if (row.status === "ready") return row.id;
+  await repo.splits.update(row.id, { status: "ready", jobId: input.jobId, outputSha256: input.outputSha256, contract: JSON.stringify(input.contract ?? null), error: null });
+  return row.id;
 }

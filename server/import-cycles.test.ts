@@ -1,0 +1,98 @@
+// No import cycles: a module that imports itself through others runs with half-initialised
+// imports (Next.js and the worker bundle order modules differently), and two domains that
+// import each other are one domain in two folders. madge reads the real import graph
+// (type-only imports included: a shape in the wrong layer is the cycle's start).
+import madge from "madge";
+import { describe, expect, it } from "vitest";
+
+const ROOTS = ["server", "contracts", "worker/src"];
+
+let graphOnce: Promise<Record<string, string[]>> | null = null;
+/** The graph once per run (about two seconds). */
+function importGraph(): Promise<Record<string, string[]>> {
+  return (graphOnce ??= readGraph());
+}
+
+async function readGraph(): Promise<Record<string, string[]>> {
+  const res = await madge(ROOTS, {
+    baseDir: process.cwd(),
+    fileExtensions: ["ts", "tsx"],
+    tsConfig: "tsconfig.json",
+    // Prisma's generated client has cycles of its own; it is not our code.
+    excludeRegExp: [/^generated\//, /node_modules/],
+    detectiveOptions: { ts: { skipTypeImports: false }, tsx: { skipTypeImports: false } },
+  });
+  // An import madge could not follow could hide a cycle; it is a broken import anyway.
+  expect(res.warnings().skipped, "imports that resolve to no file").toEqual([]);
+  return res.obj();
+}
+
+/** Strongly connected components with more than one member (Tarjan). */
+function cycles(graph: Map<string, Set<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) found.push(scc.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+// Test support (server/testing, *test-support.ts) starts whole servers: it may import any domain.
+const isTestCode = (f: string) => /\.test\.tsx?$/.test(f) || f.startsWith("server/testing/") || /test-support\.ts$/.test(f);
+/** "server/datasets/x.ts" → "server/datasets"; a file directly in server/ is its own node. */
+const domainOf = (f: string) => (f.startsWith("server/") && f.split("/").length > 2 ? f.split("/").slice(0, 2).join("/") : f);
+
+describe("imports", () => {
+  it("no module of server/, contracts/ or worker/ imports itself through other modules", async () => {
+    const g = await importGraph();
+    const graph = new Map(Object.entries(g).map(([f, deps]) => [f, new Set(deps)]));
+    expect(Object.keys(g).length).toBeGreaterThan(200);
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("no two folders of server/ import each other, directly or through a third", async () => {
+    const g = await importGraph();
+    const graph = new Map<string, Set<string>>();
+    for (const [f, deps] of Object.entries(g)) {
+      if (isTestCode(f)) continue;
+      const from = domainOf(f);
+      const edges = graph.get(from) ?? graph.set(from, new Set()).get(from)!;
+      for (const d of deps) if (!isTestCode(d) && domainOf(d) !== from) edges.add(domainOf(d));
+    }
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("the cycle finder names a cycle of folders and ignores a chain", () => {
+    const g = (edges: [string, string][]) => {
+      const m = new Map<string, Set<string>>();
+      for (const [a, b] of edges) (m.get(a) ?? m.set(a, new Set()).get(a)!).add(b);
+      return m;
+    };
+    expect(cycles(g([["a", "b"], ["b", "c"], ["c", "a"], ["c", "d"]]))).toEqual([["a", "b", "c"]]);
+    expect(cycles(g([["a", "b"], ["b", "c"], ["a", "c"]]))).toEqual([]);
+  });
+});
