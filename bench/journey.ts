@@ -18,7 +18,7 @@ import path from "node:path";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import superjson from "superjson";
 import type { AppRouter } from "@/server/api/root";
-import { STEPS } from "@/server/experiments/chain-steps";
+import { TABULAR } from "@/server/experiments/pipelines/tabular";
 import { freePort } from "@/server/testing/server-harness";
 import { formatTimeline, timeline, type TimelineJob } from "./journey-timeline";
 
@@ -82,7 +82,7 @@ async function main() {
         startedAt: j.startedAt,
         endedAt: j.endedAt,
         workerJobId: j.workerJobId,
-        needs: step ? [...(STEPS.find((s) => s.name === step)?.needs ?? [])] : [],
+        needs: step ? [...(TABULAR.steps.find((s) => s.name === step)?.needs ?? [])] : [],
       };
     });
     const trainJob = timelineJobs.find((j) => j.label === "train");

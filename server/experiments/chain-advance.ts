@@ -12,24 +12,21 @@ import { isActive } from "@/server/jobs/job-state";
 import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
 import { datasetsService, ensureBlobOn } from "@/server/datasets";
-import { collectResults } from "./chain-results";
-import { readFinishedOutputJson } from "./job-outputs";
 import { opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
 import { budgetNote } from "./chain-budget";
-import { PHASES, readySteps, STEPS, type ChainContext, type Phase, type StepName } from "./chain-steps";
+import { phaseOf, readySteps, type AnyPipeline, type ChainBase } from "./pipeline";
+import { TABULAR } from "./pipelines/tabular";
 import { deriveStatus, experimentTransition, isExperimentTerminal } from "./experiment-state";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
-import { ZExperimentSettings } from "./experiments.schema";
 
-const parse = (s: string | null | undefined): unknown => {
-  try {
-    return s ? JSON.parse(s) : null;
-  } catch {
-    return null;
-  }
-};
+/** The pipeline an experiment runs. Every experiment is tabular until fine-tuning records its own. */
+export function pipelineOf(_exp: ExperimentRow): AnyPipeline {
+  return TABULAR;
+}
 
-async function buildContext(db: Db, exp: ExperimentRow): Promise<ChainContext | { waiting: string } | { failed: string }> {
+type Context = ChainBase<string>;
+
+async function buildContext(db: Db, exp: ExperimentRow, pipeline: AnyPipeline): Promise<Context | { waiting: string } | { failed: string }> {
   const repo = experimentsRepository(db);
   // Through the datasets service: reading settles a profile job that ended meanwhile.
   const dataset = await datasetsService(db).get(exp.datasetId).catch(() => null);
@@ -38,11 +35,9 @@ async function buildContext(db: Db, exp: ExperimentRow): Promise<ChainContext | 
   if (dataset.status !== "ready" || !dataset.datasetFormat) return { waiting: "Waiting for the dataset profile." };
   const project = await repo.project(exp.projectId);
   const target = await targetsService(db).get(exp.targetId).catch(() => null);
-  // Training takes the computer's whole CPU capacity; the other steps take one CPU.
   const cpus = Math.max(1, Math.floor(target?.probe?.capacity.cpus ?? 1));
-  const settings = ZExperimentSettings.parse(JSON.parse(exp.settings));
   const elapsed = (Date.now() - exp.startedAt.getTime()) / 1000;
-  const c: ChainContext = {
+  const base: ChainBase<string> = {
     experimentId: exp.id,
     opId: exp.opId,
     projectName: project?.name ?? "",
@@ -50,28 +45,15 @@ async function buildContext(db: Db, exp: ExperimentRow): Promise<ChainContext | 
     datasetName: dataset.name,
     snapshotSha256: exp.snapshotSha256,
     datasetFormat: dataset.datasetFormat,
-    settings,
     cpus,
     remainingSeconds: exp.budgetSeconds - elapsed,
     datasetBytes: dataset.bytes,
     outputs: {},
-    trainingSeconds: null,
-    classLabels: null,
-    trainedPositiveClass: null,
   };
-  return c;
+  return pipeline.context(base, exp.settings);
 }
 
-/** The phase of the earliest step still running; when none runs, of the latest started. */
-function phaseOf(jobs: Map<StepName, StepJob>): Phase {
-  const rank = (p: Phase) => PHASES.indexOf(p);
-  const started = STEPS.filter((s) => jobs.has(s.name));
-  const running = started.filter((s) => isActive(jobs.get(s.name)!.state));
-  if (running.length) return running.map((s) => s.phase).sort((a, b) => rank(a) - rank(b))[0]!;
-  return started.map((s) => s.phase).sort((a, b) => rank(b) - rank(a))[0] ?? "preparing_data";
-}
-
-async function cancelActive(db: Db, jobs: Map<StepName, StepJob>, exclusive: Set<string>): Promise<number> {
+async function cancelActive(db: Db, jobs: Map<string, StepJob>, exclusive: Set<string>): Promise<number> {
   let active = 0;
   for (const j of jobs.values()) {
     if (!isActive(j.state)) continue;
@@ -86,7 +68,8 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   const repo = experimentsRepository(db);
   const exp = await repo.find(id);
   if (!exp || isExperimentTerminal(exp.status)) return;
-  const ctx = await buildContext(db, exp);
+  const pipeline = pipelineOf(exp);
+  const ctx = await buildContext(db, exp, pipeline);
   if ("failed" in ctx) {
     await experimentTransition(db, exp, "failed", { reason: ctx.failed });
     return;
@@ -96,20 +79,14 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
     else await repo.setNote(exp.id, ctx.waiting);
     return;
   }
-  const jobs = await stepJobs(db, ctx);
+  const jobs = await stepJobs(db, pipeline.steps, ctx);
   const own = new Set([...jobs.values()].filter((j) => j.opId.startsWith(`${exp.opId}:`)).map((j) => j.opId));
   for (const [step, j] of jobs) {
     if (j.state === "succeeded" && j.outputSha256) ctx.outputs[step] = j.outputSha256;
   }
-  const trainJob = jobs.get("train");
-  const trainUsage = parse(trainJob?.usage) as { wallSeconds?: number } | null;
-  ctx.trainingSeconds = trainUsage?.wallSeconds ?? null;
-  if (trainJob && ctx.outputs.train) {
-    const training = await readFinishedOutputJson<{ classLabels?: unknown[]; positiveClass?: unknown }>(db, trainJob, "training.json");
-    ctx.classLabels = Array.isArray(training?.classLabels) ? training.classLabels.map(String) : null;
-    ctx.trainedPositiveClass = training?.positiveClass == null ? null : String(training.positiveClass);
-  }
-  await repo.setPhase(exp.id, phaseOf(jobs));
+  await pipeline.learn(db, ctx, jobs);
+  const running = new Set([...jobs].filter(([, j]) => isActive(j.state)).map(([step]) => step));
+  await repo.setPhase(exp.id, phaseOf(pipeline.steps, new Set(jobs.keys()), running));
 
   if (exp.cancelRequestedAt) {
     const active = await cancelActive(db, jobs, own);
@@ -118,12 +95,17 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   }
 
   const states = [...jobs.values()].map((j) => j.state);
-  const complete = STEPS.every((s) => ctx.outputs[s.name] !== undefined);
+  const complete = pipeline.steps.every((s) => ctx.outputs[s.name] !== undefined);
   const status = deriveStatus(states, complete);
   if (status === "succeeded") {
     const results = {
-      ...(await collectResults(db, exp.id, exp.name, jobs)),
-      budgetNote: budgetNote({ budgetStartedAt: exp.startedAt, budgetSeconds: exp.budgetSeconds, trainEndedAt: trainJob?.endedAt ?? null, endedAt: new Date() }),
+      ...(await pipeline.collect(db, exp, jobs)),
+      budgetNote: budgetNote({
+        budgetStartedAt: exp.startedAt,
+        budgetSeconds: exp.budgetSeconds,
+        trainEndedAt: jobs.get(pipeline.budgetedStep)?.endedAt ?? null,
+        endedAt: new Date(),
+      }),
     };
     await experimentTransition(db, exp, "succeeded", {
       phase: "comparing",
@@ -143,7 +125,7 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   }
   if (exp.status === "unknown") await experimentTransition(db, exp, "running", { reason: "its jobs answer again" });
 
-  const ready = readySteps(new Set(jobs.keys()), ctx.outputs);
+  const ready = readySteps(pipeline, new Set(jobs.keys()), ctx.outputs);
   if (ready.length === 0) return;
   // A probe of the last minute that shows the environment ready is enough (admission trusts
   // it too); prepareEnvironment probes afresh, about a second per call on the critical path.
@@ -159,7 +141,7 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   if (jobs.size === 0) {
     await repo.markBudgetStart(exp.id);
     ctx.remainingSeconds = exp.budgetSeconds;
-  } else if (ctx.remainingSeconds <= 0 && !ctx.outputs.train) {
+  } else if (ctx.remainingSeconds <= 0 && !ctx.outputs[pipeline.budgetedStep]) {
     // The budget bounds the work up to a trained model; after that, nothing is thrown away.
     await cancelActive(db, jobs, own);
     await experimentTransition(db, exp, "timed_out", { reason: `the ${Math.round(exp.budgetSeconds / 60)} minute budget ran out before training finished` });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { budgetNote } from "./chain-budget";
-import { stepSpec, type ChainContext } from "./chain-steps";
+import { stepSpec as specIn } from "./pipeline";
+import { TABULAR, type TabularContext as ChainContext, type TabularStep } from "./pipelines/tabular";
 import { ZExperimentSettings } from "./experiments.schema";
 
 const ctx = (over: Partial<ChainContext> = {}): ChainContext => ({
@@ -20,6 +21,8 @@ const ctx = (over: Partial<ChainContext> = {}): ChainContext => ({
   trainedPositiveClass: null,
   ...over,
 });
+
+const stepSpec = (name: TabularStep) => specIn(TABULAR, name);
 
 const AFTER_TRAINING = ["predict", "baseline", "score_candidate", "score_baseline", "package"] as const;
 

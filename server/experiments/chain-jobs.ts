@@ -5,14 +5,14 @@
  * ended badly is not reused: the experiment then runs its own.
  */
 import type { Db } from "@/server/db/client";
-import { STEPS, type ChainContext, type StepName, type StepSpec } from "./chain-steps";
+import type { ChainBase, StepSpec } from "./pipeline";
 import { experimentsRepository } from "./experiments.repository";
 
 export type StepJob = Awaited<ReturnType<Db["job"]["findMany"]>>[number];
 
-export const ownOpId = (experimentOpId: string, step: StepName) => `${experimentOpId}:${step}`;
+export const ownOpId = (experimentOpId: string, step: string) => `${experimentOpId}:${step}`;
 
-export function candidateOpIds(spec: StepSpec, c: ChainContext): string[] {
+export function candidateOpIds<S extends string, C extends ChainBase<S>>(spec: StepSpec<S, C>, c: C): string[] {
   const own = ownOpId(c.opId, spec.name);
   return spec.sharedOpId ? [own, spec.sharedOpId(c)] : [own];
 }
@@ -20,12 +20,12 @@ export function candidateOpIds(spec: StepSpec, c: ChainContext): string[] {
 const BAD = new Set(["failed", "cancelled", "timed_out"]);
 
 /** The job of each started step: the experiment's own first, else a usable shared one. */
-export async function stepJobs(db: Db, c: ChainContext): Promise<Map<StepName, StepJob>> {
-  const wanted = STEPS.flatMap((s) => candidateOpIds(s, c));
+export async function stepJobs<S extends string, C extends ChainBase<S>>(db: Db, steps: readonly StepSpec<S, C>[], c: C): Promise<Map<S, StepJob>> {
+  const wanted = steps.flatMap((s) => candidateOpIds(s, c));
   const rows = await experimentsRepository(db).jobsByOpIds(wanted);
   const byOpId = new Map(rows.map((r) => [r.opId, r]));
-  const out = new Map<StepName, StepJob>();
-  for (const spec of STEPS) {
+  const out = new Map<S, StepJob>();
+  for (const spec of steps) {
     const [own, shared] = candidateOpIds(spec, c);
     const ownJob = byOpId.get(own!);
     const sharedJob = shared ? byOpId.get(shared) : undefined;
@@ -36,7 +36,7 @@ export async function stepJobs(db: Db, c: ChainContext): Promise<Map<StepName, S
 }
 
 /** The opId to admit a step under: the shared one unless it already ended badly. */
-export function opIdToAdmit(spec: StepSpec, c: ChainContext, sharedState: string | undefined): string {
+export function opIdToAdmit<S extends string, C extends ChainBase<S>>(spec: StepSpec<S, C>, c: C, sharedState: string | undefined): string {
   const [own, shared] = candidateOpIds(spec, c);
   if (shared && (sharedState === undefined || !BAD.has(sharedState))) return shared;
   return own!;

@@ -9,7 +9,7 @@ import type { Db } from "@/server/db/client";
 import { homePaths } from "@/server/config/home";
 import { controllerRuntime } from "@/server/config/runtime";
 import { compareReceipts, type Comparison, type ReceiptLike } from "./compare";
-import type { StepName } from "./chain-steps";
+import type { TabularStep as StepName } from "./pipelines/tabular";
 import type { StepJob } from "./chain-jobs";
 import { copyOutputFile, readFinishedOutputJson, readOptionalOutputJson, readOutputJson } from "./job-outputs";
 import { exportNames, type ExportNames } from "@/server/experiments/export-names";

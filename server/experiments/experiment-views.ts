@@ -3,7 +3,8 @@ import type { Db } from "@/server/db/client";
 import { isActive } from "@/server/jobs/job-state";
 import { ZExperimentSettings, type TExperimentSettings } from "./experiments.schema";
 import { stepJobs } from "./chain-jobs";
-import { STEPS, type Phase, type StepName } from "./chain-steps";
+import type { Phase } from "./pipeline";
+import { TABULAR, type TabularStep as StepName } from "./pipelines/tabular";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
 import type { ExperimentResults } from "./chain-results";
 import { mistakeRows, type MistakeRows, type MistakeRowsInput } from "./mistake-rows";
@@ -12,7 +13,6 @@ import {
   experimentOutcome,
   phaseViews,
   shownStepState,
-  STEP_LABELS,
   stepStateWords,
   trainingOutcome,
   type OutcomeView,
@@ -144,7 +144,7 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
       return null;
     }
   })();
-  const jobs = await stepJobs(db, {
+  const jobs = await stepJobs(db, TABULAR.steps, {
     experimentId: e.id,
     opId: e.opId,
     projectName: "",
@@ -160,7 +160,7 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     classLabels: null,
     trainedPositiveClass: null,
   });
-  const steps: StepView[] = STEPS.map((s) => {
+  const steps: StepView[] = TABULAR.steps.map((s) => {
     const j = jobs.get(s.name);
     const facts: StepFacts = { step: s.name, phase: s.phase, state: j?.state ?? null, reason: j?.reason ?? null, cancelRequested: Boolean(j?.cancelRequestedAt) };
     return {
@@ -173,10 +173,10 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
       unreachableSince: j?.unreachableSince?.toISOString() ?? null,
       cancelRequested: facts.cancelRequested,
       usage: j?.usage ? JSON.parse(j.usage) : null,
-      label: STEP_LABELS[s.name],
+      label: s.label,
       shownState: shownStepState(e.status, facts),
       stateWords: stepStateWords(e.status, facts),
-      failure: j ? explainFailure({ stepLabel: STEP_LABELS[s.name], state: j.state, reason: j.reason, detail: j.detail, error: recipeError(j.report) }) : null,
+      failure: j ? explainFailure({ stepLabel: s.label, state: j.state, reason: j.reason, detail: j.detail, error: recipeError(j.report) }) : null,
     };
   });
   const firstFailed = steps.find((s) => s.failure);
@@ -202,16 +202,16 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     budgetSeconds: e.budgetSeconds,
     cancelRequested: Boolean(e.cancelRequestedAt),
     progress: {
-      done: e.status === "succeeded" ? STEPS.length : done,
-      total: STEPS.length,
-      currentStep: current ? STEP_LABELS[current.step] : e.status === "running" ? (e.reason ?? "Starting the next step") : null,
+      done: e.status === "succeeded" ? TABULAR.steps.length : done,
+      total: TABULAR.steps.length,
+      currentStep: current ? current.label : e.status === "running" ? (e.reason ?? "Starting the next step") : null,
     },
     steps,
     results,
     mistakeRows: mistakes,
     phases: phaseViews(e.status, steps),
     training: trainingOutcome(e.status, train),
-    outcome: experimentOutcome(e.status, e.reason, firstFailed ? { stepLabel: firstFailed.label, view: firstFailed.failure! } : null, e.budgetSeconds, current ? STEP_LABELS[current.step] : null),
+    outcome: experimentOutcome(e.status, e.reason, firstFailed ? { stepLabel: firstFailed.label, view: firstFailed.failure! } : null, e.budgetSeconds, current ? current.label : null),
     badges: {
       trainingFinished: trainingOutcome(e.status, train) === "finished",
       evaluationPassed: Boolean(results),

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { STEPS, type StepName } from "./chain-steps";
+import { TABULAR, type TabularStep as StepName } from "./pipelines/tabular";
 import { experimentOutcome, phaseViews, stepStateWords, trainingOutcome, type PhaseState, type StepFacts } from "./outcome-view";
 import { explainFailure, oneLine } from "./failure-words";
 
 /** The nine steps with the given job states; steps not named have no job. */
 function chain(states: Partial<Record<StepName, string>>, cancelRequested: StepName[] = []): StepFacts[] {
-  return STEPS.map((s) => ({ step: s.name, phase: s.phase, state: states[s.name] ?? null, reason: null, cancelRequested: cancelRequested.includes(s.name) }));
+  return TABULAR.steps.map((s) => ({ step: s.name, phase: s.phase, state: states[s.name] ?? null, reason: null, cancelRequested: cancelRequested.includes(s.name) }));
 }
 const phases = (status: string, steps: StepFacts[]) => Object.fromEntries(phaseViews(status, steps).map((p) => [p.key, p.state])) as Record<string, PhaseState>;
 const PREPARED = { split: "succeeded", features_train: "succeeded", features_test: "succeeded" } as const;

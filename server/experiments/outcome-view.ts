@@ -6,7 +6,8 @@
  * Training green. A step that "succeeded" only because the cancel stopped it early (its
  * job carries the cancel request) reads as stopped: nothing of it is kept.
  */
-import { PHASES, type Phase, type StepName } from "./chain-steps";
+import { PHASES, type Phase } from "./pipeline";
+import type { TabularStep as StepName } from "./pipelines/tabular";
 import { oneLine, type FailureView } from "./failure-words";
 
 export const PHASE_LABELS: Record<Phase, string> = {
@@ -14,18 +15,6 @@ export const PHASE_LABELS: Record<Phase, string> = {
   training: "Training",
   evaluating: "Evaluating",
   comparing: "Comparing",
-};
-
-export const STEP_LABELS: Record<StepName, string> = {
-  split: "Splitting the data",
-  features_train: "Preparing training rows",
-  features_test: "Preparing test rows",
-  train: "Training models",
-  predict: "Predicting the test rows",
-  baseline: "Predicting with the baseline",
-  score_candidate: "Scoring the model",
-  score_baseline: "Scoring the baseline",
-  package: "Packaging the export",
 };
 
 export type PhaseState = "done" | "current" | "failed" | "timed_out" | "cancelled" | "stopped" | "not_reached" | "next";

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { readySteps, reserveSeconds, STEPS, stepSpec, type ChainContext, type StepName } from "./chain-steps";
-import { ZExperimentSettings } from "./experiments.schema";
+import { reserveSeconds } from "../chain-budget";
+import { ZExperimentSettings } from "../experiments.schema";
+import { readySteps as readyIn, stepSpec as specIn } from "../pipeline";
+import { TABULAR, type TabularContext as ChainContext, type TabularStep as StepName } from "./tabular";
+
+const STEPS = TABULAR.steps;
+const readySteps = (started: Set<StepName>, outputs: ChainContext["outputs"]) => readyIn(TABULAR, started, outputs);
+const stepSpec = (name: StepName) => specIn(TABULAR, name);
 
 const ctx = (over: Partial<ChainContext> = {}): ChainContext => ({
   experimentId: "e1",
@@ -20,7 +26,7 @@ const ctx = (over: Partial<ChainContext> = {}): ChainContext => ({
   ...over,
 });
 
-describe("the experiment chain", () => {
+describe("the tabular pipeline", () => {
   it("starts with the split alone, then both feature steps", () => {
     expect(readySteps(new Set(), {}).map((s) => s.name)).toEqual(["split"]);
     const afterSplit = readySteps(new Set<StepName>(["split"]), { split: "s".repeat(64) }).map((s) => s.name);

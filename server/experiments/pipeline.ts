@@ -1,0 +1,100 @@
+/**
+ * What a recipe pipeline is (DESIGN "Job lifecycle"): its steps as data — each one job of
+ * a recipe, the steps whose outputs it needs, how its input is built from them, its
+ * deadline and CPUs — and what the pipeline collects when every step has succeeded. The
+ * chain runner (chain-advance.ts, chain-jobs.ts) knows no step by name: the tabular
+ * pipeline (pipelines/tabular.ts) and the fine-tuning one are each a file of this shape.
+ * Pure: no I/O here.
+ */
+import type { Db } from "@/server/db/client";
+import type { StepJob } from "./chain-jobs";
+
+export const PHASES = ["preparing_data", "training", "evaluating", "comparing"] as const;
+export type Phase = (typeof PHASES)[number];
+
+export type RecipeName = "data" | "tabular" | "evaluation" | "export";
+
+/** What every pipeline's steps may read: the experiment, its data, its budget, the outputs so far. */
+export interface ChainBase<S extends string> {
+  experimentId: string;
+  opId: string;
+  projectName: string;
+  experimentName: string;
+  datasetName: string;
+  snapshotSha256: string;
+  datasetFormat: Record<string, unknown>;
+  /** The computer's whole CPU capacity (what training reserves). */
+  cpus: number;
+  /** Seconds of budget left now (the whole experiment's budget minus time spent). */
+  remainingSeconds: number;
+  /** The dataset snapshot's size: evaluation and export limits grow with it. */
+  datasetBytes?: number;
+  /** Output (manifest SHA-256) of each finished step. */
+  outputs: Partial<Record<S, string>>;
+}
+
+export interface StepSpec<S extends string, C> {
+  name: S;
+  /** What the step does, in words, on the experiment page and in the CLI ("Training models"). */
+  label: string;
+  phase: Phase;
+  recipe: RecipeName;
+  job: string;
+  needs: readonly S[];
+  /** Steps shared between experiments (same data, same settings) reuse one job by opId. */
+  sharedOpId?: (c: C) => string;
+  input: (c: C) => Record<string, unknown>;
+  /** The job's wall deadline (chain-budget.ts: only steps up to the budgeted one are held to the budget). */
+  deadlineSeconds: (c: C) => number;
+  cpus: (c: C) => number;
+}
+
+/** What a finished pipeline hands the experiment row: at least its verified export. */
+export interface PipelineResults {
+  export: { sha256: string; bytes: number };
+}
+
+export interface Pipeline<S extends string, C extends ChainBase<S>, R extends PipelineResults = PipelineResults> {
+  steps: readonly StepSpec<S, C>[];
+  /**
+   * The step the budget bounds: while it has no output, running out of time stops the
+   * experiment; once it has one (a trained model), nothing after it is lost to the budget.
+   */
+  budgetedStep: S;
+  /** The pipeline's context: the shared facts plus its own settings (the experiment row's JSON). */
+  context: (base: ChainBase<S>, settingsJson: string) => C;
+  /** Facts later steps need from finished ones (the class order the model was trained with). */
+  learn: (db: Db, c: C, jobs: Map<S, StepJob>) => Promise<void>;
+  /** Everything the experiment shows once every step has succeeded. */
+  collect: (db: Db, exp: { id: string; name: string }, jobs: Map<S, StepJob>) => Promise<R>;
+}
+
+// Any pipeline, for the runner that only walks its steps. `any` in the step and context
+// slots because a pipeline's builders take its own steps and context (function parameters
+// are contravariant, so no concrete pipeline is a Pipeline<string, ChainBase<string>>).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPipeline = Pipeline<any, any, PipelineResults>;
+
+export function stepSpec<S extends string, C extends ChainBase<S>>(p: Pipeline<S, C, PipelineResults>, name: S): StepSpec<S, C> {
+  const s = p.steps.find((x) => x.name === name);
+  if (!s) throw new Error(`unknown step ${name}`);
+  return s;
+}
+
+/** Steps whose prerequisites all have outputs and which have no job yet. */
+export function readySteps<S extends string, C extends ChainBase<S>>(
+  p: Pipeline<S, C, PipelineResults>,
+  started: Set<S>,
+  outputs: Partial<Record<S, string>>,
+): StepSpec<S, C>[] {
+  return p.steps.filter((s) => !started.has(s.name) && s.needs.every((n) => outputs[n] !== undefined));
+}
+
+/** The phase of the earliest step still running; when none runs, of the latest started. */
+export function phaseOf<S extends string>(steps: readonly { name: S; phase: Phase }[], started: Set<S>, running: Set<S>): Phase {
+  const rank = (p: Phase) => PHASES.indexOf(p);
+  const begun = steps.filter((s) => started.has(s.name));
+  const active = begun.filter((s) => running.has(s.name));
+  if (active.length) return active.map((s) => s.phase).sort((a, b) => rank(a) - rank(b))[0]!;
+  return begun.map((s) => s.phase).sort((a, b) => rank(b) - rank(a))[0] ?? "preparing_data";
+}

@@ -1,0 +1,262 @@
+/**
+ * The tabular pipeline (DESIGN "Job lifecycle"): split → features (train, test) → train →
+ * predict and baseline → score both → package. Each step is one worker job whose input
+ * references earlier steps' outputs by SHA-256 (the worker resolves them), so a step can
+ * start on any computer that holds those outputs. Data for the generic chain runner
+ * (../pipeline.ts); the only I/O is what it learns from finished steps and collects at the end.
+ */
+import { createHash } from "node:crypto";
+import type { Db } from "@/server/db/client";
+import type { StepJob } from "../chain-jobs";
+import { collectResults, type ExperimentResults } from "../chain-results";
+import { evaluationDeadlineSeconds, preparingDeadlineSeconds, trainingDeadlineSeconds, trainingTimeLimitSeconds } from "../chain-budget";
+import { ZExperimentSettings, type TExperimentSettings } from "../experiments.schema";
+import { readFinishedOutputJson } from "../job-outputs";
+import type { ChainBase, Pipeline, StepSpec } from "../pipeline";
+
+export const TABULAR_STEPS = [
+  "split",
+  "features_train",
+  "features_test",
+  "train",
+  "predict",
+  "baseline",
+  "score_candidate",
+  "score_baseline",
+  "package",
+] as const;
+export type TabularStep = (typeof TABULAR_STEPS)[number];
+
+export interface TabularContext extends ChainBase<TabularStep> {
+  settings: TExperimentSettings;
+  /** The train job's own wall time once it ran (the model card's training time). */
+  trainingSeconds: number | null;
+  /** From the train job's training.json, once it succeeded: what scoring must use. */
+  classLabels: string[] | null;
+  trainedPositiveClass: string | null;
+}
+
+type Step = StepSpec<TabularStep, TabularContext>;
+
+const ref = (sha: string | undefined) => `sha256:${sha}`;
+const out = (c: TabularContext, s: TabularStep) => ref(c.outputs[s]);
+const small = () => 1;
+const preparing = (c: TabularContext) => preparingDeadlineSeconds(c.remainingSeconds);
+const evaluating = (c: TabularContext) => evaluationDeadlineSeconds(c.datasetBytes);
+
+function splitSettings(s: TExperimentSettings) {
+  return {
+    strategy: s.split.strategy,
+    seed: s.seed,
+    ...(s.split.strategy === "group" ? { groupColumn: s.split.column } : {}),
+    ...(s.split.strategy === "time" ? { timeColumn: s.split.column } : {}),
+  };
+}
+
+function features(partition: "train" | "test"): Step["input"] {
+  return (c) => ({
+    dataset: ref(c.snapshotSha256),
+    datasetFormat: c.datasetFormat,
+    split: out(c, "split"),
+    partition,
+    target: c.settings.target,
+    excludeColumns: c.settings.excludeColumns,
+  });
+}
+
+function scoreInput(c: TabularContext, predictions: TabularStep, exportStep: TabularStep) {
+  return {
+    predictions: out(c, predictions),
+    labels: out(c, "features_test"),
+    task: c.settings.task,
+    metric: c.settings.metric,
+    // Both receipts use the class order and positive class the model was trained with.
+    positiveClass: c.trainedPositiveClass ?? c.settings.positiveClass,
+    ...(c.classLabels ? { classes: c.classLabels } : {}),
+    contract: { snapshotSha256: c.snapshotSha256, splitSha256: c.outputs.split, exportSha256: c.outputs[exportStep] },
+  };
+}
+
+/** Training's time limit: what remains of the budget after the evaluation reserve. */
+function trainingSeconds(c: TabularContext): number {
+  return trainingTimeLimitSeconds(c.settings.maxMinutes * 60, c.remainingSeconds);
+}
+
+function trainingDeadline(c: TabularContext): number {
+  return trainingDeadlineSeconds(c.settings.maxMinutes * 60, c.remainingSeconds);
+}
+
+const STEPS: readonly Step[] = [
+  {
+    name: "split",
+    label: "Splitting the data",
+    phase: "preparing_data",
+    recipe: "data",
+    job: "split",
+    needs: [],
+    sharedOpId: (c) =>
+      `split:${createHash("sha256").update(JSON.stringify([c.snapshotSha256, c.settings.target, c.settings.task, splitSettings(c.settings)])).digest("hex")}`,
+    input: (c) => ({
+      dataset: ref(c.snapshotSha256),
+      datasetFormat: c.datasetFormat,
+      snapshotSha256: c.snapshotSha256,
+      target: c.settings.target,
+      task: c.settings.task,
+      ...splitSettings(c.settings),
+    }),
+    deadlineSeconds: preparing,
+    cpus: small,
+  },
+  {
+    name: "features_train",
+    label: "Preparing training rows",
+    phase: "preparing_data",
+    recipe: "data",
+    job: "features",
+    needs: ["split"],
+    input: features("train"),
+    deadlineSeconds: preparing,
+    cpus: small,
+  },
+  {
+    name: "features_test",
+    label: "Preparing test rows",
+    phase: "preparing_data",
+    recipe: "data",
+    job: "features",
+    needs: ["split"],
+    input: features("test"),
+    deadlineSeconds: preparing,
+    cpus: small,
+  },
+  {
+    name: "train",
+    label: "Training models",
+    phase: "training",
+    recipe: "tabular",
+    job: "train",
+    needs: ["split", "features_train", "features_test"],
+    input: (c) => ({
+      dataset: ref(c.snapshotSha256),
+      datasetFormat: c.datasetFormat,
+      split: out(c, "split"),
+      target: c.settings.target,
+      task: c.settings.task,
+      metric: c.settings.metric,
+      positiveClass: c.settings.positiveClass,
+      excludeColumns: c.settings.excludeColumns,
+      preset: c.settings.mode,
+      timeLimitSeconds: trainingSeconds(c),
+      numTrials: c.settings.maxTrials,
+      seed: c.settings.seed,
+    }),
+    deadlineSeconds: trainingDeadline,
+    // Training takes the computer's whole CPU capacity; the other steps take one CPU.
+    cpus: (c) => c.cpus,
+  },
+  {
+    name: "predict",
+    label: "Predicting the test rows",
+    phase: "evaluating",
+    recipe: "tabular",
+    job: "predict",
+    needs: ["train", "features_test"],
+    input: (c) => ({ model: out(c, "train"), features: out(c, "features_test") }),
+    deadlineSeconds: evaluating,
+    cpus: small,
+  },
+  {
+    name: "baseline",
+    label: "Predicting with the baseline",
+    phase: "evaluating",
+    recipe: "evaluation",
+    job: "baseline",
+    needs: ["features_train", "features_test"],
+    input: (c) => ({ labels: out(c, "features_train"), features: out(c, "features_test"), task: c.settings.task }),
+    deadlineSeconds: evaluating,
+    cpus: small,
+  },
+  {
+    name: "score_candidate",
+    label: "Scoring the model",
+    phase: "evaluating",
+    recipe: "evaluation",
+    job: "score",
+    needs: ["predict", "features_test"],
+    input: (c) => scoreInput(c, "predict", "train"),
+    deadlineSeconds: evaluating,
+    cpus: small,
+  },
+  {
+    name: "score_baseline",
+    label: "Scoring the baseline",
+    phase: "evaluating",
+    recipe: "evaluation",
+    job: "score",
+    needs: ["baseline", "features_test", "train"],
+    input: (c) => scoreInput(c, "baseline", "baseline"),
+    deadlineSeconds: evaluating,
+    cpus: small,
+  },
+  {
+    name: "package",
+    label: "Packaging the export",
+    phase: "comparing",
+    recipe: "export",
+    job: "package",
+    needs: ["train", "score_candidate", "score_baseline"],
+    input: (c) => ({
+      model: out(c, "train"),
+      receipt: out(c, "score_candidate"),
+      baselineReceipt: out(c, "score_baseline"),
+      card: {
+        project: c.projectName,
+        experiment: c.experimentName,
+        datasetName: c.datasetName,
+        trainingSeconds: c.trainingSeconds ?? 0,
+        resources: { cpus: c.cpus },
+      },
+    }),
+    deadlineSeconds: evaluating,
+    // One CPU, one compression thread: more would make it queue behind another experiment's
+    // training, which takes the whole computer (export/archive.py uses as many as reserved).
+    cpus: small,
+  },
+];
+
+const parse = (s: string | null | undefined): unknown => {
+  try {
+    return s ? JSON.parse(s) : null;
+  } catch {
+    return null;
+  }
+};
+
+/** The train job's wall time and, once it succeeded, the class order it trained with. */
+async function learn(db: Db, c: TabularContext, jobs: Map<TabularStep, StepJob>): Promise<void> {
+  const trainJob = jobs.get("train");
+  const usage = parse(trainJob?.usage) as { wallSeconds?: number } | null;
+  c.trainingSeconds = usage?.wallSeconds ?? null;
+  if (!trainJob || !c.outputs.train) return;
+  const training = await readFinishedOutputJson<{ classLabels?: unknown[]; positiveClass?: unknown }>(db, trainJob, "training.json");
+  c.classLabels = Array.isArray(training?.classLabels) ? training.classLabels.map(String) : null;
+  c.trainedPositiveClass = training?.positiveClass == null ? null : String(training.positiveClass);
+}
+
+export function tabularContext(base: ChainBase<TabularStep>, settingsJson: string): TabularContext {
+  return {
+    ...base,
+    settings: ZExperimentSettings.parse(JSON.parse(settingsJson)),
+    trainingSeconds: null,
+    classLabels: null,
+    trainedPositiveClass: null,
+  };
+}
+
+export const TABULAR: Pipeline<TabularStep, TabularContext, ExperimentResults> = {
+  steps: STEPS,
+  budgetedStep: "train",
+  context: tabularContext,
+  learn,
+  collect: (db, exp, jobs) => collectResults(db, exp.id, exp.name, jobs),
+};
