@@ -72,8 +72,3 @@ export const ZListExperimentsInput = z.strictObject({
   status: z.array(z.string().max(20)).max(10).optional(),
 });
 export const ZRerunInput = z.strictObject({ id: z.string().min(1).max(64), opId: z.string().min(8).max(200) });
-export const ZExperimentLogsInput = z.strictObject({
-  id: z.string().min(1).max(64),
-  step: z.string().max(40).optional(),
-  offset: z.number().int().nonnegative().default(0),
-});
