@@ -1,18 +1,15 @@
 /**
  * Recipe environments on a computer. `prepareEnvironment` starts the worker's `prepare`
  * as a tracked job (a Job row named "prepare", followed by the reconcile loop like any
- * other job); `ensureEnvironment` also waits until it is ready, reporting progress and
- * log text, and is what the experiment chain calls on first use of a recipe.
+ * other job) and answers at once; the experiment chain and the data tools call it again
+ * on later passes until the environment is ready.
  */
 import { randomUUID } from "node:crypto";
 import { getDb, type Db } from "@/server/db/client";
-import { badInput, DomainError } from "@/server/errors";
-import { eventBus } from "@/server/events/bus";
+import { badInput, conflict } from "@/server/errors";
 import { outdatedWorkerMessage } from "@/server/targets/compat";
 import { targetsService } from "@/server/targets/targets.service";
-import { conflict } from "@/server/errors";
 import { intentHash } from "./intent-hash";
-import { isTerminal } from "./job-state";
 import { jobsRepository } from "./jobs.repository";
 import type { JobView } from "./jobs.schema";
 import { jobsService, recipeOnTarget } from "./jobs.service";
@@ -65,61 +62,4 @@ export async function prepareEnvironment(targetId: string, recipeName: string, d
   }
   const v = await jobsService(db).getView(job.id);
   return { environmentId: recipe.environmentId, recipeVersion: recipe.version, ready: v.state === "succeeded", job: v };
-}
-
-export interface EnsureOptions {
-  /** Called with the job's state and any new log text while it builds. */
-  onProgress?: (p: { state: string; log: string }) => void;
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
-
-/** Resolves once the recipe's environment is ready on the target; rejects with the reason otherwise. */
-export async function ensureEnvironment(
-  targetId: string,
-  recipe: string,
-  opts: EnsureOptions = {},
-  db: Db = getDb(),
-): Promise<{ environmentId: string; recipeVersion: string; jobId: string | null }> {
-  const start = await prepareEnvironment(targetId, recipe, db);
-  if (start.ready || !start.job) return { environmentId: start.environmentId, recipeVersion: start.recipeVersion, jobId: start.job?.id ?? null };
-  const jobId = start.job.id;
-  const jobs = jobsService(db);
-  const deadline = Date.now() + (opts.timeoutMs ?? PREPARE_DEADLINE_S * 1000);
-  let offset = 0;
-  for (;;) {
-    const v = await jobs.getView(jobId);
-    if (opts.onProgress) {
-      try {
-        const chunk = await jobs.logs({ id: jobId, stream: "log", offset, maxBytes: 64 * 1024 });
-        offset = chunk.nextOffset;
-        opts.onProgress({ state: v.state, log: chunk.data });
-      } catch {
-        opts.onProgress({ state: v.state, log: "" });
-      }
-    }
-    if (isTerminal(v.state)) {
-      if (v.state !== "succeeded") {
-        throw new DomainError("UNAVAILABLE", `Building the ${recipe} environment on ${v.targetName} ended ${v.state}${v.reason ? ` (${v.reason})` : ""}${v.detail ? `: ${v.detail}` : ""}.`, { jobId });
-      }
-      await targetsService(db).probe(targetId).catch(() => null);
-      return { environmentId: start.environmentId, recipeVersion: start.recipeVersion, jobId };
-    }
-    if (opts.signal?.aborted) throw new DomainError("UNAVAILABLE", `Stopped waiting for the ${recipe} environment (job ${jobId} goes on).`);
-    if (Date.now() > deadline) throw new DomainError("UNAVAILABLE", `The ${recipe} environment was not ready in time (job ${jobId} goes on).`);
-    await waitForJobEvent(jobId, 1000);
-  }
-}
-
-/** Resolves on the next job.changed for this job, or after `ms` (the loop may be slow). */
-function waitForJobEvent(jobId: string, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const off = eventBus().subscribe([`job:${jobId}`], () => done());
-    const timer = setTimeout(() => done(), ms);
-    function done() {
-      clearTimeout(timer);
-      off();
-      resolve();
-    }
-  });
 }

@@ -1,18 +1,9 @@
 /**
- * Failure classes: what a worker refusal on submit means for the job, and whose fault
- * a final reason is. Exhaustive switches (a new protocol code fails the type check here
- * instead of falling through silently).
+ * Failure classes: what a worker refusal on submit means for the job. An exhaustive
+ * switch (a new protocol code fails the type check here instead of falling through
+ * silently).
  */
-import type { ErrorCode, JobReason } from "@/contracts/worker";
-
-/** Reasons the controller itself records (beside the worker's JobReason values). */
-export type ControllerReason =
-  | "submit_refused"
-  | "unreachable"
-  | "receipt_missing"
-  | "receipt_corrupt"
-  | "already_ready"
-  | "cancelled_before_submit";
+import type { ErrorCode } from "@/contracts/worker";
 
 export type Fault = "user" | "system";
 
@@ -49,35 +40,6 @@ export function classifySubmitRefusal(code: ErrorCode): SubmitRefusalClass {
       return { action: "retry", fault: "system" };
     default: {
       const never: never = code;
-      return never;
-    }
-  }
-}
-
-export function faultOfReason(reason: JobReason | ControllerReason): Fault {
-  switch (reason) {
-    case "exit_code":
-    case "bad_input":
-    case "out_of_memory":
-    case "deadline":
-    case "cancel_requested":
-    case "completed":
-    case "manifest_invalid":
-      return "user";
-    case "disk_full":
-    case "interrupted":
-    case "launch_failed":
-    case "environment_missing":
-    case "supervisor_gone":
-    case "submit_refused":
-    case "unreachable":
-    case "receipt_missing":
-    case "receipt_corrupt":
-    case "already_ready":
-    case "cancelled_before_submit":
-      return "system";
-    default: {
-      const never: never = reason;
       return never;
     }
   }

@@ -1,6 +1,6 @@
 /**
  * Jobs: admission, reading, logs and cancellation. The public API the experiment chain
- * calls (together with ensureEnvironment in environments.ts).
+ * calls (together with prepareEnvironment in environments.ts).
  *
  * Admission writes the job — opId, intent hash, pinned target revision and worker id,
  * recipe version, environment id, reservation request, deadline — in one transaction
@@ -121,7 +121,7 @@ export function jobsService(db: Db = getDb()) {
       throw badInput(`Recipe ${recipe.name} has no job "${input.job}" (jobs: ${recipe.jobs.join(", ")}).`);
     }
     if (!recipe.environmentReady || !recipe.environmentId) {
-      throw conflict(`The environment of recipe ${recipe.name} is not ready on ${target.name}; prepare it first (ensureEnvironment).`, {
+      throw conflict(`The environment of recipe ${recipe.name} is not ready on ${target.name}; prepare it first (prepareEnvironment).`, {
         needsEnvironment: true,
         recipe: recipe.name,
       });
