@@ -5,7 +5,7 @@
  * Nothing about a dataset or a check is final: a dataset is profiled again when its
  * encoding changes or it is registered again, and a check is re-run on request. A split
  * contract that is `ready` never changes (same snapshot + settings = same contract); a
- * failed one is run again when asked for.
+ * failed one is run again when asked for, or made ready by a job that made the same split.
  */
 import { defineLifecycle } from "./define";
 
@@ -40,7 +40,8 @@ export const splitLifecycle = defineLifecycle({
   terminal: ["ready"],
   transitions: {
     running: ["ready", "failed"],
-    failed: ["running"],
+    // Run again, or made ready by another job that made the same split (the chain's step).
+    failed: ["running", "ready"],
     ready: [],
   },
 });

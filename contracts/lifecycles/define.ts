@@ -43,16 +43,15 @@ export class LifecycleTableError extends Error {
 }
 
 function check<S extends string, T extends S>(def: LifecycleDefinition<S, T>): void {
-  const fail = (problem: string) => {
+  const fail = (problem: string): never => {
     throw new LifecycleTableError(def.name, problem);
   };
   const states = new Set<string>(def.states);
   if (states.size !== def.states.length) fail("a state is listed twice");
-  const rows = def.transitions as Record<string, readonly string[]>;
+  const rows = def.transitions as Partial<Record<string, readonly string[]>>;
   for (const key of Object.keys(rows)) if (!states.has(key)) fail(`row "${key}" is not a state`);
   for (const s of def.states) {
-    const row = rows[s];
-    if (!row) fail(`state "${s}" has no row`);
+    const row = rows[s] ?? fail(`state "${s}" has no row`);
     for (const to of row) {
       if (!states.has(to)) fail(`"${s}" → "${to}": "${to}" is not a state`);
       if (to === s) fail(`"${s}" → "${s}": a state does not move to itself`);
@@ -65,7 +64,7 @@ function check<S extends string, T extends S>(def: LifecycleDefinition<S, T>): v
   for (const i of def.initial) if (!states.has(i)) fail(`initial "${i}" is not a state`);
   const seen = new Set<string>(def.initial);
   const queue: string[] = [...def.initial];
-  while (queue.length) for (const to of rows[queue.shift()!]) if (!seen.has(to)) (seen.add(to), queue.push(to));
+  while (queue.length) for (const to of rows[queue.shift()!] ?? []) if (!seen.has(to)) (seen.add(to), queue.push(to));
   const unreachable = def.states.filter((s) => !seen.has(s));
   if (unreachable.length) fail(`no row leads to ${unreachable.join(", ")}`);
 }
@@ -74,7 +73,7 @@ export function defineLifecycle<const S extends string, const T extends S = neve
   check(def);
   const states: readonly string[] = def.states;
   const terminal: readonly string[] = def.terminal;
-  const rows = def.transitions as Record<string, readonly string[]>;
+  const rows = def.transitions as Partial<Record<string, readonly string[]>>;
   const isState = (s: string): s is S => states.includes(s);
   const isTerminal = (s: string): s is T => terminal.includes(s);
   const isActive = (s: string): s is Exclude<S, T> => isState(s) && !isTerminal(s);
@@ -85,7 +84,7 @@ export function defineLifecycle<const S extends string, const T extends S = neve
     isState,
     isTerminal,
     isActive,
-    canMove: (from, to) => isState(from) && rows[from].includes(to),
+    canMove: (from, to) => isState(from) && (rows[from] ?? []).includes(to),
   };
 }
 

@@ -37,7 +37,7 @@ describe("every lifecycle table", () => {
     const d = lifecycles.deploymentLifecycle;
     expect(d.states).toEqual(["loading", "ready", "switching", "stopping", "stopped", "failed"]);
     const path = ["loading", "ready", "switching", "ready", "stopping", "stopped", "loading"];
-    for (let i = 1; i < path.length; i++) expect(d.canMove(path[i - 1], path[i]), `${path[i - 1]} → ${path[i]}`).toBe(true);
+    for (const [from, to] of path.slice(1).map((to, i) => [path[i]!, to] as const)) expect(d.canMove(from, to), `${from} → ${to}`).toBe(true);
     expect(d.canMove("stopped", "ready")).toBe(false);
   });
 });

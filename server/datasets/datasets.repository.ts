@@ -3,8 +3,11 @@
  * plus the read-only questions datasets ask of jobs and experiments (who references a
  * snapshot). Results leave as plain rows; views are built in datasets.views.ts.
  */
+import { controllerJobLifecycle } from "@/contracts/lifecycles";
 import { getDb, type Db } from "@/server/db/client";
-import { ACTIVE_STATES } from "@/server/jobs/job-state";
+import { lifecycleEvents } from "@/server/lifecycle/events";
+import { transition, transitionIn } from "@/server/lifecycle/transition";
+import { checkStore, datasetStore, splitStore } from "./data-lifecycles";
 
 export interface SnapshotRow {
   sha256: string;
@@ -75,6 +78,8 @@ export function datasetsRepository(db: Db = getDb()) {
         }),
       copies: (sha256: string) => db.snapshotCopy.findMany({ where: { snapshotSha256: sha256 }, select: { workerId: true, targetId: true } }),
       remove: async (sha256: string) => {
+        const splits = await db.splitContract.findMany({ where: { snapshotSha256: sha256 }, select: { id: true } });
+        await lifecycleEvents(db).removeFor(splitStore.lifecycle.name, splits.map((x) => x.id));
         await db.splitContract.deleteMany({ where: { snapshotSha256: sha256 } });
         await db.snapshot.delete({ where: { sha256 } }); // copies cascade
       },
@@ -85,8 +90,13 @@ export function datasetsRepository(db: Db = getDb()) {
         db.dataset.findUnique({ where: { projectId_snapshotSha256: { projectId, snapshotSha256 } } }),
       create: (data: Pick<DatasetRow, "projectId" | "name" | "snapshotSha256" | "sourceKind" | "sourceName" | "encoding">): Promise<DatasetRow> =>
         db.dataset.create({ data: { ...data, status: "profiling" } }),
-      update: (id: string, data: Partial<Pick<DatasetRow, "status" | "error" | "profile" | "profileJobId" | "encoding" | "name" | "sourceName">>) =>
-        db.dataset.update({ where: { id }, data }),
+      /** Fields outside the lifecycle; the status moves only through transition() (settle.ts, reprofile). */
+      update: (id: string, data: Partial<Pick<DatasetRow, "profileJobId" | "name" | "sourceName">>) => db.dataset.update({ where: { id }, data }),
+      /** Profiles the dataset again (another encoding): its old profile and job are dropped. */
+      reprofile: async (id: string, encoding: string, reason: string): Promise<DatasetRow> => {
+        await transition(db, datasetStore, id, "profiling", { reason, patch: { encoding, error: null, profile: null, profileJobId: null } });
+        return db.dataset.findUniqueOrThrow({ where: { id } });
+      },
       list: (projectId: string): Promise<DatasetRow[]> => db.dataset.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
       bySnapshot: (snapshotSha256: string): Promise<DatasetRow[]> => db.dataset.findMany({ where: { snapshotSha256 } }),
       /** Names of the given projects (a deleted project is simply absent). */
@@ -94,6 +104,9 @@ export function datasetsRepository(db: Db = getDb()) {
         new Map((await db.project.findMany({ where: { id: { in: projectIds } }, select: { id: true, name: true } })).map((p) => [p.id, p.name])),
       profiling: (): Promise<DatasetRow[]> => db.dataset.findMany({ where: { status: "profiling" } }),
       remove: async (id: string) => {
+        const checks = await db.datasetCheck.findMany({ where: { datasetId: id }, select: { id: true } });
+        await lifecycleEvents(db).removeFor(checkStore.lifecycle.name, checks.map((c) => c.id));
+        await lifecycleEvents(db).removeFor(datasetStore.lifecycle.name, [id]);
         await db.datasetCheck.deleteMany({ where: { datasetId: id } });
         await db.dataset.delete({ where: { id } });
       },
@@ -101,13 +114,19 @@ export function datasetsRepository(db: Db = getDb()) {
     checks: {
       find: (datasetId: string, target: string, positiveClassKey: string): Promise<CheckRow | null> =>
         db.datasetCheck.findUnique({ where: { datasetId_target_positiveClassKey: { datasetId, target, positiveClassKey } } }),
+      /** Creates the check, or runs a settled one again (one transition, with its event). */
       upsertRunning: (datasetId: string, target: string, positiveClassKey: string): Promise<CheckRow> =>
-        db.datasetCheck.upsert({
-          where: { datasetId_target_positiveClassKey: { datasetId, target, positiveClassKey } },
-          create: { datasetId, target, positiveClassKey, status: "running" },
-          update: { status: "running", jobId: null, result: null, error: null },
+        db.$transaction(async (tx) => {
+          const key = { datasetId_target_positiveClassKey: { datasetId, target, positiveClassKey } };
+          const fresh = { jobId: null, result: null, error: null };
+          const prev = await tx.datasetCheck.findUnique({ where: key, select: { id: true, status: true } });
+          if (!prev) return tx.datasetCheck.upsert({ where: key, create: { datasetId, target, positiveClassKey, status: "running" }, update: {} });
+          if (prev.status === "running") return tx.datasetCheck.update({ where: { id: prev.id }, data: fresh });
+          await transitionIn(tx, checkStore, prev.id, "running", { reason: "asked again", patch: fresh });
+          return tx.datasetCheck.findUniqueOrThrow({ where: { id: prev.id } });
         }),
-      update: (id: string, data: Partial<Pick<CheckRow, "status" | "jobId" | "result" | "error">>) => db.datasetCheck.update({ where: { id }, data }),
+      /** Fields outside the lifecycle; the status moves only through transition() (settle.ts). */
+      update: (id: string, data: Partial<Pick<CheckRow, "jobId">>) => db.datasetCheck.update({ where: { id }, data }),
       running: (): Promise<CheckRow[]> => db.datasetCheck.findMany({ where: { status: "running" } }),
     },
     splits: {
@@ -121,7 +140,17 @@ export function datasetsRepository(db: Db = getDb()) {
           create: { snapshotSha256, settingsHash, settings, status: "running" },
           update: {},
         }),
-      update: (id: string, data: Partial<Pick<SplitRow, "status" | "jobId" | "outputSha256" | "contract" | "error">>) => db.splitContract.update({ where: { id }, data }),
+      /** Fields outside the lifecycle; the status moves only through transition() (settle.ts, rerun). */
+      update: (id: string, data: Partial<Pick<SplitRow, "jobId">>) => db.splitContract.update({ where: { id }, data }),
+      /** Records the contract a succeeded split job made (running or failed → ready). */
+      markReady: (id: string, made: Pick<SplitRow, "jobId" | "outputSha256" | "contract">) =>
+        transition(db, splitStore, id, "ready", { reason: `made by job ${made.jobId}`, patch: { ...made, error: null } }),
+      /** Runs a failed split again from scratch. */
+      rerun: async (id: string): Promise<SplitRow> => {
+        const fresh = { jobId: null, error: null, contract: null, outputSha256: null };
+        await transition(db, splitStore, id, "running", { reason: "asked again", patch: fresh });
+        return db.splitContract.findUniqueOrThrow({ where: { id } });
+      },
       running: (): Promise<SplitRow[]> => db.splitContract.findMany({ where: { status: "running" } }),
     },
     references: {
@@ -132,7 +161,7 @@ export function datasetsRepository(db: Db = getDb()) {
       /** Active jobs whose input names the snapshot (`sha256:<hash>`). */
       activeJobsUsing: (snapshotSha256: string) =>
         db.job.findMany({
-          where: { state: { in: ACTIVE_STATES }, input: { contains: `sha256:${snapshotSha256}` } },
+          where: { state: { in: [...controllerJobLifecycle.active] }, input: { contains: `sha256:${snapshotSha256}` } },
           select: { id: true, recipe: true, jobName: true, state: true },
         }),
     },

@@ -168,7 +168,7 @@ export function datasetsService(db: Db = getDb()) {
     async reprofile(id: string, encoding: "utf-8" | "latin-1"): Promise<ProfileStatusView> {
       const d = await requireRow(id);
       if (d.status === "profiling") throw conflict(`${d.name} is being profiled already.`);
-      await repo.datasets.update(id, { encoding, status: "profiling", error: null, profile: null, profileJobId: null });
+      await repo.datasets.reprofile(id, encoding, `read as ${encoding}`);
       publish({ type: "dataset.changed", datasetId: id, projectId: d.projectId });
       return this.profileStatus(id);
     },

@@ -62,7 +62,7 @@ async function registerSnapshot(
   if (existing) {
     // Same bytes again: reuse. Asked to read them another way (Latin-1): profile again.
     if (existing.encoding !== a.encoding && existing.status !== "profiling") {
-      existing = await repo.datasets.update(existing.id, { encoding: a.encoding, status: "profiling", error: null, profile: null, profileJobId: null });
+      existing = await repo.datasets.reprofile(existing.id, a.encoding, `registered again, read as ${a.encoding}`);
       await settleDataset(db, existing).catch(() => null);
     }
     return { dataset: (await repo.datasets.find(existing.id))!, reused: true };

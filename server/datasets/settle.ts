@@ -2,21 +2,26 @@
  * Folds finished data jobs back into dataset rows: a succeeded profile stores
  * profile.json (and the snapshot's row count, format and column schema), checks store
  * checks.json, a split stores split.json and the job's output hash. Rows waiting for
- * the data tools to be set up start their job once the environment is ready.
+ * the data tools to be set up start their job once the environment is ready. Each row's
+ * status moves through its lifecycle (data-lifecycles.ts), one event row per move.
  *
  * It runs on every read of those rows and after every job change (one bus listener per
  * process, installed on first use); passes are serialized so two triggers never admit
  * twice. Nothing here is lost on restart: the rows say what is still to be settled.
  */
+import type { CheckStatus, DatasetStatus, SplitStatus } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
 import { eventBus, publish } from "@/server/events/bus";
 import { isTerminal } from "@/server/jobs/job-state";
+import type { JobDetailView } from "@/server/jobs/jobs.schema";
 import { jobsService } from "@/server/jobs/jobs.service";
+import { transition, type LifecycleStore } from "@/server/lifecycle/transition";
 import { settingsService } from "@/server/settings/settings.service";
 import { datasetsRepository, type CheckRow, type DatasetRow, type SplitRow } from "./datasets.repository";
 import type { SetupProgress } from "./datasets.schema";
 import { snapshotRef, parseJson } from "./datasets.views";
+import { checkStore, datasetStore, splitStore, type CheckPatch, type DatasetPatch, type SplitPatch } from "./data-lifecycles";
 import { jobError, readJobOutputJson, startDataJob } from "./data-jobs";
 import { localTarget } from "./local-store";
 
@@ -43,50 +48,6 @@ export async function profileInput(db: Db, d: DatasetRow): Promise<Record<string
   };
 }
 
-/** Advances one dataset's profile; returns setup progress while the data tools are being built. */
-export async function settleDataset(db: Db, d: DatasetRow): Promise<SetupProgress | null> {
-  if (d.status !== "profiling") return null;
-  const repo = datasetsRepository(db);
-  if (!d.profileJobId) {
-    try {
-      const target = await localTarget(db);
-      const start = await startDataJob(db, target.id, "profile", await profileInput(db, d), `${d.id}:${d.updatedAt.getTime()}`);
-      if (start.kind === "setup") return start.setup;
-      await repo.datasets.update(d.id, { profileJobId: start.job.id });
-    } catch (err) {
-      if (transient(err)) return null;
-      const f = startFailure(err);
-      await repo.datasets.update(d.id, { status: "failed", error: errJson(f.code, f.message) });
-    }
-    changed(d);
-    return null;
-  }
-  const job = await jobsService(db).get(d.profileJobId);
-  if (!isTerminal(job.state)) return null;
-  if (job.state === "succeeded") {
-    try {
-      const profile = (await readJobOutputJson(db, job, "profile.json")) as {
-        rows: number;
-        tableFormat: Record<string, unknown>;
-        columns: { name: string; type: string }[];
-      };
-      await repo.snapshots.describe(d.snapshotSha256, {
-        format: JSON.stringify(profile.tableFormat),
-        rowCount: profile.rows,
-        columns: JSON.stringify(profile.columns.map((c) => ({ name: c.name, type: c.type }))),
-      });
-      await repo.datasets.update(d.id, { status: "ready", error: null, profile: JSON.stringify(profile) });
-    } catch (err) {
-      await repo.datasets.update(d.id, { status: "failed", error: errJson("profile_unreadable", `The profile could not be read: ${(err as Error).message}`) });
-    }
-  } else {
-    const e = jobError(job);
-    await repo.datasets.update(d.id, { status: "failed", error: errJson(e.code, e.message) });
-  }
-  changed(d);
-  return null;
-}
-
 export async function checksInput(db: Db, c: CheckRow): Promise<Record<string, unknown> | null> {
   const d = await datasetsRepository(db).datasets.find(c.datasetId);
   const profile = parseJson<{ tableFormat: Record<string, unknown> }>(d?.profile ?? null);
@@ -100,62 +61,135 @@ export async function checksInput(db: Db, c: CheckRow): Promise<Record<string, u
   };
 }
 
-export async function settleCheck(db: Db, c: CheckRow): Promise<SetupProgress | null> {
-  if (c.status !== "running") return null;
-  const repo = datasetsRepository(db);
-  const d = await repo.datasets.find(c.datasetId);
-  if (!c.jobId) {
+type Failure = { code: string; message: string };
+type Outcome<P> = { ok: true; patch: P } | { ok: false; error: Failure };
+
+/**
+ * How one kind of row is settled from its data job. The steps are the same for all three
+ * (start the job, wait for it, fold its output in); what differs is said here.
+ */
+interface Settlement<S extends string, P> {
+  store: LifecycleStore<S, P>;
+  row: { id: string; status: string; jobId: string | null };
+  /** The state the row waits in for its job, and where it ends. */
+  waiting: S;
+  ready: S;
+  failed: S;
+  job: "profile" | "checks" | "split";
+  /** The job's input and its operation key (one job per key). */
+  start: () => Promise<{ input: Record<string, unknown>; key: string }>;
+  attach: (jobId: string) => Promise<unknown>;
+  /** The ready row's fields from the succeeded job (or why it still failed). */
+  succeeded: (job: JobDetailView) => Promise<Outcome<P>>;
+  /** The failure as the row stores it; `atStart` when the job could not even start. */
+  failure: (f: Failure, atStart: boolean) => P;
+  /** Tells watchers the row changed. */
+  notify: () => void;
+}
+
+async function settle<S extends string, P>(db: Db, s: Settlement<S, P>): Promise<SetupProgress | null> {
+  if (s.row.status !== s.waiting) return null;
+  const fail = (f: Failure, atStart: boolean) => transition(db, s.store, s.row.id, s.failed, { reason: f.code, patch: s.failure(f, atStart) });
+  if (!s.row.jobId) {
     try {
-      const input = await checksInput(db, c);
-      if (!input) throw new Error("the dataset has no profile");
-      const start = await startDataJob(db, (await localTarget(db)).id, "checks", input, c.id);
+      const { input, key } = await s.start();
+      const start = await startDataJob(db, (await localTarget(db)).id, s.job, input, key);
       if (start.kind === "setup") return start.setup;
-      await repo.checks.update(c.id, { jobId: start.job.id });
+      await s.attach(start.job.id);
     } catch (err) {
       if (transient(err)) return null;
-      const f = startFailure(err);
-      await repo.checks.update(c.id, { status: "failed", error: errJson(f.code, f.message) });
+      await fail(startFailure(err), true);
     }
-    if (d) changed(d);
+    s.notify();
     return null;
   }
-  const job = await jobsService(db).get(c.jobId);
+  const job = await jobsService(db).get(s.row.jobId);
   if (!isTerminal(job.state)) return null;
-  if (job.state === "succeeded") {
-    const result = await readJobOutputJson(db, job, "checks.json");
-    await repo.checks.update(c.id, { status: "ready", result: JSON.stringify(result), error: null });
-  } else {
-    const e = jobError(job);
-    await repo.checks.update(c.id, { status: "failed", error: errJson(e.code, e.message) });
-  }
-  if (d) changed(d);
+  const outcome: Outcome<P> = job.state === "succeeded" ? await s.succeeded(job) : { ok: false, error: jobError(job) };
+  if (outcome.ok) await transition(db, s.store, s.row.id, s.ready, { patch: outcome.patch });
+  else await fail(outcome.error, false);
+  s.notify();
   return null;
 }
 
-export async function settleSplit(db: Db, s: SplitRow): Promise<SetupProgress | null> {
-  if (s.status !== "running") return null;
+/** Advances one dataset's profile; returns setup progress while the data tools are being built. */
+export function settleDataset(db: Db, d: DatasetRow): Promise<SetupProgress | null> {
   const repo = datasetsRepository(db);
-  if (!s.jobId) {
-    try {
-      const start = await startDataJob(db, (await localTarget(db)).id, "split", JSON.parse(s.settings) as Record<string, unknown>, s.id);
-      if (start.kind === "setup") return start.setup;
-      await repo.splits.update(s.id, { jobId: start.job.id });
-    } catch (err) {
-      if (transient(err)) return null;
-      await repo.splits.update(s.id, { status: "failed", error: startFailure(err).message });
-    }
-    return null;
-  }
-  const job = await jobsService(db).get(s.jobId);
-  if (!isTerminal(job.state)) return null;
-  if (job.state === "succeeded" && job.outputSha256) {
-    const contract = await readJobOutputJson(db, job, "split.json");
-    await repo.splits.update(s.id, { status: "ready", contract: JSON.stringify(contract), outputSha256: job.outputSha256, error: null });
-  } else {
-    const e = jobError(job);
-    await repo.splits.update(s.id, { status: "failed", error: `${e.message} (${e.code})` });
-  }
-  return null;
+  return settle<DatasetStatus, DatasetPatch>(db, {
+    store: datasetStore,
+    row: { id: d.id, status: d.status, jobId: d.profileJobId },
+    waiting: "profiling",
+    ready: "ready",
+    failed: "failed",
+    job: "profile",
+    start: async () => ({ input: await profileInput(db, d), key: `${d.id}:${d.updatedAt.getTime()}` }),
+    attach: (profileJobId) => repo.datasets.update(d.id, { profileJobId }),
+    succeeded: async (job) => {
+      try {
+        const profile = (await readJobOutputJson(db, job, "profile.json")) as {
+          rows: number;
+          tableFormat: Record<string, unknown>;
+          columns: { name: string; type: string }[];
+        };
+        await repo.snapshots.describe(d.snapshotSha256, {
+          format: JSON.stringify(profile.tableFormat),
+          rowCount: profile.rows,
+          columns: JSON.stringify(profile.columns.map((c) => ({ name: c.name, type: c.type }))),
+        });
+        return { ok: true, patch: { error: null, profile: JSON.stringify(profile) } };
+      } catch (err) {
+        return { ok: false, error: { code: "profile_unreadable", message: `The profile could not be read: ${(err as Error).message}` } };
+      }
+    },
+    failure: (f) => ({ error: errJson(f.code, f.message) }),
+    notify: () => changed(d),
+  });
+}
+
+export async function settleCheck(db: Db, c: CheckRow): Promise<SetupProgress | null> {
+  const repo = datasetsRepository(db);
+  const d = c.status === "running" ? await repo.datasets.find(c.datasetId) : null;
+  return settle<CheckStatus, CheckPatch>(db, {
+    store: checkStore,
+    row: { id: c.id, status: c.status, jobId: c.jobId },
+    waiting: "running",
+    ready: "ready",
+    failed: "failed",
+    job: "checks",
+    start: async () => {
+      const input = await checksInput(db, c);
+      if (!input) throw new Error("the dataset has no profile");
+      return { input, key: c.id };
+    },
+    attach: (jobId) => repo.checks.update(c.id, { jobId }),
+    succeeded: async (job) => ({ ok: true, patch: { result: JSON.stringify(await readJobOutputJson(db, job, "checks.json")), error: null } }),
+    failure: (f) => ({ error: errJson(f.code, f.message) }),
+    notify: () => (d ? changed(d) : undefined),
+  });
+}
+
+export function settleSplit(db: Db, s: SplitRow): Promise<SetupProgress | null> {
+  const repo = datasetsRepository(db);
+  return settle<SplitStatus, SplitPatch>(db, {
+    store: splitStore,
+    row: { id: s.id, status: s.status, jobId: s.jobId },
+    waiting: "running",
+    ready: "ready",
+    failed: "failed",
+    job: "split",
+    start: async () => ({ input: JSON.parse(s.settings) as Record<string, unknown>, key: s.id }),
+    attach: (jobId) => repo.splits.update(s.id, { jobId }),
+    succeeded: async (job) => {
+      // A split is its output folder: without the manifest's hash there is nothing to use.
+      if (!job.outputSha256) return { ok: false, error: jobError(job) };
+      const contract = await readJobOutputJson(db, job, "split.json");
+      return { ok: true, patch: { contract: JSON.stringify(contract), outputSha256: job.outputSha256, error: null } };
+    },
+    // The split's error is words (SplitView shows it as is).
+    failure: (f, atStart) => ({ error: atStart ? f.message : `${f.message} (${f.code})` }),
+    // Nobody watches a split row: the chain that asked for it polls it.
+    notify: () => {},
+  });
 }
 
 /** One pass over everything still waiting; errors of one row never stop the others. */

@@ -53,7 +53,7 @@ export async function startSplit(
     ...(input.fractions ? { fractions: input.fractions } : {}),
   };
   let row = await repo.splits.ensure(d.snapshotSha256, intentHash(jobInput), JSON.stringify(jobInput));
-  if (row.status === "failed") row = await repo.splits.update(row.id, { status: "running", jobId: null, error: null, contract: null, outputSha256: null }) as SplitRow;
+  if (row.status === "failed") row = await repo.splits.rerun(row.id);
   const setup = await settleSplit(db, row);
   return { ...toSplitView((await repo.splits.findById(row.id))!), setup };
 }
@@ -80,6 +80,6 @@ export async function recordSplit(db: Db, raw: TRecordSplitInput): Promise<strin
   const repo = datasetsRepository(db);
   const row = await repo.splits.ensure(input.settings.snapshotSha256, intentHash(input.settings), JSON.stringify(input.settings));
   if (row.status === "ready") return row.id;
-  await repo.splits.update(row.id, { status: "ready", jobId: input.jobId, outputSha256: input.outputSha256, contract: JSON.stringify(input.contract ?? null), error: null });
+  await repo.splits.markReady(row.id, { jobId: input.jobId, outputSha256: input.outputSha256, contract: JSON.stringify(input.contract ?? null) });
   return row.id;
 }

@@ -1,25 +1,20 @@
 /**
- * Experiment status (DESIGN "Job lifecycle"): `running` while any job of it is active or
- * steps remain, then the first of failed, cancelled, timed_out or unknown among its
- * jobs, else succeeded. `unknown` is not terminal: it follows its jobs when they
- * reconcile. One transition table; `experimentTransition` is the only writer.
+ * Experiment status (DESIGN "Job lifecycle"; the table is contracts/lifecycles/experiment.ts):
+ * `running` while any job of it is active or steps remain, then the first of failed,
+ * cancelled, timed_out or unknown among its jobs, else succeeded. `experimentTransition`
+ * is the only writer of the status: the row and its ExperimentTransition record change in
+ * one transaction, and a move the table does not allow is refused (IllegalTransitionError).
  */
+import { experimentLifecycle, type ExperimentStatus } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
 import { publish } from "@/server/events/bus";
+import { transition, type LifecycleStore } from "@/server/lifecycle/transition";
 
-export const EXPERIMENT_STATUSES = ["running", "succeeded", "failed", "cancelled", "timed_out", "unknown"] as const;
-export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+export { type ExperimentStatus };
+export const EXPERIMENT_STATUSES = experimentLifecycle.states;
+export const EXPERIMENT_TRANSITIONS = experimentLifecycle.transitions;
 
-export const EXPERIMENT_TRANSITIONS: Record<ExperimentStatus, readonly ExperimentStatus[]> = {
-  running: ["succeeded", "failed", "cancelled", "timed_out", "unknown"],
-  unknown: ["running", "succeeded", "failed", "cancelled", "timed_out"],
-  succeeded: [],
-  failed: [],
-  cancelled: [],
-  timed_out: [],
-};
-
-export const isExperimentTerminal = (s: string) => ["succeeded", "failed", "cancelled", "timed_out"].includes(s);
+export const isExperimentTerminal = (s: string): boolean => experimentLifecycle.isTerminal(s);
 
 /** The experiment's status from its jobs' states; `chainComplete` when every step succeeded. */
 export function deriveStatus(jobStates: string[], chainComplete: boolean): ExperimentStatus {
@@ -29,25 +24,39 @@ export function deriveStatus(jobStates: string[], chainComplete: boolean): Exper
   return chainComplete ? "succeeded" : "running";
 }
 
+/** Fields that may change together with the status. */
+export interface ExperimentPatch {
+  reason?: string | null;
+  phase?: string;
+  results?: string;
+  exportSha256?: string;
+  exportBytes?: bigint;
+}
+
+const experimentStore: LifecycleStore<ExperimentStatus, ExperimentPatch> = {
+  lifecycle: experimentLifecycle,
+  read: async (tx, id) => (await tx.experiment.findUnique({ where: { id }, select: { status: true } }))?.status ?? null,
+  write: async (tx, id, { from, to, at }, patch) => {
+    // An ended experiment is no longer doing anything: its progress note goes with it.
+    const ending = isExperimentTerminal(to) ? { endedAt: at, progressNote: null } : {};
+    const data = { ...patch, status: to, ...ending, revision: { increment: 1 } };
+    return (await tx.experiment.updateMany({ where: { id, status: from }, data })).count;
+  },
+  record: async (tx, experimentId, { from, to, reason, at }) =>
+    void (await tx.experimentTransition.create({ data: { experimentId, from, to, reason, at } })),
+};
+
+/**
+ * Moves the experiment from the status the caller read (`exp.status`) to `to`; false when
+ * it is already there or another writer moved it first.
+ */
 export async function experimentTransition(
   db: Db,
   exp: { id: string; projectId: string; status: string },
   to: ExperimentStatus,
-  patch: { reason?: string | null; phase?: string; results?: string; exportSha256?: string; exportBytes?: bigint } = {},
+  patch: ExperimentPatch = {},
 ): Promise<boolean> {
-  const from = exp.status as ExperimentStatus;
-  if (from === to) return false;
-  if (!EXPERIMENT_TRANSITIONS[from]?.includes(to)) {
-    throw new Error(`experiment ${exp.id}: transition ${from} → ${to} is not allowed`);
-  }
-  const terminal = isExperimentTerminal(to);
-  const { count } = await db.experiment.updateMany({
-    where: { id: exp.id, status: from },
-    data: { status: to, ...patch, ...(terminal ? { endedAt: new Date() } : {}), revision: { increment: 1 } },
-  });
-  if (count) {
-    await db.experimentTransition.create({ data: { experimentId: exp.id, from, to, reason: patch.reason ?? null } });
-  }
-  if (count) publish({ type: "experiment.changed", experimentId: exp.id, projectId: exp.projectId, status: to });
-  return count > 0;
+  const { changed } = await transition(db, experimentStore, exp.id, to, { from: exp.status, reason: patch.reason ?? null, patch });
+  if (changed) publish({ type: "experiment.changed", experimentId: exp.id, projectId: exp.projectId, status: to });
+  return changed;
 }

@@ -104,7 +104,8 @@ export function toListView(e: ExperimentRow): ExperimentListView {
     name: e.name,
     status: e.status,
     phase: e.phase,
-    note: e.reason,
+    // While it runs, what it is doing; once it is not running, why.
+    note: e.status === "running" ? e.progressNote : e.reason,
     task: settings.task,
     metric: settings.metric,
     target: settings.target,
@@ -204,7 +205,7 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     progress: {
       done: e.status === "succeeded" ? TABULAR.steps.length : done,
       total: TABULAR.steps.length,
-      currentStep: current ? current.label : e.status === "running" ? (e.reason ?? "Starting the next step") : null,
+      currentStep: current ? current.label : e.status === "running" ? (e.progressNote ?? "Starting the next step") : null,
     },
     steps,
     results,

@@ -1,4 +1,5 @@
 /** Prisma access for experiments and the rows their chain reads (datasets, projects, jobs). */
+import { experimentLifecycle } from "@/contracts/lifecycles";
 import { getDb, type Db } from "@/server/db/client";
 
 export function experimentsRepository(db: Db = getDb()) {
@@ -28,14 +29,16 @@ export function experimentsRepository(db: Db = getDb()) {
         where: { projectId, ...(statuses?.length ? { status: { in: statuses } } : {}) },
         orderBy: { createdAt: "desc" },
       }),
-    active: () => db.experiment.findMany({ where: { status: { in: ["running", "unknown"] } }, select: { id: true } }),
+    active: () => db.experiment.findMany({ where: { status: { in: [...experimentLifecycle.active] } }, select: { id: true } }),
     countInProject: (projectId: string) => db.experiment.count({ where: { projectId } }),
     countByExport: (exportSha256: string) => db.experiment.count({ where: { exportSha256 } }),
     requestCancel: (id: string) =>
       db.experiment.updateMany({ where: { id, cancelRequestedAt: null }, data: { cancelRequestedAt: new Date() } }),
     markBudgetStart: (id: string) => db.experiment.update({ where: { id }, data: { startedAt: new Date() } }),
     setPhase: (id: string, phase: string) => db.experiment.updateMany({ where: { id, NOT: { phase } }, data: { phase } }),
-    setNote: (id: string, reason: string | null) => db.experiment.updateMany({ where: { id, NOT: { reason } }, data: { reason } }),
+    /** What a running experiment is doing now, in words (its status's reason is set by transitions). */
+    setNote: (id: string, progressNote: string | null) =>
+      db.experiment.updateMany({ where: { id, NOT: { progressNote } }, data: { progressNote } }),
     delete: (id: string) =>
       db.$transaction([
         db.experimentTransition.deleteMany({ where: { experimentId: id } }),

@@ -6,6 +6,7 @@
  * Training green. A step that "succeeded" only because the cancel stopped it early (its
  * job carries the cancel request) reads as stopped: nothing of it is kept.
  */
+import { controllerJobLifecycle, experimentLifecycle } from "@/contracts/lifecycles";
 import { PHASES, type Phase } from "./pipeline";
 import type { TabularStep as StepName } from "./pipelines/tabular";
 import { oneLine, type FailureView } from "./failure-words";
@@ -39,9 +40,9 @@ export interface StepFacts {
   cancelRequested: boolean;
 }
 
-const TERMINAL = new Set(["succeeded", "failed", "cancelled", "timed_out"]);
-const ACTIVE = new Set(["queued", "admitted", "running", "unknown"]);
-export const isTerminalExperiment = (status: string) => TERMINAL.has(status);
+export const isTerminalExperiment = (status: string): boolean => experimentLifecycle.isTerminal(status);
+/** A step's job still running (or not answering). */
+const jobActive = (state: string): boolean => controllerJobLifecycle.isActive(state);
 
 /** The state to show for a step: a job the cancel stopped early is cancelled, whatever its exit said. */
 export function shownStepState(status: string, s: StepFacts): string | null {
@@ -87,7 +88,7 @@ export function phaseState(status: string, steps: StepFacts[]): PhaseState {
   if (states.includes("timed_out")) return "timed_out";
   if (status === "succeeded" || (states.length > 0 && states.every((s) => s === "succeeded"))) return "done";
   const stoppedAs: PhaseState = status === "cancelled" ? "cancelled" : status === "timed_out" ? "timed_out" : "stopped";
-  if (states.some((s) => s !== null && ACTIVE.has(s))) return terminal ? stoppedAs : "current";
+  if (states.some((s) => s !== null && jobActive(s))) return terminal ? stoppedAs : "current";
   if (states.includes("cancelled")) return stoppedAs;
   if (states.every((s) => s === null)) return terminal ? "not_reached" : "next";
   // Some steps done, the rest not started: a stop in between, or the next steps are coming.
@@ -120,7 +121,7 @@ export function trainingOutcome(status: string, train: StepFacts | undefined): T
   if (state === "failed") return "failed";
   if (state === "timed_out") return "timed_out";
   if (state === "cancelled") return status === "timed_out" ? "timed_out" : status === "failed" ? "failed" : "cancelled";
-  if (state !== null && ACTIVE.has(state)) return isTerminalExperiment(status) ? (status === "timed_out" ? "timed_out" : "cancelled") : "running";
+  if (state !== null && jobActive(state)) return isTerminalExperiment(status) ? (status === "timed_out" ? "timed_out" : "cancelled") : "running";
   return "not_started";
 }
 

@@ -10,41 +10,23 @@
  * worker confirms once it answers (including back to an active state). Terminal
  * states never change again.
  */
-import { JOB_STATES, type JobState } from "@/contracts/worker";
+import { controllerJobLifecycle as jobs, JOB_STATES, type JobState } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
 import { publish } from "@/server/events/bus";
+import { transition as move, type LifecycleStore } from "@/server/lifecycle/transition";
 
 export { JOB_STATES, type JobState };
 
-export const TERMINAL: readonly JobState[] = ["succeeded", "failed", "cancelled", "timed_out"];
-const ENDINGS = TERMINAL;
+export const TERMINAL: readonly JobState[] = jobs.terminal;
+export const ALLOWED_TRANSITIONS = jobs.transitions;
 
-export const ALLOWED_TRANSITIONS: Record<JobState, readonly JobState[]> = {
-  queued: ["admitted", "running", ...ENDINGS, "unknown"],
-  admitted: ["running", ...ENDINGS, "unknown"],
-  running: [...ENDINGS, "unknown"],
-  unknown: ["queued", "admitted", "running", ...ENDINGS],
-  succeeded: [],
-  failed: [],
-  cancelled: [],
-  timed_out: [],
-};
-
-export function isJobState(s: string): s is JobState {
-  return (JOB_STATES as readonly string[]).includes(s);
-}
-export function isTerminal(state: string): boolean {
-  return (TERMINAL as readonly string[]).includes(state);
-}
+export const isJobState = (s: string): s is JobState => jobs.isState(s);
+export const isTerminal = (state: string): boolean => jobs.isTerminal(state);
 /** Active = holds (or may hold) a reservation on its computer; `unknown` included. */
-export function isActive(state: string): boolean {
-  return isJobState(state) && !isTerminal(state);
-}
-export function canTransition(from: string, to: JobState): boolean {
-  return isJobState(from) && ALLOWED_TRANSITIONS[from].includes(to);
-}
+export const isActive = (state: string): boolean => jobs.isActive(state);
+export const canTransition = (from: string, to: JobState): boolean => jobs.canMove(from, to);
 
-export const ACTIVE_STATES: JobState[] = JOB_STATES.filter((s) => isActive(s));
+export const ACTIVE_STATES: JobState[] = [...jobs.active];
 
 /** Fields that may change together with the state. */
 export interface JobPatch {
@@ -66,10 +48,27 @@ export interface TransitionResult {
   to: JobState;
 }
 
+/** The Job row as a lifecycle store; `seen` keeps the experiment it read, for the event. */
+const jobStore = (seen: { experimentId: string | null }): LifecycleStore<JobState, JobPatch> => ({
+  lifecycle: jobs,
+  read: async (tx, id) => {
+    const job = await tx.job.findUnique({ where: { id }, select: { state: true, experimentId: true } });
+    seen.experimentId = job?.experimentId ?? null;
+    return job?.state ?? null;
+  },
+  write: async (tx, id, { from, to, reason, at }, patch) => {
+    const ending = isTerminal(to) ? { endedAt: patch.endedAt ?? at } : {};
+    return (await tx.job.updateMany({ where: { id, state: from }, data: { ...patch, ...ending, state: to, reason } })).count;
+  },
+  record: async (tx, jobId, { from, to, reason, at }) => void (await tx.jobTransition.create({ data: { jobId, from, to, reason, at } })),
+});
+
 /**
  * Moves job `jobId` to `to` when the table allows it from its current state. The update
  * is conditional on the state it read, so two writers racing (the reconcile loop and a
- * request) cannot both apply a change: the loser gets `changed: false`.
+ * request) cannot both apply a change: the loser gets `changed: false`. A move the table
+ * does not allow also answers `changed: false`: the controller reports what it observed,
+ * and a late observation (a receipt older than the state recorded) must change nothing.
  */
 export async function transition(
   db: Db,
@@ -78,23 +77,8 @@ export async function transition(
   reason: string | null,
   patch: JobPatch = {},
 ): Promise<TransitionResult> {
-  let experimentId: string | null = null;
-  const result = await db.$transaction(async (tx) => {
-    const job = await tx.job.findUnique({ where: { id: jobId }, select: { state: true, experimentId: true } });
-    if (!job) throw new Error(`transition: job ${jobId} does not exist`);
-    const from = job.state;
-    experimentId = job.experimentId;
-    if (!canTransition(from, to)) return { changed: false, from, to };
-    const now = new Date();
-    const ending = isTerminal(to) ? { endedAt: patch.endedAt ?? now } : {};
-    const { count } = await tx.job.updateMany({
-      where: { id: jobId, state: from },
-      data: { ...patch, ...ending, state: to, reason },
-    });
-    if (count === 0) return { changed: false, from, to };
-    await tx.jobTransition.create({ data: { jobId, from, to, reason, at: now } });
-    return { changed: true, from, to };
-  });
-  if (result.changed) publish({ type: "job.changed", jobId, state: to, experimentId });
+  const seen = { experimentId: null as string | null };
+  const result = await move(db, jobStore(seen), jobId, to, { reason, patch, illegal: "ignore" });
+  if (result.changed) publish({ type: "job.changed", jobId, state: to, experimentId: seen.experimentId });
   return result;
 }
