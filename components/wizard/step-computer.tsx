@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { chooseComputer } from "./choose-computer";
-import { formatBytes } from "./format";
+import { formatBytes } from "@/contracts/vocabulary";
 
 /**
  * Step 1: the training computer, among every enabled one; the project's default is

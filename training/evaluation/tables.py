@@ -1,33 +1,22 @@
 """Loading and joining predictions with labels, with the checks a receipt relies on.
 
 Class labels travel through parquet files written by different libraries, so a class may
-arrive as int 1, float 1.0 or string "1". Every class is compared through `class_key`
-(its canonical string) so the join never depends on which writer produced the file.
+arrive as int 1, float 1.0 or string "1". Every class is compared through
+trainyard_recipe's `class_key` (re-exported here for score and baseline), the same rule the
+tabular recipe and the export's predict.py name classes by.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from trainyard_recipe import BadInput
+from trainyard_recipe import BadInput, class_key
+
+__all__ = ["PROBA_PREFIX", "Joined", "class_key", "join_predictions", "read_parquet"]
 
 PROBA_PREFIX = "proba::"
-
-
-def class_key(value) -> str:
-    """Canonical string for a class label: 1, 1.0 and "1" are the same class."""
-    if isinstance(value, (bool, np.bool_)):
-        return "True" if value else "False"
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    if isinstance(value, (float, np.floating)):
-        if math.isfinite(value) and float(value).is_integer():
-            return str(int(value))
-        return repr(float(value))
-    return str(value)
 
 
 def read_parquet(path: str, what: str) -> pd.DataFrame:

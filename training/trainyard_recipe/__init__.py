@@ -3,6 +3,7 @@
 See docs/dev/contracts.md ("Recipe run") for the contract these implement.
 """
 
+from trainyard_recipe.classes import class_key
 from trainyard_recipe.context import JobContext
 from trainyard_recipe.errors import BadInput, Stopped
 from trainyard_recipe.events import emit
@@ -22,5 +23,6 @@ __all__ = [
     "run_recipe",
     "sha256_file",
     "write_manifest",
+    "class_key",
     "write_report",
 ]

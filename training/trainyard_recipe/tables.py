@@ -47,8 +47,12 @@ def headerless_names(count: int) -> list[str]:
 
 
 def read_table(path: str | os.PathLike, table_format: Mapping[str, Any],
-               columns: Sequence[str] | None = None) -> "Any":
-    """Read a snapshot into a pandas.DataFrame with a fresh 0-based RangeIndex (the row id)."""
+               columns: Sequence[str] | None = None, as_text: bool = False) -> "Any":
+    """Read a snapshot into a pandas.DataFrame with a fresh 0-based RangeIndex (the row id).
+
+    as_text: every cell of a text table as the file writes it (no type inference, no
+    missing-value markers; a short row's missing cells are ""), with the same rows and row
+    ids as the typed read, so a download can echo each row beside what was computed on it."""
     import pandas as pd  # lazy: see module docstring
 
     fmt = normalize_table_format(table_format)
@@ -74,8 +78,25 @@ def read_table(path: str | os.PathLike, table_format: Mapping[str, Any],
         options["names"] = headerless_names(width)
     if columns:
         options["usecols"] = list(columns)
+    if as_text:
+        options.update(dtype=object, keep_default_na=False, na_filter=False)
     frame = pd.read_csv(path, **options)
+    if as_text:
+        frame = frame.fillna("")
     return frame.reset_index(drop=True)
+
+
+def header_cells(path: str | os.PathLike, table_format: Mapping[str, Any]) -> list[str]:
+    """The header row of a text table exactly as written (pandas renames an empty or a
+    repeated name, e.g. "Unnamed: 2" or "a.1"); the first non-blank row, as pandas takes it."""
+    import csv
+
+    fmt = normalize_table_format(table_format)
+    with _open_text(path, fmt) as handle:
+        for row in csv.reader(handle, delimiter=fmt["delimiter"], quotechar=fmt["quotechar"]):
+            if row:
+                return [row[0].removeprefix("\ufeff"), *row[1:]]  # a byte order mark is not a name
+    return []
 
 
 def _open_text(path: str | os.PathLike, fmt: Mapping[str, Any]):

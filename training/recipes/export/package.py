@@ -10,13 +10,14 @@ folder and the file name downloads should use (`<folder>.tar.gz`).
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import re
 import unicodedata
 from pathlib import Path
 
-from trainyard_recipe import BadInput, emit, sha256_file
+from trainyard_recipe import BadInput, class_key, emit, sha256_file
 from trainyard_recipe.atomic import write_json_atomic
 
 from evaluation.compare import compare_receipts
@@ -28,6 +29,7 @@ EXPORT_VERSION = 2
 HERE = Path(__file__).resolve().parent
 REQUIRED_MODEL_FILES = ("predictor", "feature_schema.json", "training.json", "environment.lock", "requirements.txt")
 OPTIONAL_MODEL_FILES = ("leaderboard.json", "feature_importance.json")
+CLASS_KEY_SLOT = "# <class_key from trainyard_recipe/classes.py>\n"
 
 
 def _load_receipt(path, field: str) -> dict:
@@ -62,6 +64,15 @@ def folder_name(experiment: str | None, model_sha: str) -> str:
     text = unicodedata.normalize("NFKD", experiment or "").encode("ascii", "ignore").decode("ascii")  # é -> e
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")[:60].strip("-.") or "model"
     return f"{slug}-{model_sha[:12]}"
+
+
+def predict_py() -> bytes:
+    """predict.py as shipped: the template with class_key's source pasted into its slot. The
+    export runs without Trainyard installed, yet must name classes exactly as the recipe did."""
+    template = (HERE / "predict_template.py").read_text(encoding="utf-8")
+    if template.count(CLASS_KEY_SLOT) != 1:
+        raise RuntimeError("predict_template.py must hold the class_key slot exactly once")
+    return template.replace(CLASS_KEY_SLOT, inspect.getsource(class_key)).encode("utf-8")
 
 
 def _entries(model_dir: str, model_manifest: dict, generated: dict) -> tuple[list, dict]:
@@ -109,7 +120,7 @@ def run_package(ctx, inputs: dict) -> dict:
         "receipt.json": json.dumps(candidate, indent=2).encode("utf-8"),
         "baseline_receipt.json": json.dumps(baseline, indent=2).encode("utf-8"),
         "MODEL_CARD.md": card_text.encode("utf-8"),
-        "predict.py": (HERE / "predict_template.py").read_bytes(),
+        "predict.py": predict_py(),
         "verify.py": (HERE / "verify.py").read_bytes(),
     }
     entries, manifest = _entries(model_dir, model_manifest, generated)

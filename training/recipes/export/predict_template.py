@@ -4,6 +4,8 @@ Run it with the Python environment described by requirements.txt / environment.l
 (AutoGluon only loads predictors saved by the same version). It first verifies every file
 of this folder against manifest.json (verify.py) and refuses to load anything that does
 not match: the predictor is a pickle, and loading a pickle runs code.
+class_key, which names the proba::<class> columns, is the recipe's own (pasted in when the
+export was packaged), so classes are named here exactly as in training.json.
 
 Input: a CSV with a header and the columns listed in feature_schema.json (extra columns
 are ignored). Output (stdout): CSV with `row` (0-based data row of the input),
@@ -11,22 +13,14 @@ are ignored). Output (stdout): CSV with `row` (0-based data row of the input),
 """
 
 import json
+import math  # class_key, pasted below, needs it
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def class_key(value):
-    """Class names as in the recipe's proba::<class> columns: 1.0 -> "1" (see training.json)."""
-    if hasattr(value, "item") and not isinstance(value, str):
-        value = value.item()
-    if isinstance(value, float) and value == value and value not in (float("inf"), float("-inf")) \
-            and value.is_integer():
-        return str(int(value))
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
+# <class_key from trainyard_recipe/classes.py>
 
 
 def conform(frame, schema):

@@ -11,9 +11,8 @@ import os
 from dataclasses import dataclass
 
 import pandas as pd
-from trainyard_recipe import BadInput, read_table, sha256_file
+from trainyard_recipe import BadInput, class_key, read_table, sha256_file
 
-from recipes.tabular.classes import class_key
 from recipes.tabular.options import TrainOptions
 
 

@@ -3,7 +3,8 @@
 Input: {model: a train output folder, features: features.parquet (with row_id) or a
 table of new rows (then datasetFormat is required and row ids are the 0-based row index)}.
 Output: predictions.parquet with row_id, prediction and, for classification, one
-proba::<class> column per class (contracts.md).
+proba::<class> column per class (contracts.md); for a table of new rows also joined.csv,
+those rows as written beside their predictions (joined.py: the download of "Predict a file").
 The model folder may be read-only (the worker's store): nothing is written into it.
 """
 
@@ -13,10 +14,10 @@ import json
 import os
 
 import pandas as pd
-from trainyard_recipe import BadInput, emit, read_table
+from trainyard_recipe import BadInput, class_key, emit, read_table
 
-from recipes.tabular.classes import class_key
 from recipes.tabular.feature_schema import conform
+from recipes.tabular.joined import write_joined
 
 PROBA_PREFIX = "proba::"
 
@@ -36,8 +37,7 @@ def load_model_dir(model_dir: str):
     return predictor_dir, schema, training
 
 
-def read_rows(inputs: dict) -> pd.DataFrame:
-    """Rows indexed by row id."""
+def features_path(inputs: dict) -> str:
     path = inputs.get("features")
     if not isinstance(path, str) or not path:
         raise BadInput("predict input field 'features' is required", code="missing_field")
@@ -45,6 +45,12 @@ def read_rows(inputs: dict) -> pd.DataFrame:
         path = os.path.join(path, "features.parquet")
     if not os.path.isfile(path):
         raise BadInput(f"no features file at {path}", code="missing_input")
+    return path
+
+
+def read_rows(inputs: dict) -> pd.DataFrame:
+    """Rows indexed by row id."""
+    path = features_path(inputs)
     if inputs.get("datasetFormat") is not None:
         return read_table(path, inputs["datasetFormat"])
     if not path.endswith(".parquet"):
@@ -75,6 +81,8 @@ def run_predict(ctx, inputs: dict) -> dict:
         raise BadInput("predict input field 'model' is required", code="missing_field")
     predictor_dir, schema, training = load_model_dir(model_dir)
     rows = conform(read_rows(inputs), schema)
+    if len(rows) == 0:
+        raise BadInput("the file has no data rows under its header", code="header_only")
     emit(ctx, "phase", phase="evaluating")
     from autogluon.tabular import TabularPredictor
 
@@ -82,4 +90,6 @@ def run_predict(ctx, inputs: dict) -> dict:
                                       verbosity=0)
     out = predict_frame(predictor, rows, training["task"])
     out.to_parquet(ctx.output_dir / "predictions.parquet", index=False)
+    if inputs.get("datasetFormat") is not None:
+        write_joined(ctx.output_dir / "joined.csv", features_path(inputs), inputs["datasetFormat"], out)
     return {"rows": int(len(out)), "model": training.get("bestModel")}

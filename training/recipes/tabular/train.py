@@ -12,11 +12,10 @@ import os
 import shutil
 import time
 
-from trainyard_recipe import BadInput, emit
+from trainyard_recipe import BadInput, class_key, emit
 from trainyard_recipe.atomic import write_json_atomic
 
 from recipes.tabular import RECIPE_VERSION
-from recipes.tabular.classes import class_key
 from recipes.tabular.data_prep import prepare
 from recipes.tabular.feature_schema import build_schema
 from recipes.tabular.options import parse_train_input

@@ -8,8 +8,8 @@ import stat
 
 import pandas as pd
 import pytest
+from trainyard_recipe import class_key
 
-from recipes.tabular.classes import class_key
 from recipes.tabular.tests import pipeline
 from recipes.tabular.tests.pipeline import run
 
@@ -148,6 +148,30 @@ def test_predict_accepts_a_csv_of_new_rows(penguins, tmp_path, run_job):
     predictions = pd.read_parquet(result.output_dir / "predictions.parquet")
     assert predictions["row_id"].tolist() == [0, 1, 2, 3, 4]
     assert set(predictions["prediction"]) <= {"Adelie", "Chinstrap", "Gentoo"}
+
+
+def test_predict_writes_each_row_of_a_file_beside_its_own_prediction(penguins, tmp_path, run_job):
+    """joined.csv (the "Predict a file" download) pairs rows by the row ids the job read, so
+    a byte order mark, blank lines and a quoted line break shift nothing."""
+    rows = pd.read_csv(penguins.dataset).drop(columns=["species"]).head(4)
+    rows.loc[1, "sex"] = "ma\nle"  # an unseen category that spans two physical lines
+    header = ",".join(rows.columns) + "\n"
+    records = [rows.iloc[[i]].to_csv(index=False, header=False, lineterminator="\n") for i in range(len(rows))]
+    (tmp_path / "rows.csv").write_text("\ufeff" + header + "\n" + "".join(records[:2]) + "\n\n" + "".join(records[2:]),
+                                       encoding="utf-8")
+    result = run_job("tabular", "predict", {"model": str(penguins.model_dir), "features": str(tmp_path / "rows.csv"),
+                                            "datasetFormat": pipeline.CSV_FORMAT}, tmp_path)
+    assert result.returncode == 0, result.describe()
+    predictions = pd.read_parquet(result.output_dir / "predictions.parquet")
+    joined = pd.read_csv(result.output_dir / "joined.csv", dtype=str, keep_default_na=False)
+    assert list(joined.columns) == [*rows.columns, "prediction", "proba::Adelie", "proba::Chinstrap", "proba::Gentoo"]
+    assert joined["sex"].tolist() == rows["sex"].fillna("").tolist()
+    assert joined["bill_length_mm"].tolist() == [f"{v}" if v == v else "" for v in rows["bill_length_mm"]]
+    by_row = predictions.sort_values("row_id")
+    assert joined["prediction"].tolist() == by_row["prediction"].tolist()
+    assert joined["proba::Gentoo"].astype(float).tolist() == by_row["proba::Gentoo"].tolist()
+    listed = {f["path"] for f in result.manifest["files"]}
+    assert "joined.csv" in listed
 
 
 def test_train_refuses_a_split_made_for_another_snapshot(penguins, tmp_path, run_job):
