@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { DataPreview } from "./data-preview";
-import { formatBytes } from "./format";
+import { formatBytes } from "@/contracts/vocabulary";
 import { ProfileTable } from "./profile-table";
 import { SetupProgressView } from "./setup-progress";
 import { TargetChecks } from "./target-checks";

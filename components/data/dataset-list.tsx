@@ -2,7 +2,8 @@
 import Link from "next/link";
 import type { DatasetView } from "@/server/datasets/datasets.schema";
 import { Button } from "@/components/ui/button";
-import { formatBytes, formatCount } from "./format";
+import { formatBytes } from "@/contracts/vocabulary";
+import { formatCount } from "./format";
 
 const STATUS: Record<string, string> = { profiling: "Profiling…", ready: "Ready", failed: "Could not be read" };
 

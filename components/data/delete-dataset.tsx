@@ -5,7 +5,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
-import { formatBytes } from "./format";
+import { formatBytes } from "@/contracts/vocabulary";
 
 /** "sales.csv in project “Churn”": a dataset of another project, often of the same file name. */
 const sharedLabel = (s: { name: string; projectName: string | null }) => (s.projectName ? `${s.name} in project “${s.projectName}”` : `${s.name} (another project)`);

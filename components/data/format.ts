@@ -1,5 +1,4 @@
 /** Display helpers for the Data page. */
-export { formatBytes } from "@/components/ui/format-bytes";
 
 export const formatCount = (n: number | null | undefined) => (n === null || n === undefined ? "—" : n.toLocaleString("en"));
 

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
-import { issueWords } from "@/components/ui/issue-words";
+import { issueWords } from "@/contracts/vocabulary";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { ReadinessNotes } from "./readiness-notes";
 import { SetupProgressView } from "./setup-progress";

@@ -4,7 +4,8 @@ import { useRef, useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
-import { formatBytes, formatElapsed } from "./format";
+import { formatBytes } from "@/contracts/vocabulary";
+import { formatElapsed } from "./format";
 import { uploadDataset } from "./upload-xhr";
 
 interface Progress {

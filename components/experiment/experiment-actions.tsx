@@ -7,7 +7,8 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { ExperimentDetailView } from "@/server/experiments/experiment-views";
-import { formatBytes, isTerminalStatus } from "./format";
+import { controllerJobLifecycle, experimentLifecycle } from "@/contracts/lifecycles";
+import { formatBytes } from "@/contracts/vocabulary";
 
 const newOpId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `op-${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
@@ -20,7 +21,7 @@ export function ExperimentActions({ exp }: { exp: ExperimentDetailView }) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const terminal = isTerminalStatus(exp.status);
+  const terminal = experimentLifecycle.isTerminal(exp.status);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.experiments.pathKey() });
   const cancel = useMutation(trpc.experiments.cancel.mutationOptions({ onSuccess: () => void refresh() }));
   // One id per visit to this page: a double click on "Run again" starts one experiment.
@@ -37,7 +38,7 @@ export function ExperimentActions({ exp }: { exp: ExperimentDetailView }) {
       },
     }),
   );
-  const unreachable = exp.steps.find((s) => s.unreachableSince && !isTerminalStatus(s.state ?? ""));
+  const unreachable = exp.steps.find((s) => s.unreachableSince && !controllerJobLifecycle.isTerminal(s.state ?? ""));
   const cancelling = exp.cancelRequested && !terminal;
   const error = cancel.error ?? rerun.error ?? del.error ?? preview.error;
   return (

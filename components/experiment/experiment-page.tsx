@@ -16,7 +16,7 @@ import { errorText } from "@/components/ui/error-text";
 import { ExperimentActions } from "./experiment-actions";
 import { ExperimentBadges } from "./badges";
 import { ExportPanel } from "./export-panel";
-import { isTerminalStatus } from "./format";
+import { controllerJobLifecycle, experimentLifecycle } from "@/contracts/lifecycles";
 import { PredictFile } from "./predict-file";
 import { ProgressPanel } from "./progress-panel";
 import { OutcomeCard } from "./outcome-card";
@@ -39,7 +39,7 @@ export function ExperimentPage({ projectId, experimentId }: { projectId: string;
   const trpc = useTRPC();
   const q = useQuery({
     ...trpc.experiments.get.queryOptions({ id: experimentId }),
-    refetchInterval: (query) => (query.state.data && !isTerminalStatus(query.state.data.status) ? 5000 : false),
+    refetchInterval: (query) => (query.state.data && !experimentLifecycle.isTerminal(query.state.data.status) ? 5000 : false),
     retry: 3,
   });
   if (q.isPending) return <Loading label="Loading the experiment…" />;
@@ -52,12 +52,12 @@ export function ExperimentPage({ projectId, experimentId }: { projectId: string;
   const exp = q.data;
   const features = ((exp.results?.featureSchema as { features?: FeatureSchemaEntry[] } | null)?.features ?? []) as FeatureSchemaEntry[];
   const succeeded = exp.status === "succeeded";
-  const ended = isTerminalStatus(exp.status);
+  const ended = experimentLifecycle.isTerminal(exp.status);
   // The budget helper may add a note on what the budget did (e.g. scores kept after the time ran out).
   const budgetNote = (exp as { budgetNote?: string | null }).budgetNote ?? null;
   // The running step; once stopped, the failed step, else the training log (what people look at most).
   const current =
-    exp.steps.find((s) => s.state && !["succeeded", "failed", "cancelled", "timed_out"].includes(s.state))?.step ??
+    exp.steps.find((s) => s.state && !controllerJobLifecycle.isTerminal(s.state))?.step ??
     exp.steps.find((s) => s.failure)?.step ??
     (exp.steps.find((s) => s.step === "train" && s.jobId) ? "train" : null);
   return (

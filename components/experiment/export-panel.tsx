@@ -1,4 +1,4 @@
-import { formatBytes } from "./format";
+import { formatBytes } from "@/contracts/vocabulary";
 
 interface ExportNamesView {
   fileName: string;

@@ -1,25 +1,5 @@
 /** Display helpers for the experiment pages (pure; unit-tested). */
 
-export const PHASES = [
-  { key: "preparing_data", label: "Preparing data" },
-  { key: "training", label: "Training" },
-  { key: "evaluating", label: "Evaluating" },
-  { key: "comparing", label: "Comparing" },
-] as const;
-
-export const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
-export const isTerminalStatus = (s: string) => TERMINAL.includes(s);
-
-export const STATUS_LABELS: Record<string, string> = {
-  queued: "Queued",
-  running: "Running",
-  succeeded: "Succeeded",
-  failed: "Failed",
-  cancelled: "Cancelled",
-  timed_out: "Timed out",
-  unknown: "Outcome unknown",
-};
-
 export function formatDuration(totalSeconds: number | null | undefined): string {
   if (totalSeconds === null || totalSeconds === undefined || !Number.isFinite(totalSeconds)) return "—";
   const s = Math.max(0, Math.round(totalSeconds));
@@ -31,7 +11,6 @@ export function formatDuration(totalSeconds: number | null | undefined): string 
   return `${sec} s`;
 }
 
-export { formatBytes } from "@/components/ui/format-bytes";
 
 /** A metric value with enough digits to compare two of them. */
 export function formatMetric(v: number | null | undefined): string {
@@ -41,9 +20,8 @@ export function formatMetric(v: number | null | undefined): string {
   return v.toFixed(a >= 100 ? 1 : 4);
 }
 
-export function directionWords(direction: string | undefined): string {
-  return direction === "lower_is_better" ? "lower is better" : "higher is better";
-}
+// results-panel.tsx reads it from here; its home is the shared vocabulary.
+export { directionWords } from "@/contracts/vocabulary";
 
 /** 0–100, from steps done; never 100 until the experiment succeeded. */
 export function progressPercent(done: number, total: number, status: string): number {

@@ -1,5 +1,5 @@
 import type { ExperimentDetailView } from "@/server/experiments/experiment-views";
-import { STATUS_LABELS } from "./format";
+import { experimentStatusLabel } from "@/contracts/vocabulary";
 
 /**
  * A run that did not succeed, told first: what happened in one line, what to do next,
@@ -12,7 +12,7 @@ export function OutcomeCard({ exp }: { exp: ExperimentDetailView }) {
   return (
     <section aria-labelledby="outcome-heading" className={`flex flex-col gap-2 rounded-lg border p-4 ${tone}`} data-testid="outcome">
       <h3 id="outcome-heading" className="text-base font-semibold">
-        {STATUS_LABELS[exp.status] ?? exp.status}
+        {experimentStatusLabel(exp.status)}
       </h3>
       <p data-testid="outcome-summary">{o.summary}</p>
       <p data-testid="outcome-action">

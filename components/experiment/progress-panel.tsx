@@ -1,7 +1,9 @@
 "use client";
 import { useEffect, useState } from "react";
 import type { ExperimentDetailView } from "@/server/experiments/experiment-views";
-import { STATUS_LABELS, formatDuration, isTerminalStatus, progressPercent } from "./format";
+import { experimentLifecycle } from "@/contracts/lifecycles";
+import { experimentStatusLabel } from "@/contracts/vocabulary";
+import { formatDuration, progressPercent } from "./format";
 
 const PHASE_CLASS: Record<string, string> = {
   done: "bg-green-100 text-green-900",
@@ -20,7 +22,7 @@ const PHASE_MARK: Record<string, string> = { done: "✓ ", failed: "✗ ", timed
  * (including first-use setup notes), elapsed time, and every step in plain words.
  */
 export function ProgressPanel({ exp }: { exp: ExperimentDetailView }) {
-  const terminal = isTerminalStatus(exp.status);
+  const terminal = experimentLifecycle.isTerminal(exp.status);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (terminal) return;
@@ -57,7 +59,7 @@ export function ProgressPanel({ exp }: { exp: ExperimentDetailView }) {
         <div className={`h-3 rounded ${exp.status === "failed" || exp.status === "timed_out" ? "bg-red-600" : exp.status === "cancelled" ? "bg-amber-600" : "bg-blue-700"}`} style={{ width: `${pct}%` }} />
       </div>
       <p className="text-sm text-slate-800" data-testid="experiment-status">
-        <strong>{STATUS_LABELS[exp.status] ?? exp.status}</strong> · {exp.progress.done} of {exp.progress.total} steps
+        <strong>{experimentStatusLabel(exp.status)}</strong> · {exp.progress.done} of {exp.progress.total} steps
         {current && !terminal && <> · {current}</>} · elapsed {formatDuration(elapsed)} of a {formatDuration(exp.budgetSeconds)} budget
       </p>
       {note && !terminal && (

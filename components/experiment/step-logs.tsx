@@ -12,6 +12,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { StepView } from "@/server/experiments/experiment-views";
+import { controllerJobLifecycle } from "@/contracts/lifecycles";
 import { filterLog } from "./format";
 import { withoutNoise } from "./log-noise";
 
@@ -43,7 +44,7 @@ export function StepLogs({ steps, defaultStep, ended }: { steps: StepView[]; def
   const [downloading, setDownloading] = useState(false);
   const pre = useRef<HTMLPreElement>(null);
   const jobId = step?.jobId ?? null;
-  const active = step ? !["succeeded", "failed", "cancelled", "timed_out"].includes(step.state ?? "") : false;
+  const active = step ? !controllerJobLifecycle.isTerminal(step.state ?? "") : false;
 
   useEffect(() => {
     if (!jobId) return;

@@ -1,5 +1,6 @@
 import type { StepView } from "@/server/experiments/experiment-views";
-import { formatBytes, formatDuration, totalUsage, type StepUsage } from "./format";
+import { formatBytes } from "@/contracts/vocabulary";
+import { formatDuration, totalUsage, type StepUsage } from "./format";
 
 /** Time and resources per step (wall, CPU, peak memory), as the worker's ledger measured them. */
 export function UsageTable({ steps }: { steps: StepView[] }) {

@@ -5,7 +5,8 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
-import { STATUS_LABELS, formatDuration, formatMetric } from "@/components/experiment/format";
+import { experimentStatusLabel } from "@/contracts/vocabulary";
+import { formatDuration, formatMetric } from "@/components/experiment/format";
 
 const FILTERS = [
   { key: "all", label: "All", statuses: undefined },
@@ -57,7 +58,7 @@ export function ExperimentsView({ projectId }: { projectId: string }) {
                 {e.name}
               </Link>
               <p className="text-sm text-slate-700">
-                <span className="font-medium text-slate-900">{STATUS_LABELS[e.status] ?? e.status}</span> · {e.metric}: {formatMetric(e.candidate)} (baseline {formatMetric(e.baseline)})
+                <span className="font-medium text-slate-900">{experimentStatusLabel(e.status)}</span> · {e.metric}: {formatMetric(e.candidate)} (baseline {formatMetric(e.baseline)})
                 {e.betterThanBaseline === true && " · better than baseline"}
                 {e.betterThanBaseline === false && " · not better than baseline"} · {formatDuration(e.seconds)} · started {new Date(e.createdAt).toLocaleString()}
               </p>

@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc";
 import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
-import { formatBytes, formatMetric } from "@/components/experiment/format";
+import { formatBytes } from "@/contracts/vocabulary";
+import { formatMetric } from "@/components/experiment/format";
 
 /** The exports: one per succeeded experiment with size, checksum, scores and a download link. */
 export function ModelsView({ projectId }: { projectId: string }) {

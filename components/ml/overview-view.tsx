@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc";
 import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
-import { STATUS_LABELS, formatBytes, formatDuration, formatMetric, totalUsage, type StepUsage } from "@/components/experiment/format";
+import { experimentStatusLabel, formatBytes } from "@/contracts/vocabulary";
+import { formatDuration, formatMetric, totalUsage, type StepUsage } from "@/components/experiment/format";
 
 const Card = ({ title, children }: { title: string; children: React.ReactNode }) => (
   <div className="flex flex-col gap-1 rounded-lg border border-slate-200 bg-white p-4">
@@ -84,7 +85,7 @@ export function OverviewView({ projectId }: { projectId: string }) {
               <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${latest.id}`}>
                 {latest.name}
               </Link>{" "}
-              ({(STATUS_LABELS[latest.status] ?? latest.status).toLowerCase()}).
+              ({experimentStatusLabel(latest.status).toLowerCase()}).
             </span>
           </Card>
           <Card title="Which computer is working">
@@ -97,7 +98,7 @@ export function OverviewView({ projectId }: { projectId: string }) {
                     <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${e.id}`}>
                       {e.name}
                     </Link>{" "}
-                    — {STATUS_LABELS[e.status]} on {computerName(detail(e.id)?.targetId)}
+                    — {experimentStatusLabel(e.status)} on {computerName(detail(e.id)?.targetId)}
                   </li>
                 ))}
               </ul>

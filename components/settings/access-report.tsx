@@ -1,5 +1,5 @@
 import type { AccessReport as TAccessReport } from "@/server/targets/ssh/ssh-target.schema";
-import { formatBytes } from "@/components/ui/format-bytes";
+import { formatBytes } from "@/contracts/vocabulary";
 
 type Probe = NonNullable<TAccessReport["probe"]>;
 

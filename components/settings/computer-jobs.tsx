@@ -4,9 +4,11 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
-import { formatAge, formatTime, STATE_LABEL, STATE_STYLE } from "./format";
+import { controllerJobLifecycle } from "@/contracts/lifecycles";
+import { jobStateLabel } from "@/contracts/vocabulary";
+import { formatAge, formatTime, STATE_STYLE } from "./format";
 
-const ACTIVE = ["queued", "admitted", "running", "unknown"] as const;
+const ACTIVE = controllerJobLifecycle.active;
 
 /** Jobs that hold (or may hold) resources on one computer, with cancel. */
 export function ComputerJobs({ targetId, targetName }: { targetId: string; targetName: string }) {
@@ -36,7 +38,7 @@ export function ComputerJobs({ targetId, targetName }: { targetId: string; targe
                   <span className="font-medium text-slate-900">
                     {j.recipe}.{j.jobName}
                   </span>
-                  <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATE_STYLE[j.state] ?? ""}`}>{STATE_LABEL[j.state] ?? j.state}</span>
+                  <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATE_STYLE[j.state] ?? ""}`}>{jobStateLabel(j.state)}</span>
                   {j.cancelRequestedAt && <span className="text-xs text-slate-700">cancel requested</span>}
                 </div>
                 <p className="text-xs text-slate-600">

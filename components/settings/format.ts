@@ -1,5 +1,4 @@
 /** Small display helpers for the settings page. */
-export { formatBytes } from "@/components/ui/format-bytes";
 
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return "never";
@@ -16,17 +15,6 @@ export function formatAge(iso: string | null | undefined, now = Date.now()): str
   if (s < 86400) return `${Math.round(s / 3600)} h ago`;
   return `${Math.round(s / 86400)} d ago`;
 }
-
-export const STATE_LABEL: Record<string, string> = {
-  queued: "Queued",
-  admitted: "Starting",
-  running: "Running",
-  succeeded: "Succeeded",
-  failed: "Failed",
-  cancelled: "Cancelled",
-  timed_out: "Timed out",
-  unknown: "Unknown",
-};
 
 export const STATE_STYLE: Record<string, string> = {
   queued: "bg-slate-100 text-slate-800",

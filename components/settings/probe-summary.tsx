@@ -1,5 +1,5 @@
 import type { TargetDetailView } from "@/server/targets/targets.schema";
-import { formatBytes } from "./format";
+import { formatBytes } from "@/contracts/vocabulary";
 
 type Probe = NonNullable<TargetDetailView["probe"]>;
 

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
-import { formatBytes } from "@/components/ui/format-bytes";
+import { formatBytes } from "@/contracts/vocabulary";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { Busy } from "./busy";
 import { probeLine } from "./access-report";

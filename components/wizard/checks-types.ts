@@ -1,4 +1,4 @@
-import type { DataIssue } from "./recommended";
+import type { DataIssue } from "@/contracts/recipes/data";
 
 /** data.checks output (training/recipes/data/README.md "checks"). */
 export interface ChecksResult {

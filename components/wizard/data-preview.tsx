@@ -4,7 +4,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { RowsTable } from "@/components/ui/rows-table";
-import { formatBytes } from "./format";
+import { formatBytes } from "@/contracts/vocabulary";
 
 /** The chosen dataset: its state (profiling, with setup progress on first use) and its first rows. */
 export function DataPreview({ datasetId }: { datasetId: string }) {

@@ -1,8 +1,7 @@
 "use client";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
-import { issueWords } from "@/components/ui/issue-words";
 import { Loading } from "@/components/ui/status-message";
-import { actionLabel, isActionable, issueKey } from "./recommended";
+import { actionLabel, isActionable, issueKey, issueWords } from "@/contracts/vocabulary";
 import { useChecks } from "./use-checks";
 
 type Props = { draft: TWizardDraftData; update: (p: Partial<TWizardDraftData>) => void };

@@ -9,14 +9,13 @@ import { errorText } from "@/components/ui/error-text";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
 import { ReadinessNotes } from "@/components/data/readiness-notes";
 import { useTargetReadiness } from "@/components/data/use-target-readiness";
-import { METRIC_LABELS, TASK_LABELS } from "./format";
-import type { Applied } from "./recommended";
+import { metricLabel, TASK_LABELS, type AppliedActions } from "@/contracts/vocabulary";
 
 function newOpId(): string {
   return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `op-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-type Props = { projectId: string; draft: TWizardDraftData; applied: Applied; computer: string; computerId: string | null; dataName: string; onStarted: () => void };
+type Props = { projectId: string; draft: TWizardDraftData; applied: AppliedActions; computer: string; computerId: string | null; dataName: string; onStarted: () => void };
 
 /**
  * Step 6: everything at a glance, then Start. The operation id is made once per reviewed
@@ -55,8 +54,8 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
     ["Computer", computer],
     ["Data", dataName],
     ["Predict", draft.target ?? "—"],
-    ["Task", draft.task ? TASK_LABELS[draft.task]! : "—"],
-    ["Metric", draft.metric ? (METRIC_LABELS[draft.metric] ?? draft.metric) : "—"],
+    ["Task", draft.task ? TASK_LABELS[draft.task] : "—"],
+    ["Metric", draft.metric ? metricLabel(draft.metric) : "—"],
     ["Columns left out", applied.excludeColumns.join(", ") || "none"],
     ["Split", applied.split.strategy === "random" ? "random (stratified)" : `${applied.split.strategy} on ${applied.split.column}`],
     ["Effort", draft.mode === "quick" ? `Quick baseline, at most ${draft.maxMinutes} min` : `Improve: at most ${draft.maxTrials} trials and ${draft.maxMinutes} min`],

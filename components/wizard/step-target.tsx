@@ -8,8 +8,7 @@ import { errorText } from "@/components/ui/error-text";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
 import { ReadinessNotes } from "@/components/data/readiness-notes";
 import { useTargetReadiness } from "@/components/data/use-target-readiness";
-import { METRIC_LABELS, TASK_LABELS, metricsFor } from "./format";
-import { applyDecisions } from "./recommended";
+import { applyRecommendedActions, metricLabel, metricsFor, TASK_LABELS } from "@/contracts/vocabulary";
 import { useChecks } from "./use-checks";
 
 type Props = { draft: TWizardDraftData; update: (p: Partial<TWizardDraftData>) => void };
@@ -25,7 +24,7 @@ export function StepTarget({ draft, update }: Props) {
   const checks = useChecks(draft.datasetId, draft.target);
   const r = checks.result;
   const options = useQuery({ ...trpc.experiments.targetOptions.queryOptions({ datasetId: draft.datasetId ?? "" }), enabled: Boolean(draft.datasetId) && dataset.data?.status === "ready" });
-  const applied = applyDecisions(r?.target === draft.target ? r.issues : [], draft.target ?? "", draft.decided);
+  const applied = applyRecommendedActions(r?.target === draft.target ? r.issues : [], draft.target ?? "", { decided: draft.decided });
   const readiness = useTargetReadiness(draft.datasetId, draft.target, draft.task, applied.excludeColumns, applied.split);
   useEffect(() => {
     // Adopt the suggestion the first time the checks answer for this target.
@@ -91,7 +90,7 @@ export function StepTarget({ draft, update }: Props) {
             <span className="font-medium">Suggested task: {TASK_LABELS[r.task]}.</span> {r.taskReason}
           </p>
           <p className="text-sm">
-            <span className="font-medium">Suggested metric: {METRIC_LABELS[r.metric] ?? r.metric}.</span> {r.metricReason}
+            <span className="font-medium">Suggested metric: {metricLabel(r.metric)}.</span> {r.metricReason}
           </p>
           <div className="grid gap-3 sm:grid-cols-3">
             <div className="flex flex-col gap-1">
@@ -104,7 +103,7 @@ export function StepTarget({ draft, update }: Props) {
                 value={draft.task}
                 onChange={(e) => {
                   const task = e.target.value as NonNullable<TWizardDraftData["task"]>;
-                  update({ task, metric: metricsFor(task).includes(draft.metric ?? "") ? draft.metric : metricsFor(task)[0]! });
+                  update({ task, metric: (metricsFor(task) as readonly string[]).includes(draft.metric ?? "") ? draft.metric : metricsFor(task)[0]! });
                 }}
               >
                 {Object.entries(TASK_LABELS).map(([k, v]) => (
@@ -121,7 +120,7 @@ export function StepTarget({ draft, update }: Props) {
               <select id="wizard-metric" className="min-h-10 rounded-md border border-slate-400 bg-white px-2" value={draft.metric ?? ""} onChange={(e) => update({ metric: e.target.value })}>
                 {metricsFor(draft.task).map((m) => (
                   <option key={m} value={m}>
-                    {METRIC_LABELS[m]}
+                    {metricLabel(m)}
                   </option>
                 ))}
               </select>

@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { chooseComputer } from "./choose-computer";
-import { applyDecisions } from "./recommended";
+import { applyRecommendedActions } from "@/contracts/vocabulary";
 import { StepBudget } from "./step-budget";
 import { StepComputer } from "./step-computer";
 import { StepData } from "./step-data";
@@ -48,7 +48,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
   if (!draft) return <Loading label="Restoring your choices…" />;
 
   const computer = chooseComputer(targets.data ?? [], draft.targetId, project.data?.defaultTargetId ?? null);
-  const applied = applyDecisions(checks.result?.target === draft.target ? checks.result.issues : [], draft.target ?? "", draft.decided);
+  const applied = applyRecommendedActions(checks.result?.target === draft.target ? checks.result.issues : [], draft.target ?? "", { decided: draft.decided });
   const d = dataset.data;
   const dataWhere = d
     ? `in the managed store of ${computer?.name ?? "This computer"} (snapshot ${d.snapshotSha256.slice(0, 12)}…, ${d.sourceKind === "upload" ? `uploaded as ${d.sourceName}` : `copied from ${d.sourceName}`})`

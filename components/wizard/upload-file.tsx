@@ -5,7 +5,7 @@
  */
 import { useRef, useState } from "react";
 import { ErrorMessage } from "@/components/ui/status-message";
-import { formatBytes } from "./format";
+import { formatBytes } from "@/contracts/vocabulary";
 
 export function UploadFile({ projectId, onUploaded }: { projectId: string; onUploaded: (datasetId: string) => void }) {
   const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null);

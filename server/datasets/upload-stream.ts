@@ -12,7 +12,8 @@ import { mkdirSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { badInput, DomainError } from "@/server/errors";
-import { ContentChecker, formatBytes, type ContentLimits, type SniffedKind } from "./content-check";
+import { formatBytes } from "@/contracts/vocabulary";
+import { ContentChecker, type ContentLimits, type SniffedKind } from "./content-check";
 
 export interface StreamUploadOptions extends ContentLimits {
   dir: string;

@@ -1,9 +1,6 @@
 import { z } from "zod";
+import { metricFits, ZMetric, ZTask } from "@/contracts/vocabulary";
 
-export const TASKS = ["binary", "multiclass", "regression"] as const;
-export const CLASSIFICATION_METRICS = ["accuracy", "balanced_accuracy", "f1", "roc_auc", "log_loss"] as const;
-export const REGRESSION_METRICS = ["rmse", "mae", "r2"] as const;
-export const METRICS = [...CLASSIFICATION_METRICS, ...REGRESSION_METRICS] as const;
 export const MODES = ["quick", "improve"] as const;
 
 /** Default whole-experiment budget of the quick mode (DESIGN "Job lifecycle": it covers the chain). */
@@ -23,8 +20,8 @@ export type TSplitChoice = z.infer<typeof ZSplitChoice>;
 export const ZExperimentSettings = z
   .strictObject({
     target: column,
-    task: z.enum(TASKS),
-    metric: z.enum(METRICS),
+    task: ZTask,
+    metric: ZMetric,
     positiveClass: z.string().max(500).nullable().default(null),
     excludeColumns: z.array(column).max(10_000).default([]),
     split: ZSplitChoice.default({ strategy: "random" }),
@@ -41,11 +38,7 @@ export const ZExperimentSettings = z
       .default([]),
   })
   .superRefine((s, ctx) => {
-    const regression = s.task === "regression";
-    const ok = regression
-      ? (REGRESSION_METRICS as readonly string[]).includes(s.metric)
-      : (CLASSIFICATION_METRICS as readonly string[]).includes(s.metric);
-    if (!ok) ctx.addIssue({ code: "custom", path: ["metric"], message: `${s.metric} does not fit a ${s.task} task.` });
+    if (!metricFits(s.task, s.metric)) ctx.addIssue({ code: "custom", path: ["metric"], message: `${s.metric} does not fit a ${s.task} task.` });
     if (s.excludeColumns.includes(s.target)) {
       ctx.addIssue({ code: "custom", path: ["excludeColumns"], message: "The target column cannot be left out." });
     }

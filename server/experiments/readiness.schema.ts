@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { TASKS, ZSplitChoice } from "./experiments.schema";
+import { ZTask } from "@/contracts/vocabulary";
+import { ZSplitChoice } from "./experiments.schema";
 
 const column = z.string().min(1).max(500);
 
@@ -7,7 +8,7 @@ const column = z.string().min(1).max(500);
 export const ZReadinessInput = z.strictObject({
   datasetId: z.string().min(1).max(64),
   target: column,
-  task: z.enum(TASKS),
+  task: ZTask,
   excludeColumns: z.array(column).max(10_000).default([]),
   split: ZSplitChoice.default({ strategy: "random" }),
 });
