@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ContentChecker, formatBytes, headerColumnCount, type ContentLimits } from "./content-check";
+import { ContentChecker, type ContentLimits } from "./content-check";
 
 const limits: ContentLimits = { encoding: "utf-8", maxLineBytes: 64, maxColumns: 5 };
 function check(chunks: (string | Buffer)[], l = limits) {
@@ -58,18 +58,14 @@ describe("content checks while streaming", () => {
     c.push(Buffer.from("a,b\n" + "x".repeat(60)));
     expect(codeOf(() => c.push(Buffer.from("y".repeat(10))))).toBe("line_too_long");
   });
-  it("counts header columns by the commonest delimiter outside quotes", () => {
-    expect(headerColumnCount('a,"b,c",d')).toBe(3);
-    expect(headerColumnCount("a\tb\tc\td")).toBe(4);
+  it("counts header columns on the delimiter that gives the most, quoted ones not counting", () => {
     expect(codeOf(() => check(["a,b,c,d,e,f\n1,2,3,4,5,6\n"]))).toBe("too_many_columns");
+    expect(codeOf(() => check(["a\tb\tc\td\te\tf\n1\t2\t3\t4\t5\t6\n"]))).toBe("too_many_columns");
+    expect(check(['a,"b,c,d,e,f",g\n1,2,3\n']).sniffed).toBe("text");
+    expect(check(['"a;b;c;d;e;f",g\n1,2\n']).sniffed).toBe("text");
   });
   it("skips text checks for gzip and Parquet by magic bytes", () => {
     expect(check([Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00])]).sniffed).toBe("gzip");
     expect(check([Buffer.from("PAR1\x00\x00")]).sniffed).toBe("parquet");
-  });
-  it("formats caps the way the messages name them", () => {
-    expect(formatBytes(2 * 1024 ** 3)).toBe("2 GiB");
-    expect(formatBytes(10 * 1024 ** 2)).toBe("10 MiB");
-    expect(formatBytes(1536)).toBe("1.5 KiB");
   });
 });

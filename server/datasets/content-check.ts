@@ -2,13 +2,16 @@
  * Streaming checks on an upload's bytes, so a file that the profile would refuse for a
  * cheap reason is refused while it arrives and nothing is stored: empty, NUL bytes
  * (binary), invalid UTF-8 (unless read as Latin-1), a line over the line cap, a header
- * with more columns than the column cap, a header and no data rows (one non-blank line).
+ * with more columns than the column cap (the header parsed by server/tables/csv), a header
+ * and no data rows (one non-blank line).
  * Gzip and Parquet (by magic bytes) skip the text checks; the profile job checks them
  * (decompressed cap, header-only, ragged rows). Limit: a header whose quoted field spans
  * lines counts as two lines here, so such a header-only file is left to the profile.
  * Memory: constant (the header is kept only up to the line cap while it is counted).
  */
+import { formatBytes } from "@/contracts/vocabulary";
 import { badInput, type DomainError } from "@/server/errors";
+import { headerFields } from "@/server/tables/csv";
 
 export type Encoding = "utf-8" | "latin-1";
 export type SniffedKind = "text" | "gzip" | "parquet";
@@ -19,29 +22,7 @@ export interface ContentLimits {
   maxColumns: number;
 }
 
-export const formatBytes = (n: number): string => {
-  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${n} bytes` : `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
-};
-
 const refuse = (code: string, message: string, details: Record<string, unknown> = {}): DomainError => badInput(message, { code, ...details });
-
-/** Counts fields of a header line: the most frequent of , TAB ; | outside quotes, plus one. */
-export function headerColumnCount(header: string): number {
-  const counts = new Map<string, number>([[",", 0], ["\t", 0], [";", 0], ["|", 0]]);
-  let quoted = false;
-  for (const ch of header) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
-  }
-  return Math.max(...counts.values()) + 1;
-}
 
 export class ContentChecker {
   private offset = 0;
@@ -132,7 +113,7 @@ export class ContentChecker {
     this.headerDone = true;
     const text = Buffer.from(this.header).toString(this.limits.encoding === "latin-1" ? "latin1" : "utf8");
     this.header = [];
-    const n = headerColumnCount(text);
+    const n = headerFields(text).length; // split on the delimiter that gives the most fields
     if (n > this.limits.maxColumns) {
       throw refuse("too_many_columns", `${this.fileName} has ${n.toLocaleString("en")} columns, more than the limit of ${this.limits.maxColumns.toLocaleString("en")} (Settings → Data).`, {
         columns: n,

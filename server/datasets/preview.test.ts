@@ -1,13 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { guessDelimiter, previewFromLines, splitDelimited } from "./preview";
+import { previewFromLines } from "./preview";
 import { checkPathAgainstRoots } from "./register";
 
 describe("preview", () => {
   it("splits quoted fields and doubled quotes", () => {
-    expect(splitDelimited('a,"b, c","say ""hi""",', ",")).toEqual(["a", "b, c", 'say "hi"', ""]);
+    expect(previewFromLines("d1", ["h1,h2,h3,h4", 'a,"b, c","say ""hi""",'], false, null).rows).toEqual([["a", "b, c", 'say "hi"', ""]]);
+  });
+  it("keeps a quoted line break in its cell, and leaves out the row the peek cut off", () => {
+    const p = previewFromLines("d1", ["\ufeffnote,n", '"two', 'lines",1', "plain,2", '"cut'], true, null);
+    expect(p).toMatchObject({ header: ["note", "n"], rows: [["two\nlines", "1"], ["plain", "2"]], truncated: true });
+  });
+  it("uses the profile's delimiter and names headerless columns", () => {
+    expect(previewFromLines("d1", ["a;b,c", "1;2,3"], false, { delimiter: ";", header: false })).toMatchObject({
+      delimiter: ";",
+      header: ["column 1", "column 2"],
+      rows: [["a", "b,c"], ["1", "2,3"]],
+    });
   });
   it("guesses tab for TSV and shows header + rows", () => {
-    expect(guessDelimiter("a\tb\tc")).toBe("\t");
     const p = previewFromLines("d1", ["x\ty", "1\t2", "3\t4\r"], false, null);
     expect(p).toMatchObject({ kind: "table", header: ["x", "y"], rows: [["1", "2"], ["3", "4"]] });
   });

@@ -3,8 +3,10 @@
  * This computer's store (`incoming/<sha>.part` + worker `put`, as dataset uploads do),
  * the job is admitted with the experiment's trained model referenced by its SHA-256,
  * awaited (bounded: a timeout cancels it and says so) and its predictions.parquet read
- * with hyparquet. A refused input (`schema_mismatch`) comes back with the recipe's own
- * message, which names the columns.
+ * with hyparquet. A table of new rows also gets joined.csv from the job: the rows as the
+ * file writes them beside their predictions, joined by the row ids the job itself read
+ * (so the server never parses the file a second, different way). A refused input
+ * (`schema_mismatch`) comes back with the recipe's own message, which names the columns.
  */
 import { randomUUID } from "node:crypto";
 import { renameSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -14,12 +16,12 @@ import type { Db } from "@/server/db/client";
 import { badInput, unavailable } from "@/server/errors";
 import { ensureBlobOn } from "@/server/datasets";
 import { incomingDir, localTarget, partPath, workerHomeOf } from "@/server/datasets/local-store";
-import { readOutputFile } from "@/server/experiments/job-outputs";
+import { readOutputBytes, type OutputJob } from "@/server/jobs/read-output";
 import { isTerminal } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
 import type { JobDetailView } from "@/server/jobs/jobs.schema";
 import { targetsService } from "@/server/targets/targets.service";
-import { toPredictionRows, type PredictionRow } from "./csv";
+import { toPredictionRows, type PredictionRow } from "./prediction-rows";
 
 export const CSV_FORMAT = { format: "csv", delimiter: ",", encoding: "utf-8", header: true } as const;
 
@@ -54,6 +56,8 @@ export interface PredictOutcome {
   rows: PredictionRow[];
   classes: string[];
   seconds: number;
+  /** The finished job, to read its other outputs (joined.csv). */
+  output: OutputJob;
 }
 
 /** The recipe's own words for a failed job (report.error.message), else the job's detail. */
@@ -98,10 +102,16 @@ export async function runPredictJob(
     const refused = detail.reason === "bad_input" || /schema_mismatch/.test(text);
     throw (refused ? badInput : unavailable)(`${a.label} failed: ${text}`);
   }
-  const bytes = await readOutputFile(db, { id: detail.id, targetId: detail.targetId, workerJobId: detail.workerJobId }, "predictions.parquet");
+  const output: OutputJob = { id: detail.id, targetId: detail.targetId, workerJobId: detail.workerJobId };
+  const bytes = await readOutputBytes(db, output, "predictions.parquet");
   const { parquetReadObjects } = await import("hyparquet");
   const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const records = (await parquetReadObjects({ file: ab })) as Record<string, unknown>[];
   const { rows, classes } = toPredictionRows(records);
-  return { jobId: job.id, rows, classes, seconds: Math.round((Date.now() - started) / 100) / 10 };
+  return { jobId: job.id, rows, classes, seconds: Math.round((Date.now() - started) / 100) / 10, output };
+}
+
+/** The download of "Predict a file", as the job wrote it (text cells neutralised for spreadsheets). */
+export async function readJoinedCsv(db: Db, out: PredictOutcome): Promise<string> {
+  return (await readOutputBytes(db, out.output, "joined.csv")).toString("utf8");
 }

@@ -1,8 +1,9 @@
 /**
  * Predictions and the export with the REAL recipes (data, tabular/AutoGluon, evaluation,
  * export) on penguins: a quick experiment (2-minute budget), then one typed row, a file
- * of new rows (a text cell that starts with "=" comes back neutralised), a file with the wrong columns (the predict job's schema_mismatch, naming
- * them), the export download with its checksum, and — after one byte of the stored
+ * of new rows (a text cell that starts with "=" comes back neutralised), a file whose rows
+ * do not sit one per line (each comes back with its own prediction), a file with the wrong
+ * columns (the predict job's schema_mismatch, naming them), the export download with its checksum, and — after one byte of the stored
  * archive is changed — both the download and predictions refused by the verifier.
  * Environments come from the shared .tmp/envs (built once; minutes the first time).
  */
@@ -11,6 +12,7 @@ import { appendFileSync, cpSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO, makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { parseRecords } from "@/server/tables/csv";
 
 const PENGUINS = path.join(REPO, "tests", "fixtures", "tabular", "penguins.csv");
 let home: TestHome;
@@ -85,6 +87,28 @@ describe("predictions with a trained model", () => {
     const err = (await bad.json()) as { error: string };
     expect(err.error).toMatch(/schema_mismatch/);
     expect(err.error).toMatch(/island/);
+  }, 5 * 60_000);
+
+  it("gives each row of a file its own prediction when rows are not one per line", async () => {
+    const header = "island,bill_length_mm,bill_depth_mm,flipper_length_mm,body_mass_g,sex,year";
+    const adelie = "Torgersen,39.1,18.7,181,3750";
+    const gentoo = "Biscoe,47.5,14.2,215,5100";
+    // A byte order mark, a quoted line break, CRLF, and blank and whitespace-only lines that
+    // pandas skips: a join by line, or by a parser that keeps those lines, shifts rows.
+    const body = `\ufeff${header}\r\n${adelie},"ma\nle",2007\r\n\n   \n${gentoo},female,2009\n\t\n${adelie},female,2008\n${gentoo},"fe\nmale",2008\n`;
+    const res = await fetch(`${server.url}/api/experiments/${experimentId}/predict?fileName=tricky.csv`, { method: "POST", body });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-prediction-rows")).toBe("4");
+    const [head, ...rows] = parseRecords(await res.text(), { delimiter: "," });
+    expect(head).toEqual([...header.split(","), "prediction", "proba::Adelie", "proba::Chinstrap", "proba::Gentoo"]);
+    expect(rows.map((r) => r.slice(0, 7))).toEqual([
+      [...adelie.split(","), "ma\nle", "2007"],
+      [...gentoo.split(","), "female", "2009"],
+      [...adelie.split(","), "female", "2008"],
+      [...gentoo.split(","), "fe\nmale", "2008"],
+    ]);
+    expect(rows.map((r) => r[7])).toEqual(["Adelie", "Gentoo", "Adelie", "Gentoo"]);
+    for (const r of rows) expect(Number(r[8]) + Number(r[9]) + Number(r[10])).toBeCloseTo(1, 3);
   }, 5 * 60_000);
 
   it("sends the verified export with its checksum, and refuses a changed archive for download and predictions", async () => {

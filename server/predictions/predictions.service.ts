@@ -3,14 +3,14 @@
  * a CSV file of new rows ("Predict a file"). The export archive is verified first — the
  * same check as the download — so a damaged or altered export is never used.
  */
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, unavailable } from "@/server/errors";
 import { experimentsService } from "@/server/experiments/experiments.service";
 import { exportArchivePath } from "@/server/experiments/chain-results";
 import { ExportInvalid, verifyExportArchive } from "@/server/exports/verify-export";
-import { csvLine, joinPredictions, parseCsv } from "./csv";
-import { runPredictJob, stageBytes, stageFile } from "./predict-job";
+import { csvLine } from "@/server/tables/csv";
+import { readJoinedCsv, runPredictJob, stageBytes, stageFile } from "./predict-job";
 import { PREDICT_FILE_TIMEOUT_MS, TRY_ROW_TIMEOUT_MS, ZTryRowInput, type TTryRowInput, type TryRowResult } from "./predictions.schema";
 
 interface SchemaFeature {
@@ -66,13 +66,10 @@ export function predictionsService(db: Db = getDb()) {
       let staged = false;
       try {
         const { exp, modelSha256 } = await verifiedModel(db, a.experimentId);
-        const text = await readFile(a.tmpPath, "utf8");
-        const input = parseCsv(text).filter((r) => !(r.length === 1 && r[0] === ""));
-        if (input.length < 2) throw badInput(`${a.fileName} has no data rows under its header.`);
         await stageFile(db, a.tmpPath, a.sha256, a.bytes, a.fileName);
         staged = true;
         const out = await runPredictJob(db, { targetId: exp.targetId, modelSha256, featuresSha256: a.sha256, timeoutMs: PREDICT_FILE_TIMEOUT_MS, label: `Predicting ${a.fileName}` });
-        return { csv: joinPredictions(input, out.rows, out.classes), rows: out.rows.length, jobId: out.jobId };
+        return { csv: await readJoinedCsv(db, out), rows: out.rows.length, jobId: out.jobId };
       } finally {
         if (!staged) await rm(a.tmpPath, { force: true });
       }

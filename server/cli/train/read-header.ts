@@ -9,10 +9,9 @@
  */
 import { closeSync, openSync, readSync, createReadStream } from "node:fs";
 import { createGunzip } from "node:zlib";
-import { guessDelimiter, splitDelimited } from "@/server/datasets/preview";
+import { DELIMITERS, headerFields, splitHeader } from "@/server/tables/csv";
 
 const MAX_HEADER_BYTES = 10 * 1024 * 1024;
-const DELIMITERS = [",", "\t", ";", "|"];
 
 export interface FileHeader {
   format: "text" | "gzip" | "parquet";
@@ -64,9 +63,9 @@ function fromHeaderLine(line: string, format: "text" | "gzip"): FileHeader | nul
   if (!line.trim()) return null;
   // An odd number of quotes: a quoted field goes on past this line; let the profile read it.
   if ((line.match(/"/g)?.length ?? 0) % 2 === 1) return null;
-  const names = (d: string) => splitDelimited(line, d).map((n) => n.trim());
-  const candidates = new Set(DELIMITERS.flatMap(names));
-  return { format, columns: names(guessDelimiter(line)), candidates };
+  const trimmed = (fields: string[]) => fields.map((n) => n.trim());
+  const candidates = new Set(DELIMITERS.flatMap((d) => trimmed(headerFields(line, d))));
+  return { format, columns: trimmed(splitHeader(line).fields), candidates };
 }
 
 async function parquetColumns(file: string): Promise<FileHeader | null> {
