@@ -1,0 +1,15 @@
+"""Entry point: python -m recipes.llm-lora <import_base|check_data|preflight|train|evaluate> --input input.json"""
+
+import sys
+
+from trainyard_recipe import run_recipe
+
+from .check_data import run_check_data
+from .evaluate import run_evaluate
+from .import_base import run_import_base
+from .preflight import run_preflight
+from .train import run_train
+
+if __name__ == "__main__":
+    sys.exit(run_recipe({"import_base": run_import_base, "check_data": run_check_data, "preflight": run_preflight,
+                         "train": run_train, "evaluate": run_evaluate}))

@@ -1,0 +1,165 @@
+"""Job preflight: before the full run, on the device the user chose.
+
+1. The device works: a small allocation and one forward/backward step of a tiny layer.
+2. A memory estimate (weights, LoRA with optimizer state, activations at maxLength and
+   batchSize) against what the device has free; refused (does_not_fit_memory) with the
+   batch sizes / lengths that would fit.
+3. A measured smoke step of the real model with LoRA on the longest training examples
+   (padded to the longest, so an out-of-memory shows here, not at step 120), turned into a
+   time estimate; with maxMinutes, refused (over_budget) with the steps that would fit.
+Output: preflight.json.
+"""
+
+from __future__ import annotations
+
+import math
+import resource
+import time
+
+from trainyard_recipe import BadInput, JobContext, requires
+from trainyard_recipe.atomic import write_json_atomic
+from trainyard_recipe.events import phase
+
+from .fields import existing_path, number
+from .memory import available, estimate
+from .model_folder import resolve_model_dir
+from .setup import LoraSettings, check_data_dir, chosen_device, load_model, tokenised_examples, use_bf16
+from .template import load_tokenizer
+
+
+def device_check(device: str) -> dict:
+    import torch
+
+    started = time.monotonic()
+    try:
+        layer = torch.nn.Linear(64, 64).to(device)
+        x = torch.randn(8, 64, device=device, requires_grad=True)
+        layer(x).square().sum().backward()
+        ok = bool(torch.isfinite(layer.weight.grad).all())
+        if device == "cuda":
+            torch.cuda.synchronize()
+    except RuntimeError as exc:
+        raise BadInput(f"device {device} failed a small forward/backward step: {exc}", code="device_failed") from None
+    info = {"device": device, "ok": ok, "seconds": round(time.monotonic() - started, 3)}
+    if device == "cuda":
+        info["name"] = torch.cuda.get_device_name()
+        info["bf16"] = torch.cuda.is_bf16_supported()
+    return info
+
+
+def _batch(items, batch_size: int, pad_id: int, device: str):
+    import torch
+
+    longest = sorted(items, key=lambda i: len(i.input_ids), reverse=True)[:batch_size]
+    while len(longest) < batch_size:
+        longest.append(longest[len(longest) % len(longest)])
+    width = max(len(i.input_ids) for i in longest)
+    ids = torch.full((batch_size, width), pad_id, dtype=torch.long)
+    labels = torch.full((batch_size, width), -100, dtype=torch.long)
+    attention = torch.zeros((batch_size, width), dtype=torch.long)
+    for row, item in enumerate(longest):
+        n = len(item.input_ids)
+        ids[row, :n] = torch.tensor(item.input_ids)
+        attention[row, :n] = 1
+        labels[row, :n] = torch.tensor([t if m else -100 for t, m in zip(item.input_ids, item.completion_mask)])
+    return ids.to(device), attention.to(device), labels.to(device), width
+
+
+def _peak_bytes(device: str) -> int:
+    import torch
+
+    if device == "cuda":
+        return int(torch.cuda.max_memory_allocated())
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
+
+
+def _fitting(config, parameters, trainable, batch, length, bf16, free) -> list[dict]:
+    options = []
+    for b in sorted({batch // 2 ** k for k in range(0, 8) if batch // 2 ** k >= 1}, reverse=True):
+        for n in sorted({length // 2 ** k for k in range(0, 5) if length // 2 ** k >= 64}, reverse=True):
+            if estimate(config, parameters, trainable, b, n, bf16)["total"] <= free:
+                options.append({"batchSize": b, "maxLength": n})
+                break
+    return options[:4]
+
+
+@requires("model", "data")
+def run_preflight(ctx: JobContext, job_input: dict) -> dict:
+    import torch
+    from peft import get_peft_model
+
+    torch.set_num_threads(ctx.cpus)
+    model_dir = resolve_model_dir(existing_path(job_input, "model"))
+    data_dir = check_data_dir(existing_path(job_input, "data"))
+    device = chosen_device(job_input)
+    lora = LoraSettings.from_input(job_input)
+    max_length = number(job_input, "maxLength", 512, minimum=16, maximum=32768, integer=True)
+    batch = number(job_input, "batchSize", 4, minimum=1, maximum=512, integer=True)
+    accumulation = number(job_input, "gradientAccumulation", 1, minimum=1, maximum=256, integer=True)
+    epochs = number(job_input, "epochs", 1, minimum=0.01, maximum=100)
+    max_steps = number(job_input, "maxSteps", None, minimum=1, integer=True)
+    max_minutes = number(job_input, "maxMinutes", None, minimum=0.05)
+    bf16 = use_bf16(device)
+
+    phase(ctx, "preparing_data", step="preflight")
+    report: dict = {"version": 1, "device": device_check(device)}
+    tokenizer = load_tokenizer(model_dir)
+    items, _ = tokenised_examples(tokenizer, data_dir, "train.jsonl", max_length)
+    if not items:
+        raise BadInput("no training example has an answer token left within maxLength", code="no_usable_example")
+    model = get_peft_model(load_model(model_dir, device), lora.peft_config())
+    parameters = sum(p.numel() for p in model.parameters())
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    longest = max(len(i.input_ids) for i in items)
+    memory = estimate(model.config, parameters, trainable, batch, min(max_length, longest), bf16)
+    free = available(device)
+    report["memory"] = {"estimate": memory, "availableBytes": free, "fits": memory["total"] <= free,
+                        "lengthUsed": min(max_length, longest)}
+    if memory["total"] > free:
+        report["memory"]["fitting"] = _fitting(model.config, parameters, trainable, batch, min(max_length, longest),
+                                               bf16, free)
+        write_json_atomic(ctx.output_dir / "preflight.json", report)
+        raise BadInput(f"this setup needs about {memory['total'] / 2**30:.1f} GiB but {device} has "
+                       f"{free / 2**30:.1f} GiB free; settings that would fit: {report['memory']['fitting'] or 'none'}",
+                       code="does_not_fit_memory", details={"fitting": report["memory"]["fitting"]})
+
+    ids, attention, labels, width = _batch(items, batch, tokenizer.pad_token_id, device)
+    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)
+    seconds = []
+    model.train()
+    for _ in range(2):  # the first step pays for allocation and kernel choice; the second is the measure
+        started = time.monotonic()
+        with torch.autocast(device_type=device, dtype=torch.bfloat16, enabled=bf16):
+            loss = model(input_ids=ids, attention_mask=attention, labels=labels).loss
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        if device == "cuda":
+            torch.cuda.synchronize()
+        seconds.append(time.monotonic() - started)
+    loss = loss.detach()
+    if not math.isfinite(float(loss)):
+        raise BadInput(f"the smoke step's loss is {float(loss)}; the model or data produce no finite loss",
+                       code="device_failed")
+    tokens_per_s = batch * width / seconds[-1]
+    total_tokens = sum(len(i.input_ids) for i in items)
+    steps_per_epoch = math.ceil(len(items) / (batch * accumulation))
+    planned_steps = max_steps or max(1, math.ceil(epochs * steps_per_epoch))
+    planned_tokens = total_tokens * planned_steps / steps_per_epoch
+    estimate_s = planned_tokens / tokens_per_s
+    report["smokeStep"] = {"batchSize": batch, "length": width, "seconds": [round(s, 3) for s in seconds],
+                           "loss": float(loss), "tokensPerSecond": round(tokens_per_s, 1),
+                           "peakBytes": _peak_bytes(device), "longestFirst": True}
+    report["time"] = {"plannedSteps": planned_steps, "plannedTokens": int(planned_tokens),
+                      "estimatedSeconds": round(estimate_s, 1), "cpus": ctx.cpus,
+                      "note": f"about {max(1, round(estimate_s / 60))} min for {planned_steps} steps on {device}"
+                              + (f" with {ctx.cpus} CPU thread(s)" if device == "cpu" else ""),
+                      "basis": "measured tokens/s of one step on the longest examples (pessimistic for short ones)"}
+    write_json_atomic(ctx.output_dir / "preflight.json", report)
+    if max_minutes is not None and estimate_s > max_minutes * 60:
+        fitting_steps = int(planned_steps * max_minutes * 60 / estimate_s)
+        raise BadInput(f"this run needs about {estimate_s / 60:.1f} min but the budget is {max_minutes:g} min; "
+                       f"maxSteps {fitting_steps} would fit (or fewer epochs, a shorter maxLength)",
+                       code="over_budget", details={"fittingMaxSteps": fitting_steps})
+    return {"estimatedSeconds": report["time"]["estimatedSeconds"], "tokensPerSecond": report["smokeStep"]["tokensPerSecond"],
+            "memoryEstimateBytes": memory["total"], "availableBytes": free}
