@@ -33,7 +33,7 @@ export function ComputerCard({ targetId }: { targetId: string }) {
             {!t.enabled && <span className="rounded bg-slate-200 px-2 py-0.5 text-xs font-medium text-slate-800">Disabled</span>}
           </h3>
           <p className="text-sm text-slate-700">
-            {t.kind === "local" ? "The computer this server runs on." : t.kind === "ssh" ? "A server reached over SSH." : `Reached over ${t.kind}.`}{" "}
+            {t.description}{" "}
             {t.unreachableSince ? (
               <span className="font-medium text-amber-900">Unreachable since {formatTime(t.unreachableSince)}.</span>
             ) : (
@@ -53,15 +53,13 @@ export function ComputerCard({ targetId }: { targetId: string }) {
       )}
       {/* A refused host key is explained, with its fingerprint, by the host key panel. */}
       {t.unreachableSince && t.lastError && !t.hostKeyProblem && <ErrorMessage>{t.lastError}</ErrorMessage>}
-      {t.kind === "ssh" && <ServerActions target={t} />}
+      {t.setUpOverSsh && <ServerActions target={t} />}
       {t.outdatedWorker && <ErrorMessage>{t.outdatedWorker}</ErrorMessage>}
       {probe.error && <ErrorMessage>{errorText(probe.error)}</ErrorMessage>}
       {t.probe ? (
         <ProbeSummary probe={t.probe} />
       ) : (
-        <p className="text-sm text-slate-700">
-          {t.kind === "ssh" ? "Not checked yet. Use Test access, then Set up to install the worker there." : "Not checked yet. Use “Check again” to ask its worker what it has."}
-        </p>
+        <p className="text-sm text-slate-700">{t.notCheckedHint}</p>
       )}
       <ComputerJobs targetId={t.id} targetName={t.name} />
     </article>

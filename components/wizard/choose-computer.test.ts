@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { chooseComputer } from "./choose-computer";
 
-const local = { id: "local", kind: "local", enabled: true };
-const lab = { id: "lab", kind: "ssh", enabled: true };
-const off = { id: "off", kind: "ssh", enabled: false };
+const local = { id: "local", thisComputer: true, enabled: true };
+const lab = { id: "lab", thisComputer: false, enabled: true };
+const off = { id: "off", thisComputer: false, enabled: false };
 
 describe("chooseComputer", () => {
   it("prefers the draft's pick, then the project's default, then This computer", () => {

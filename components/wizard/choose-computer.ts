@@ -1,6 +1,6 @@
 import type { TargetView } from "@/server/targets/targets.schema";
 
-type Candidate = Pick<TargetView, "id" | "kind" | "enabled">;
+type Candidate = Pick<TargetView, "id" | "thisComputer" | "enabled">;
 
 /**
  * The computer the wizard trains on: the one picked in this draft, else the project's
@@ -10,5 +10,5 @@ type Candidate = Pick<TargetView, "id" | "kind" | "enabled">;
 export function chooseComputer<T extends Candidate>(targets: T[], picked: string | null, projectDefault: string | null): T | undefined {
   const usable = targets.filter((t) => t.enabled);
   const byId = (id: string | null) => (id ? usable.find((t) => t.id === id) : undefined);
-  return byId(picked) ?? byId(projectDefault) ?? usable.find((t) => t.kind === "local") ?? usable[0];
+  return byId(picked) ?? byId(projectDefault) ?? usable.find((t) => t.thisComputer) ?? usable[0];
 }

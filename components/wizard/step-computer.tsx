@@ -29,7 +29,7 @@ export function StepComputer({ projectId, targetId, onChange }: { projectId: str
   if (project.error) return <ErrorMessage>Could not read the project: {errorText(project.error)}</ErrorMessage>;
   if (!chosen) return <ErrorMessage>No training computer is available: every computer is disabled (Settings → Training computers).</ErrorMessage>;
   // No saved default means This computer.
-  const defaultId = project.data.defaultTargetId ?? usable.find((t) => t.kind === "local")?.id ?? null;
+  const defaultId = project.data.defaultTargetId ?? usable.find((t) => t.thisComputer)?.id ?? null;
   const probe = detail.data?.probe;
   return (
     <fieldset className="flex flex-col gap-3">
@@ -47,7 +47,7 @@ export function StepComputer({ projectId, targetId, onChange }: { projectId: str
           {t.unreachableSince && <span className="text-sm text-amber-800">(not answering since {new Date(t.unreachableSince).toLocaleTimeString()})</span>}
         </label>
       ))}
-      {chosen.kind === "ssh" && <p className="text-sm text-slate-800">Data is copied to the server over SSH before training.</p>}
+      {chosen.dataNote && <p className="text-sm text-slate-800">{chosen.dataNote}</p>}
       {chosen.unreachableSince && (
         <p className="text-sm text-amber-900">
           {chosen.name} has not answered since {new Date(chosen.unreachableSince).toLocaleString()}. Check it in Settings → Training computers, or choose another computer.

@@ -93,6 +93,11 @@ export const ZGcRequest = z.object({
   olderThanDays: z.number().nonnegative().default(30),
   /** Also delete store blobs older than N days that no active job references. Off by default. */
   includeStore: z.boolean().default(false),
+  /**
+   * Only these store blobs (a deleted dataset's snapshot), whatever their age: nothing else
+   * is collected, and a blob an active job reads is kept. The answer says what became of each.
+   */
+  blobs: z.array(ZSha256).min(1).max(1000).optional(),
 });
 
 export const REQUEST_SCHEMAS = {

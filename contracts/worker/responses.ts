@@ -128,6 +128,8 @@ export const ZGcResponse = z.object({
   incoming: z.array(z.string()),
   blobs: z.array(z.string()),
   freedBytes: z.number().int(),
+  /** For a request naming `blobs`: each one removed, absent already, or kept because an active job reads it. */
+  named: z.array(z.object({ sha256: z.string(), outcome: z.enum(["removed", "absent", "in_use"]) })).optional(),
 });
 
 export const RESPONSE_SCHEMAS = {

@@ -45,6 +45,8 @@ export const ERROR_CODES = [
   "exceeds_capacity",
   "disk_low",
   "missing_input",
+  /** The job input does not match its recipe's contract (contracts/recipes); details.issues lists why. */
+  "invalid_input",
   "hash_mismatch",
   "path_not_allowed",
   "not_a_regular_file",

@@ -11,10 +11,11 @@
  * failed watch fall back to the poll.
  */
 import { watch, type FSWatcher } from "node:fs";
-import path from "node:path";
 import type { Db } from "@/server/db/client";
 import { reconcilePass } from "@/server/jobs/reconcile";
+import { workerLayout } from "@/server/targets/layout";
 import { ensureLocalTarget } from "@/server/targets/local/local-target";
+import { targetFor } from "@/server/targets/target-for";
 import { targetsRepository } from "@/server/targets/targets.repository";
 import { targetsService } from "@/server/targets/targets.service";
 import { loopStats } from "./loop-stats";
@@ -41,7 +42,7 @@ export function startReconcileLoop(rt: ControllerRuntime, db: Db, log: (line: st
   async function probeStale(): Promise<void> {
     for (const t of await targetsRepository(db).list()) {
       const last = Math.max(t.probedAt?.getTime() ?? 0, lastProbeTry.get(t.id) ?? 0);
-      if (Date.now() - last < PROBE_EVERY_MS || t.kind !== "local") continue;
+      if (Date.now() - last < PROBE_EVERY_MS || !targetFor(t, db).probedInBackground) continue;
       lastProbeTry.set(t.id, Date.now());
       await targetsService(db).probe(t.id).catch((err: Error) => log(`probe of ${t.name} failed: ${err.message}`));
     }
@@ -92,7 +93,7 @@ export function startReconcileLoop(rt: ControllerRuntime, db: Db, log: (line: st
   function watchLocalReceipts() {
     if (stopped) return;
     try {
-      watcher = watch(path.join(rt.home.workerHome, "receipts"), { persistent: false }, wake);
+      watcher = watch(workerLayout(rt.home.workerHome).receipts, { persistent: false }, wake);
       watcher.on("error", (err) => {
         log(`watching This computer's receipts stopped (${err.message}); polling every ${rt.config.reconcileMs} ms`);
         watcher?.close();

@@ -2,25 +2,57 @@
  * Copies of This computer's blobs (dataset snapshots, files to predict on) on other
  * computers. Uploads land in This computer's store first; a job on a server needs the
  * blob in that server's store, so it is pushed there before the job is admitted
- * (resumable, verified by the worker's `put`; see server/targets/target-files.ts).
+ * (resumable, verified by the worker's `put`; see server/targets/ssh/ssh-files.ts).
  */
 import { existsSync, statSync } from "node:fs";
 import type { Db } from "@/server/db/client";
 import { unavailable } from "@/server/errors";
-import { pushBlob, type PushResult } from "@/server/targets/target-files";
+import type { PushResult } from "@/server/targets/target";
+import { targetFor } from "@/server/targets/target-for";
 import { targetsRepository, type TargetRow } from "@/server/targets/targets.repository";
 import { datasetsRepository } from "./datasets.repository";
 import { blobPath, localTarget, workerHomeOf } from "./local-store";
 
-/** Makes the blob exist on `target`; nothing to do on This computer. */
+/** Makes the blob exist on `target`; null when its worker shares This computer's store. */
 export async function ensureBlobOn(db: Db, target: TargetRow, sha256: string, onBytes?: (sent: number, total: number) => void): Promise<PushResult | null> {
-  if (target.kind === "local") return null;
+  const on = targetFor(target, db);
+  if (on.sharesStore) return null;
   const file = blobPath(workerHomeOf(await localTarget(db)), sha256);
   if (!existsSync(file)) throw unavailable(`This computer no longer has the file ${sha256.slice(0, 12)}… to send to ${target.name}.`);
   const bytes = statSync(file).size;
-  const res = await pushBlob(db, target, file, sha256, bytes, onBytes && ((sent) => onBytes(sent, bytes)));
+  const res = await on.pushBlob(file, sha256, bytes, onBytes && ((sent) => onBytes(sent, bytes)));
   const workerId = (await targetsRepository(db).find(target.id))?.workerId;
   const repo = datasetsRepository(db);
   if (workerId && (await repo.snapshots.find(sha256))) await repo.snapshots.addCopy(sha256, workerId, target.id);
   return res;
+}
+
+/** Computers other than This computer that hold a copy of the blob (named in a delete preview). */
+export async function serverCopiesOf(db: Db, sha256: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const c of await datasetsRepository(db).snapshots.copies(sha256)) {
+    const row = await targetsRepository(db).find(c.targetId);
+    if (row && !targetFor(row, db).sharesStore) names.push(row.name);
+  }
+  return names;
+}
+
+/**
+ * Asks each computer holding the blob to remove it (its worker's `gc`, which never
+ * removes one an active job reads). Best effort: a computer that does not answer keeps
+ * its copy, and what stayed where, and why, is returned.
+ */
+export async function removeCopies(db: Db, sha256: string): Promise<{ computer: string; reason: string }[]> {
+  const left: { computer: string; reason: string }[] = [];
+  for (const c of await datasetsRepository(db).snapshots.copies(sha256)) {
+    const row = await targetsRepository(db).find(c.targetId);
+    if (!row) continue;
+    try {
+      const kept = (await targetFor(row, db).removeBlobs([sha256])).filter((r) => r.outcome === "in_use");
+      if (kept.length > 0) left.push({ computer: row.name, reason: `a job on ${row.name} is reading it` });
+    } catch (err) {
+      left.push({ computer: row.name, reason: (err as Error).message });
+    }
+  }
+  return left;
 }

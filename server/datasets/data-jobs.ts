@@ -2,11 +2,10 @@
  * Running the `data` recipe's jobs (profile, checks, split) for datasets: first use on a
  * computer starts building the recipe's environment (a tracked prepare job whose state
  * and log the UI shows as setup progress), then the job is admitted like any other.
- * Also reads a finished job's output file (fetch names its path in the worker home;
- * on This computer the controller reads it directly) and turns a refusal into words.
+ * Also reads a finished job's output file (fetch names its path in the worker home; the
+ * Target reads it there or copies it here) and turns a refusal into words.
  */
 import { readFileSync, statSync } from "node:fs";
-import { WORKER_PROTOCOL } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { DomainError, unavailable } from "@/server/errors";
 import { prepareEnvironment } from "@/server/jobs/environments";
@@ -14,6 +13,7 @@ import { intentHash } from "@/server/jobs/intent-hash";
 import { isTerminal } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
 import type { JobDetailView, JobView } from "@/server/jobs/jobs.schema";
+import { targetFor } from "@/server/targets/target-for";
 import { targetsService } from "@/server/targets/targets.service";
 import type { DatasetError, SetupProgress } from "./datasets.schema";
 
@@ -89,13 +89,13 @@ export function jobError(j: JobDetailView): DatasetError {
   return { code: j.reason ?? j.state, message: j.detail ?? `The ${j.recipe}.${j.jobName} job ended ${j.state}${j.reason ? ` (${j.reason})` : ""}.` };
 }
 
-/** Reads one JSON output of a succeeded job through the worker's fetch. */
+/** Reads one JSON output of a succeeded job through the worker's fetch (copied here first from a server). */
 export async function readJobOutputJson(db: Db, j: JobDetailView, file: string): Promise<unknown> {
   if (!j.workerJobId) throw unavailable(`Job ${j.id} has no worker record yet.`);
-  const targets = targetsService(db);
-  const target = await targets.requireTarget(j.targetId);
-  if (target.kind !== "local") throw unavailable(`Reading ${file} from ${target.name} needs a copy over SSH, which this version cannot do yet.`);
-  const res = await targets.execOn(target, { protocol: WORKER_PROTOCOL, op: "fetch", jobId: j.workerJobId, path: file });
-  if (statSync(res.path).size > MAX_OUTPUT_BYTES) throw unavailable(`${file} of job ${j.id} is larger than ${MAX_OUTPUT_BYTES} bytes.`);
-  return JSON.parse(readFileSync(res.path, "utf8"));
+  const target = targetFor(await targetsService(db).requireTarget(j.targetId), db);
+  const res = await target.exec("fetch", { jobId: j.workerJobId, path: file });
+  return target.withFile(res.path, async (local) => {
+    if (statSync(local).size > MAX_OUTPUT_BYTES) throw unavailable(`${file} of job ${j.id} is larger than ${MAX_OUTPUT_BYTES} bytes.`);
+    return JSON.parse(readFileSync(local, "utf8")) as unknown;
+  });
 }

@@ -11,7 +11,6 @@ import { badInput, conflict, notFound, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { projectsService } from "@/server/projects/projects.service";
-import { removeRemoteBlob } from "@/server/targets/target-files";
 import { targetsService } from "@/server/targets/targets.service";
 import { WorkerRefused, WorkerUnreachable } from "@/server/targets/transport";
 import { datasetsRepository, type CheckRow, type DatasetRow } from "./datasets.repository";
@@ -31,7 +30,8 @@ import {
   type TUploadQuery,
 } from "./datasets.schema";
 import { parseJson, toDatasetView } from "./datasets.views";
-import { localTarget, removeLocalBlob, workerHomeOf } from "./local-store";
+import { removeCopies, serverCopiesOf } from "./copies";
+import { localTarget } from "./local-store";
 import { previewFromLines } from "./preview";
 import { registerPath, registerUpload } from "./register";
 import { installSettleListener, requestSettle, settleCheck, settleDataset } from "./settle";
@@ -103,13 +103,7 @@ export function datasetsService(db: Db = getDb()) {
       ...exports.map((e) => ({ kind: "export" as const, id: e.id, label: `the export of experiment "${e.name}" was made from this data` })),
     ];
     const removesSnapshot = sharedWith.length === 0;
-    const serverCopies: string[] = [];
-    if (removesSnapshot) {
-      for (const c of await repo.snapshots.copies(d.snapshotSha256)) {
-        const t = await targetsService(db).requireTarget(c.targetId).catch(() => null);
-        if (t && t.kind !== "local") serverCopies.push(t.name);
-      }
-    }
+    const serverCopies = removesSnapshot ? await serverCopiesOf(db, d.snapshotSha256) : [];
     return {
       datasetId: d.id,
       name: d.name,
@@ -202,7 +196,7 @@ export function datasetsService(db: Db = getDb()) {
 
     deletePreview,
 
-    /** Deletes the dataset; its snapshot too when no other dataset uses it (through the documented store path). */
+    /** Deletes the dataset; its snapshot too when no other dataset uses it (each computer's worker removes its copy). */
     async delete(id: string): Promise<DeleteResultView> {
       const preview = await deletePreview(id);
       if (!preview.canDelete) {
@@ -210,19 +204,10 @@ export function datasetsService(db: Db = getDb()) {
       }
       const d = await requireRow(id);
       await repo.datasets.remove(id);
-      const copiesLeft: DeleteResultView["copiesLeft"] = [];
+      let copiesLeft: DeleteResultView["copiesLeft"] = [];
       if (preview.removesSnapshot) {
-        const s = await repo.snapshots.find(d.snapshotSha256);
-        const copies = await repo.snapshots.copies(d.snapshotSha256);
-        for (const c of copies) {
-          const t = await targetsService(db).requireTarget(c.targetId).catch(() => null);
-          if (t?.kind === "local") removeLocalBlob(workerHomeOf(t), d.snapshotSha256, s?.bytes ?? 0);
-          else if (t) {
-            // Best effort: a server that does not answer keeps its copy, and the answer says so.
-            await removeRemoteBlob(db, t, d.snapshotSha256).catch((err: Error) => copiesLeft.push({ computer: t.name, reason: err.message }));
-          }
-        }
-        if (s) await repo.snapshots.remove(d.snapshotSha256);
+        copiesLeft = await removeCopies(db, d.snapshotSha256);
+        if (await repo.snapshots.find(d.snapshotSha256)) await repo.snapshots.remove(d.snapshotSha256);
       }
       publish({ type: "dataset.changed", datasetId: id, projectId: d.projectId });
       return { ...preview, copiesLeft };

@@ -11,6 +11,7 @@ import { prepareEnvironment } from "@/server/jobs/environments";
 import { isActive } from "@/server/jobs/job-state";
 import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
+import { targetFor } from "@/server/targets/target-for";
 import { datasetsService, ensureBlobOn } from "@/server/datasets";
 import { opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
 import { budgetNote } from "./chain-budget";
@@ -148,7 +149,7 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
     return;
   }
   const target = await targetsService(db).requireTarget(exp.targetId);
-  if (target.kind !== "local") {
+  if (!targetFor(target, db).sharesStore) {
     // The dataset lives on This computer; jobs on a server read it from that server's store.
     await repo.setNote(exp.id, `Copying the dataset to ${target.name}…`);
     let lastNote = Date.now();

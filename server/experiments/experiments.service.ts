@@ -33,7 +33,7 @@ export function experimentsService(db: Db = getDb()) {
     const saved = (await repo.project(projectId))?.defaultTargetId;
     const chosen = saved ? targets.find((t) => t.id === saved && t.enabled) : undefined;
     if (chosen) return chosen.id;
-    const local = targets.find((t) => t.kind === "local" && t.enabled);
+    const local = targets.find((t) => t.thisComputer && t.enabled);
     if (!local) throw badInput("No training computer is available: This computer is missing or disabled.");
     return local.id;
   }

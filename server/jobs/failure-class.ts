@@ -17,6 +17,7 @@ export function classifySubmitRefusal(code: ErrorCode): SubmitRefusalClass {
   switch (code) {
     case "bad_request":
     case "missing_input":
+    case "invalid_input":
     case "exceeds_capacity":
     case "recipe_not_found":
     case "hash_mismatch":

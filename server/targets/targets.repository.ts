@@ -1,4 +1,5 @@
 /** Prisma access for training computers (targets); results leave as plain objects. */
+import { controllerJobLifecycle } from "@/contracts/lifecycles";
 import { getDb, type Db } from "@/server/db/client";
 
 export interface TargetRow {
@@ -50,7 +51,7 @@ export function targetsRepository(db: Db = getDb()) {
     setHostKeyProblem: (id: string, problem: string | null) => db.target.update({ where: { id }, data: { hostKeyProblem: problem }, select }),
     softDelete: (id: string, name: string, at: Date) => db.target.update({ where: { id }, data: { name, deletedAt: at, enabled: false }, select }),
     /** Jobs that still need this computer's worker: live, or with an outcome not yet known. */
-    countUnsettledJobs: (id: string) => db.job.count({ where: { targetId: id, state: { notIn: ["succeeded", "failed", "cancelled", "timed_out"] } } }),
+    countUnsettledJobs: (id: string) => db.job.count({ where: { targetId: id, state: { notIn: [...controllerJobLifecycle.terminal] } } }),
     saveProbe: (id: string, probe: string, workerId: string, at: Date) =>
       db.target.update({ where: { id }, data: { probe, workerId, probedAt: at, unreachableSince: null, lastError: null }, select }),
     /** Returns true when this call changed the recorded reachability. */

@@ -31,6 +31,16 @@ export interface TargetView {
   hostKeyProblem: THostKeyProblemView | null;
   /** Other computers that reach the same worker (they share its resources). */
   sameWorkerAs: string[];
+  /** The computer this server runs on: the one used when none is chosen (`--target local`). */
+  thisComputer: boolean;
+  /** How it is reached, in one sentence ("A server reached over SSH."). */
+  description: string;
+  /** What to do before its first probe. */
+  notCheckedHint: string;
+  /** What happens to the data when training there, when anything does. */
+  dataNote: string | null;
+  /** Set up, Test access, edit and remove apply (a server over SSH). */
+  setUpOverSsh: boolean;
 }
 
 export interface TConnectionView {

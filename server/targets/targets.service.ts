@@ -38,6 +38,23 @@ function hostKeyProblemOf(t: TargetRow): THostKeyProblemView | null {
   return view;
 }
 
+/** What the pages say about a computer of each kind, so that they never branch on it. */
+function presentationOf(kind: string): Pick<TargetView, "thisComputer" | "description" | "notCheckedHint" | "dataNote" | "setUpOverSsh"> {
+  if (kind === "local") {
+    return { thisComputer: true, description: "The computer this server runs on.", notCheckedHint: "Not checked yet. Use “Check again” to ask its worker what it has.", dataNote: null, setUpOverSsh: false };
+  }
+  if (kind === "ssh") {
+    return {
+      thisComputer: false,
+      description: "A server reached over SSH.",
+      notCheckedHint: "Not checked yet. Use Test access, then Set up to install the worker there.",
+      dataNote: "Data is copied to the server over SSH before training.",
+      setUpOverSsh: true,
+    };
+  }
+  return { thisComputer: false, description: `Reached over ${kind}.`, notCheckedHint: "Not checked yet. Use “Check again” to ask its worker what it has.", dataNote: null, setUpOverSsh: false };
+}
+
 export function toTargetView(t: TargetRow, all: TargetRow[] = []): TargetView {
   return {
     id: t.id,
@@ -53,6 +70,7 @@ export function toTargetView(t: TargetRow, all: TargetRow[] = []): TargetView {
     connection: connectionOf(t),
     hostKeyProblem: hostKeyProblemOf(t),
     sameWorkerAs: t.workerId ? all.filter((o) => o.id !== t.id && o.workerId === t.workerId).map((o) => o.name) : [],
+    ...presentationOf(t.kind),
   };
 }
 

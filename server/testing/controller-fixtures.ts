@@ -3,6 +3,7 @@
  * fixture recipe's environment exists (a real prepare job the first time), admit a job
  * of the fixture recipe, and read the worker directly (as an operator would).
  */
+import { controllerJobLifecycle } from "@/contracts/lifecycles";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -24,7 +25,7 @@ export async function readyRecipe(server: TestServer): Promise<string> {
     const jobId = res.job.id;
     const done = await waitFor("the environment job to end", async () => {
       const j = await server.client.jobs.get.query({ id: jobId });
-      return ["succeeded", "failed", "cancelled", "timed_out"].includes(j.state) ? j : undefined;
+      return controllerJobLifecycle.isTerminal(j.state) ? j : undefined;
     }, 120_000);
     if (done.state !== "succeeded") throw new Error(`prepare ended ${done.state}: ${done.reason} ${done.detail}`);
   }

@@ -7,6 +7,14 @@ import path from "node:path";
 import { z } from "zod";
 import { WorkerError } from "./errors";
 
+// A job's inputSchema is published for people and tools; the worker checks inputs against
+// the zod contract it is generated from (input-contract.ts), not against this copy.
+const ZRecipeJobJson = z.object({
+  description: z.string().default(""),
+  inputSchema: z.record(z.string(), z.unknown()).default({}),
+  example: z.unknown().optional(),
+});
+
 const ZRecipeJson = z.object({
   name: z.string().min(1),
   version: z.string().default("0.0.0"),
@@ -14,7 +22,7 @@ const ZRecipeJson = z.object({
   module: z.string().regex(/^[A-Za-z_][\w.]*$/),
   python: z.string().optional(),
   requirements: z.string().default("requirements.txt"),
-  jobs: z.record(z.string(), z.unknown()).default({}),
+  jobs: z.record(z.string(), ZRecipeJobJson).default({}),
 });
 
 export interface Recipe {

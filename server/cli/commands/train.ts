@@ -44,7 +44,7 @@ async function resolveProject(conn: Connection, name: string) {
 
 async function resolveComputer(conn: Connection, name: string): Promise<string> {
   const targets = await withRetry(() => conn.api.targets.list.query());
-  const t = targets.find((x) => x.name.toLowerCase() === name.toLowerCase() || (name === "local" && x.kind === "local"));
+  const t = targets.find((x) => x.name.toLowerCase() === name.toLowerCase() || (name === "local" && x.thisComputer));
   if (!t) throw new CliError(`No training computer named "${name}" (have: ${targets.map((x) => x.name).join(", ")}).`);
   return t.id;
 }

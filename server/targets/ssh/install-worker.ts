@@ -40,7 +40,7 @@ export async function installWorker(s: SftpSession, workerDir: string, plan: Ins
   const layout = remoteLayout(workerDir);
   const staging = `${layout.dir}/.setup-${randomBytes(6).toString("hex")}`;
   await mkdirp(s, layout.dir);
-  await mkdirp(s, `${layout.home}/incoming`);
+  await mkdirp(s, layout.worker.incoming);
   let done = 0;
   try {
     for (const f of plan.files) {

@@ -15,7 +15,7 @@ import type { TargetDetailView, TProbe } from "../targets.schema";
 import { MIN_NODE_MAJOR } from "./ssh-target.schema";
 import { WorkerUnreachable } from "../transport";
 import { localWorkerSettings } from "../local/local-target";
-import { sftpOn } from "../target-files";
+import { sftpOn } from "./ssh-files";
 import { acceptHostKey, forgetHostKey, listAcceptedHostKeys } from "./host-key-store";
 import { closePooledConnections } from "./ssh-pool";
 import { installPlan } from "./install-plan";

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "@/server/db/client";
 import { controllerRuntime } from "@/server/config/runtime";
+import { remoteWorkerLayout } from "../layout";
 import type { TargetRow } from "../targets.repository";
 import { WorkerUnreachable, type WorkerTransport } from "../transport";
 import { hostKeyVerifier } from "./host-key-store";
@@ -19,17 +20,17 @@ export function sshConfigOf(t: Pick<TargetRow, "config" | "name">): TSshTargetCo
   return parsed.data;
 }
 
-/** The remote worker's layout under its directory. */
+/** What Set up installs under a server's worker directory, and the worker's home inside it. */
 export function remoteLayout(workerDir: string) {
   const dir = workerDir.replace(/\/+$/, "");
+  const worker = remoteWorkerLayout(dir);
   return {
     dir,
     bundle: `${dir}/trainyard-worker.mjs`,
     training: `${dir}/training`,
-    home: `${dir}/home`,
-    config: `${dir}/home/config.json`,
     install: `${dir}/INSTALL.json`,
-    part: (sha256: string) => `${dir}/home/incoming/${sha256}.part`,
+    config: `${worker.home}/config.json`,
+    worker,
   };
 }
 

@@ -1,11 +1,13 @@
 // gc: delete job dirs of terminal jobs older than N days (receipts stay, marked gcAt),
 // incoming parts older than a day, and — only with includeStore — store blobs older
-// than N days that no active job references. A dry run reports the same list.
+// than N days that no active job references. A dry run reports the same list. A request
+// naming `blobs` removes only those (see gcNamed).
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import type { ZGcRequest } from "../../../contracts/worker/requests";
 import { isActive, isTerminal } from "../../../contracts/worker/states";
+import { verifiedMarker } from "../blob-verify";
 import { nowIso } from "../fsx";
 import { listReceipts, updateReceipt } from "../receipts";
 import type { Ctx } from "./context";
@@ -25,7 +27,41 @@ function makeWritable(p: string): void {
   if (st.isDirectory()) for (const n of fs.readdirSync(p)) makeWritable(path.join(p, n));
 }
 
+type NamedOutcome = "removed" | "absent" | "in_use";
+
+/**
+ * Removes exactly the named store blobs (the controller deleting a dataset's snapshot):
+ * no job dir, part or other blob is touched. The path is built from a validated hash
+ * inside the store, never from a user's path; a blob an active job reads is kept.
+ */
+function gcNamed(ctx: Ctx, shas: string[], dryRun: boolean) {
+  const { home } = ctx;
+  const referenced = new Set(listReceipts(home).receipts.filter((r) => isActive(r.state)).flatMap((r) => r.inputRefs));
+  const named: { sha256: string; outcome: NamedOutcome }[] = [];
+  const blobs: string[] = [];
+  let freedBytes = 0;
+  for (const sha of new Set(shas)) {
+    const st = fs.lstatSync(home.blob(sha), { throwIfNoEntry: false });
+    if (!st?.isFile()) {
+      named.push({ sha256: sha, outcome: "absent" });
+      continue;
+    }
+    if (referenced.has(sha)) {
+      named.push({ sha256: sha, outcome: "in_use" });
+      continue;
+    }
+    named.push({ sha256: sha, outcome: "removed" });
+    blobs.push(sha);
+    freedBytes += st.size;
+    if (dryRun) continue;
+    fs.rmSync(home.blob(sha), { force: true });
+    fs.rmSync(verifiedMarker(home, sha), { force: true });
+  }
+  return { dryRun, jobs: [], incoming: [], blobs, freedBytes, named };
+}
+
 export function gc(ctx: Ctx, req: z.output<typeof ZGcRequest>) {
+  if (req.blobs) return gcNamed(ctx, req.blobs, req.dryRun);
   const { home } = ctx;
   const cutoff = Date.now() - req.olderThanDays * 86_400_000;
   const { receipts } = listReceipts(home);

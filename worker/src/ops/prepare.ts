@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import type { z } from "zod";
 import type { ZPrepareRequest } from "../../../contracts/worker/requests";
+import { isActive } from "../../../contracts/worker/states";
 import { WorkerError } from "../errors";
 import { startWhatFits } from "../ledger";
 import { choosePython } from "../python";
@@ -33,7 +34,7 @@ export function prepare(ctx: Ctx, req: z.output<typeof ZPrepareRequest>) {
     const existing = existingForOp(ctx, req.opId, intentHash);
     if (existing?.receipt) return { jobId: existing.jobId, created: false };
     const active = listReceipts(home).receipts.find(
-      (r) => r.kind === "prepare" && r.environmentId === environmentId && ["queued", "admitted", "running", "unknown"].includes(r.state),
+      (r) => r.kind === "prepare" && r.environmentId === environmentId && isActive(r.state),
     );
     if (active) return { jobId: active.jobId, created: false };
     const receipt = createJob(

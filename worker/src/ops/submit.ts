@@ -1,9 +1,11 @@
-// submit: idempotent by opId, checked (recipe, environment, capacity, disk, inputs),
+// submit: idempotent by opId, checked (recipe, the input against its contract, environment,
+// capacity, disk, input refs),
 // recorded durably as `queued`, then the queue is moved (startWhatFits admits it and
 // launches its supervisor if it fits).
 import type { z } from "zod";
 import type { ZSubmitRequest } from "../../../contracts/worker/requests";
 import { WorkerError } from "../errors";
+import { checkJobInput } from "../input-contract";
 import { resolveInput } from "../inputs";
 import { capacityError, diskFreeBytes, startWhatFits } from "../ledger";
 import { envReady, findRecipe } from "../recipes";
@@ -20,6 +22,7 @@ export function submit(ctx: Ctx, req: z.output<typeof ZSubmitRequest>) {
     if (recipe.jobs.length && !recipe.jobs.includes(req.job)) {
       throw new WorkerError("bad_request", `recipe ${recipe.name} has no job ${JSON.stringify(req.job)} (jobs: ${recipe.jobs.join(", ")})`);
     }
+    checkJobInput(recipe.name, req.job, req.input);
     if (!envReady(cfg.envsDir, req.environmentId)) {
       throw new WorkerError("environment_not_ready", `environment ${req.environmentId} is not built on this worker (run prepare for ${req.recipe})`);
     }

@@ -1,0 +1,10 @@
+/** The one place a computer's kind picks its implementation of Target. */
+import { getDb, type Db } from "@/server/db/client";
+import { localWorker } from "./local/local-worker";
+import { sshWorker } from "./ssh/ssh-worker";
+import type { Target } from "./target";
+import type { TargetRow } from "./targets.repository";
+
+export function targetFor(row: TargetRow, db: Db = getDb()): Target {
+  return row.kind === "ssh" ? sshWorker(row, db) : localWorker(row, db);
+}

@@ -1,0 +1,30 @@
+/**
+ * The part of a Target that is the same on every computer: worker requests through
+ * `execOn` (which records reachability), and removing blobs through the worker's `gc`.
+ */
+import { WORKER_PROTOCOL, type TWorkerRequest, type WorkerOp } from "@/contracts/worker";
+import type { Db } from "@/server/db/client";
+import type { BlobRemoval, RequestBody, Target } from "./target";
+import { targetsService } from "./targets.service";
+import type { TargetRow } from "./targets.repository";
+import { WorkerProtocolError, type ResponseOf } from "./transport";
+
+// A worker older than the `blobs` field would ignore it and run an ordinary gc: this age
+// keeps that gc from collecting any job folder, and its answer (no `named`) is refused below.
+const NOTHING_ELSE_DAYS = 36_500;
+
+export function workerCalls(row: TargetRow, db: Db): Pick<Target, "exec" | "removeBlobs"> {
+  async function exec<O extends WorkerOp>(op: O, body: RequestBody<O>): Promise<ResponseOf<O>> {
+    const request = { protocol: WORKER_PROTOCOL, op, ...body } as TWorkerRequest;
+    return (await targetsService(db).execOn(row, request)) as ResponseOf<O>;
+  }
+
+  async function removeBlobs(sha256s: string[]): Promise<BlobRemoval[]> {
+    if (sha256s.length === 0) return [];
+    const res = await exec("gc", { dryRun: false, olderThanDays: NOTHING_ELSE_DAYS, blobs: sha256s });
+    if (!res.named) throw new WorkerProtocolError(`the worker on ${row.name} cannot remove named blobs; update it (Set up) and delete again`);
+    return res.named;
+  }
+
+  return { exec, removeBlobs };
+}
