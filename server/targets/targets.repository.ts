@@ -40,6 +40,8 @@ export function targetsRepository(db: Db = getDb()) {
     list: (): Promise<TargetRow[]> => db.target.findMany({ where: { deletedAt: null }, select, orderBy: [{ kind: "asc" }, { name: "asc" }] }),
     find: (id: string): Promise<TargetRow | null> => db.target.findUnique({ where: { id }, select }),
     findByName: (name: string): Promise<TargetRow | null> => db.target.findUnique({ where: { name }, select }),
+    /** This computer: the one local target, registered by the server at start. */
+    findLocal: (): Promise<TargetRow | null> => db.target.findFirst({ where: { kind: "local", deletedAt: null }, select, orderBy: { name: "asc" } }),
     /** Creates the row or, when it exists, keeps it (and its revision) but refreshes config. */
     upsertLocal: (name: string, config: string): Promise<TargetRow> =>
       db.target.upsert({ where: { name }, create: { name, kind: "local", config }, update: { config }, select }),

@@ -14,7 +14,7 @@ import { REPO, waitFor, type TestHome, type TestServer } from "./server-harness"
 export const RECIPE = "ctltest";
 
 export async function localTargetId(server: TestServer): Promise<string> {
-  return waitFor("This computer to be registered", async () => (await server.client.targets.list.query()).find((t) => t.kind === "local")?.id);
+  return waitFor("This computer to be registered", async () => (await server.client.targets.list.query()).find((t) => t.thisComputer)?.id);
 }
 
 /** Builds (or finds) the fixture recipe's environment through the API; returns the target id. */
