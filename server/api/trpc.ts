@@ -1,13 +1,14 @@
 /**
  * tRPC building blocks: the context (who is calling), one middleware that maps domain
- * errors to tRPC errors, and the procedure builders. Every request has already passed
- * the request guard (server/http/request-guard.ts) before it reaches a procedure.
+ * errors to tRPC errors (server/errors.ts's table), and the procedure builders. Every
+ * request has already passed the request guard (server/http/request-guard.ts) before it
+ * reaches a procedure.
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import { mayMutate, type Principal } from "@/server/auth/principal";
-import { isDomainError, type DomainErrorCode } from "@/server/errors";
+import { ERROR_ANSWERS, isDomainError } from "@/server/errors";
 import { PRINCIPAL_HEADER, readPrincipalMarker } from "@/server/http/guard-marker";
 
 export interface Context {
@@ -34,21 +35,11 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-const CODE_MAP: Record<DomainErrorCode, TRPCError["code"]> = {
-  BAD_INPUT: "BAD_REQUEST",
-  NOT_FOUND: "NOT_FOUND",
-  CONFLICT: "CONFLICT",
-  UNAVAILABLE: "SERVICE_UNAVAILABLE" as TRPCError["code"],
-  FORBIDDEN: "FORBIDDEN",
-  UNAUTHORIZED: "UNAUTHORIZED",
-  TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
-};
-
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && isDomainError(result.error.cause)) {
     const cause = result.error.cause;
-    throw new TRPCError({ code: CODE_MAP[cause.code], message: cause.message, cause });
+    throw new TRPCError({ code: ERROR_ANSWERS[cause.code].trpc, message: cause.message, cause });
   }
   return result;
 });

@@ -10,6 +10,7 @@ import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 import type { AppRouter } from "@/server/api/root";
 import { loadConfig } from "@/server/config/env";
+import { ERROR_ANSWERS } from "@/server/errors";
 import { CliError } from "./cli-error";
 
 export type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
@@ -124,7 +125,7 @@ export function toCliError(err: unknown): Error {
   if (err instanceof CliError) return err;
   if (err instanceof TRPCClientError) {
     const status = err.data?.httpStatus as number | undefined;
-    if (status === 401) return new CliError("The server needs an API token: set TRAINYARD_TOKEN (create one with `trainyard token create NAME`).", 1, "unauthorized");
+    if (status === ERROR_ANSWERS.UNAUTHORIZED.status) return new CliError("The server needs an API token: set TRAINYARD_TOKEN (create one with `trainyard token create NAME`).", 1, "unauthorized");
     const code = typeof err.data?.code === "string" ? err.data.code.toLowerCase() : "server_error";
     return new CliError(err.message, 1, code);
   }

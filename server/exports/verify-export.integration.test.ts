@@ -69,6 +69,8 @@ describe("verifyExportArchive", () => {
     const missing = await archive("missing", fewer, good);
     const err = await verifyExportArchive(missing.file, missing.sha256).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExportInvalid);
+    // A domain error: routes answer it 409 with the reason export_invalid.
+    expect({ code: (err as ExportInvalid).code, reason: (err as ExportInvalid).reason, status: (err as ExportInvalid).httpStatus }).toEqual({ code: "CONFLICT", reason: "export_invalid", status: 409 });
     expect((err as Error).message).toMatch(/receipt.json is listed in the manifest but missing/);
   });
 

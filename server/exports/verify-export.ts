@@ -12,15 +12,20 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Parser, type ReadEntry } from "tar";
 import { z } from "zod";
+import { DomainError } from "@/server/errors";
 import { sha256File } from "@/server/experiments/job-outputs";
 
 const ZManifest = z.object({
   files: z.array(z.object({ path: z.string().min(1), bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
 });
 
-export class ExportInvalid extends Error {
-  constructor(readonly archive: string, message: string) {
-    super(message);
+/** The archive on disk is not the one recorded (changed, damaged, missing): nothing is sent (409 `export_invalid`). */
+export class ExportInvalid extends DomainError {
+  constructor(
+    readonly archive: string,
+    message: string,
+  ) {
+    super("CONFLICT", message, { code: "export_invalid" });
     this.name = "ExportInvalid";
   }
 }

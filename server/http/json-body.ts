@@ -4,18 +4,23 @@
  * buffered whole). Route handlers read JSON only through this. Upload and predict-file
  * keep their own, larger, streaming caps.
  */
+import { DomainError } from "@/server/errors";
+import { errorResponse } from "./error-response";
+
 export const JSON_BODY_LIMIT = 256 * 1024;
 
-export class BodyTooLarge extends Error {
+/** Answered 413 `too_large`. */
+export class BodyTooLarge extends DomainError {
   constructor(readonly limit: number) {
-    super(`The request body is larger than ${Math.round(limit / 1024)} KiB.`);
+    super("BAD_INPUT", `The request body is larger than ${Math.round(limit / 1024)} KiB.`, { code: "too_large", limit });
     this.name = "BodyTooLarge";
   }
 }
 
-export class BodyNotJson extends Error {
+/** Answered 400 `not_json`. */
+export class BodyNotJson extends DomainError {
   constructor() {
-    super("The request body is not valid JSON.");
+    super("BAD_INPUT", "The request body is not valid JSON.", { code: "not_json" });
     this.name = "BodyNotJson";
   }
 }
@@ -53,7 +58,5 @@ export async function readJsonBody(req: Request, limit = JSON_BODY_LIMIT): Promi
 
 /** The answer for a body error, or null when `err` is something else. */
 export function bodyErrorResponse(err: unknown): Response | null {
-  if (err instanceof BodyTooLarge) return Response.json({ error: err.message }, { status: 413 });
-  if (err instanceof BodyNotJson) return Response.json({ error: err.message }, { status: 400 });
-  return null;
+  return err instanceof BodyTooLarge || err instanceof BodyNotJson ? errorResponse(err, "Reading the request") : null;
 }

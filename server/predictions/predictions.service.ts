@@ -11,6 +11,7 @@ import { exportArchivePath } from "@/server/experiments/chain-results";
 import { ExportInvalid, verifyExportArchive } from "@/server/exports/verify-export";
 import { csvLine } from "@/server/tables/csv";
 import { readJoinedCsv, runPredictJob, stageBytes, stageFile } from "./predict-job";
+import { receivePredictFile, type PredictUpload } from "./predict-upload";
 import { PREDICT_FILE_TIMEOUT_MS, TRY_ROW_TIMEOUT_MS, ZTryRowInput, type TTryRowInput, type TryRowResult } from "./predictions.schema";
 
 interface SchemaFeature {
@@ -59,6 +60,12 @@ export function predictionsService(db: Db = getDb()) {
           .sort((a, b) => b.probability - a.probability),
         seconds: out.seconds,
       };
+    },
+
+    /** Receives a "Predict a file" upload (predict-upload.ts) and predicts it; returns the CSV to download. */
+    async predictUpload(experimentId: string, u: PredictUpload): Promise<{ csv: string; rows: number; jobId: string }> {
+      const file = await receivePredictFile(db, u);
+      return this.predictFile({ experimentId, ...file });
     },
 
     /** Predicts an uploaded CSV already streamed to `tmpPath`; returns the CSV to download. */

@@ -9,17 +9,12 @@
 import { datasetsService } from "@/server/datasets/datasets.service";
 import { ZUploadQuery } from "@/server/datasets/datasets.schema";
 import { isDomainError } from "@/server/errors";
+import { errorResponse } from "@/server/http/error-response";
 import { guarded } from "@/server/http/route-auth";
 
 export const dynamic = "force-dynamic";
 
 const DRAIN_LIMIT = 256 * 1024 * 1024;
-
-function statusOf(code: string, detail: unknown): number {
-  if (detail === "too_large") return 413;
-  if (detail === "disk_full") return 507;
-  return { BAD_INPUT: 400, NOT_FOUND: 404, CONFLICT: 409, UNAVAILABLE: 503, FORBIDDEN: 403, UNAUTHORIZED: 401, TOO_MANY_REQUESTS: 429 }[code] ?? 500;
-}
 
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
   let seen = 0;
@@ -38,10 +33,7 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<v
 async function post(req: Request) {
   const url = new URL(req.url);
   const parsed = ZUploadQuery.safeParse(Object.fromEntries(url.searchParams));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return Response.json({ error: `Upload refused: ${issue?.path.join(".")}: ${issue?.message}`, code: "bad_request" }, { status: 400 });
-  }
+  if (!parsed.success) return errorResponse(parsed.error, "Upload refused");
   const lengthHeader = req.headers.get("content-length");
   const contentLength = lengthHeader && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
   const reader = req.body?.getReader() ?? null;
@@ -68,10 +60,7 @@ async function post(req: Request) {
     return Response.json(result, { status: 201 });
   } catch (err) {
     if (reader && !req.signal.aborted) await Promise.race([drain(reader), gone.catch(() => {})]);
-    if (isDomainError(err)) {
-      const code = (err.details?.code as string | undefined) ?? err.code.toLowerCase();
-      return Response.json({ error: err.message, code, details: err.details ?? null }, { status: statusOf(err.code, err.details?.code) });
-    }
+    if (isDomainError(err)) return errorResponse(err, "Upload refused");
     throw err;
   }
 }

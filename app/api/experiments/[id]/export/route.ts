@@ -5,7 +5,7 @@
  */
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import { errorResponse } from "@/server/exports/http-errors";
+import { errorResponse } from "@/server/http/error-response";
 import { attachmentDisposition } from "@/server/http/content-disposition";
 import { verifiedExportDownload } from "@/server/exports/exports.service";
 import { guarded } from "@/server/http/route-auth";

@@ -1,0 +1,19 @@
+/**
+ * The JSON answer of every route handler that is not tRPC: `{error, code, details}` with
+ * the status from server/errors.ts. `code` is the precise reason when the error gave one
+ * ("invalid_utf8", "too_large", "export_invalid"), else the domain code in lower case.
+ * Anything that is not a domain error is a bug: logged, answered 500 `internal`.
+ */
+import { ZodError } from "zod";
+import { isDomainError } from "@/server/errors";
+
+export function errorResponse(err: unknown, context: string): Response {
+  if (isDomainError(err)) return Response.json({ error: err.message, code: err.reason, details: err.details ?? null }, { status: err.httpStatus });
+  if (err instanceof ZodError) {
+    const issue = err.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    return Response.json({ error: `${context}: ${where}${issue?.message ?? "bad input"}`, code: "bad_input", details: null }, { status: 400 });
+  }
+  console.error(`${context}:`, err);
+  return Response.json({ error: `${context} failed unexpectedly: ${(err as Error).message}`, code: "internal", details: null }, { status: 500 });
+}
