@@ -3,15 +3,13 @@
  * (`fetch`); on This computer that path is read directly, from a server it is copied
  * over SFTP first. Bytes never travel inside a control request.
  */
-import { mkdir, mkdtemp, readFile, rename, rm, stat } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import path from "node:path";
-import { WORKER_PROTOCOL } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { unavailable } from "@/server/errors";
-import { pullFile } from "@/server/targets/target-files";
+import { targetFor } from "@/server/targets/target-for";
 import { targetsService } from "@/server/targets/targets.service";
 
 export interface OutputJob {
@@ -22,24 +20,15 @@ export interface OutputJob {
 
 async function locate(db: Db, job: OutputJob, relPath: string) {
   if (!job.workerJobId) throw unavailable(`Job ${job.id} has no outputs yet.`);
-  const targets = targetsService(db);
-  const target = await targets.requireTarget(job.targetId);
-  const res = await targets.execOn(target, { protocol: WORKER_PROTOCOL, op: "fetch", jobId: job.workerJobId, path: relPath });
+  const target = targetFor(await targetsService(db).requireTarget(job.targetId), db);
+  const res = await target.exec("fetch", { jobId: job.workerJobId, path: relPath });
   return { ...res, target };
 }
 
 /** Runs `fn` on a local copy of the output (the file itself on This computer). */
 async function withLocalFile<T>(db: Db, job: OutputJob, relPath: string, fn: (file: string, sha256: string) => Promise<T>): Promise<T> {
   const res = await locate(db, job, relPath);
-  if (res.target.kind === "local") return fn(res.path, res.sha256);
-  const dir = await mkdtemp(path.join(os.tmpdir(), "trainyard-fetch-"));
-  try {
-    const file = path.join(dir, "output");
-    await pullFile(db, res.target, res.path, file);
-    return await fn(file, res.sha256);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return res.target.withFile(res.path, (file) => fn(file, res.sha256));
 }
 
 export async function readOutputFile(db: Db, job: OutputJob, relPath: string): Promise<Buffer> {
@@ -109,7 +98,7 @@ export async function copyOutputFile(
   const file = path.join(destDir, destName);
   const tmp = `${file}.part-${process.pid}`;
   const res = await locate(db, job, relPath);
-  await pullFile(db, res.target, res.path, tmp);
+  await res.target.pullFile(res.path, tmp);
   const sha256 = await sha256File(tmp);
   if (sha256 !== res.sha256) {
     await rm(tmp, { force: true });
