@@ -64,7 +64,13 @@ function check<S extends string, T extends S>(def: LifecycleDefinition<S, T>): v
   for (const i of def.initial) if (!states.has(i)) fail(`initial "${i}" is not a state`);
   const seen = new Set<string>(def.initial);
   const queue: string[] = [...def.initial];
-  while (queue.length) for (const to of rows[queue.shift()!] ?? []) if (!seen.has(to)) (seen.add(to), queue.push(to));
+  for (let from = queue.shift(); from !== undefined; from = queue.shift()) {
+    for (const to of rows[from] ?? []) {
+      if (seen.has(to)) continue;
+      seen.add(to);
+      queue.push(to);
+    }
+  }
   const unreachable = def.states.filter((s) => !seen.has(s));
   if (unreachable.length) fail(`no row leads to ${unreachable.join(", ")}`);
 }

@@ -33,7 +33,7 @@ export interface LifecycleStore<S extends string, P> {
   record(tx: Tx, id: string, move: LifecycleEventInput<S>): Promise<void>;
 }
 
-export interface TransitionOptions<S extends string, P> {
+export interface TransitionOptions<P> {
   reason?: string | null;
   patch?: P;
   /** The state the caller saw; when given, the move applies only from it (no re-read). */
@@ -54,7 +54,7 @@ export async function transitionIn<S extends string, P>(
   store: LifecycleStore<S, P>,
   id: string,
   to: S,
-  opts: TransitionOptions<S, P> = {},
+  opts: TransitionOptions<P> = {},
 ): Promise<TransitionResult<S>> {
   const current = opts.from ?? (await store.read(tx, id));
   if (current === null) throw notFound(`The ${store.lifecycle.name} ${id} does not exist.`);
@@ -76,7 +76,7 @@ export function transition<S extends string, P>(
   store: LifecycleStore<S, P>,
   id: string,
   to: S,
-  opts: TransitionOptions<S, P> = {},
+  opts: TransitionOptions<P> = {},
 ): Promise<TransitionResult<S>> {
   return db.$transaction((tx) => transitionIn(tx, store, id, to, opts));
 }
