@@ -62,3 +62,13 @@ export const unavailable = (m: string) => new DomainError("UNAVAILABLE", m);
 export function isDomainError(e: unknown): e is DomainError {
   return e instanceof DomainError;
 }
+
+/**
+ * `.catch(absentWhenNotFound)` on a read whose "it is not there" is an answer: null for a
+ * NOT_FOUND domain error only. Anything else (a database that did not answer, a bug) goes
+ * on up, so a passing failure is retried instead of being taken for "deleted".
+ */
+export function absentWhenNotFound(err: unknown): null {
+  if (isDomainError(err) && err.code === "NOT_FOUND") return null;
+  throw err;
+}

@@ -6,7 +6,7 @@
  * job exists; it only starts the next steps of a chain whose earlier steps succeeded.
  */
 import type { Db } from "@/server/db/client";
-import { isDomainError } from "@/server/errors";
+import { absentWhenNotFound, isDomainError } from "@/server/errors";
 import { prepareEnvironment } from "@/server/jobs/environments";
 import { isActive } from "@/server/jobs/job-state";
 import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "@/server/jobs/jobs.service";
@@ -30,12 +30,12 @@ type Context = ChainBase<string>;
 async function buildContext(db: Db, exp: ExperimentRow, pipeline: AnyPipeline): Promise<Context | { waiting: string } | { failed: string }> {
   const repo = experimentsRepository(db);
   // Through the datasets service: reading settles a profile job that ended meanwhile.
-  const dataset = await datasetsService(db).get(exp.datasetId).catch(() => null);
+  const dataset = await datasetsService(db).get(exp.datasetId).catch(absentWhenNotFound);
   if (!dataset) return { failed: "Its dataset was deleted." };
   if (dataset.status === "failed") return { failed: `Its dataset could not be read: ${dataset.error?.message ?? "profile failed"}` };
   if (dataset.status !== "ready" || !dataset.datasetFormat) return { waiting: "Waiting for the dataset profile." };
   const project = await repo.project(exp.projectId);
-  const target = await targetsService(db).get(exp.targetId).catch(() => null);
+  const target = await targetsService(db).get(exp.targetId).catch(absentWhenNotFound);
   const cpus = Math.max(1, Math.floor(target?.probe?.capacity.cpus ?? 1));
   const elapsed = (Date.now() - exp.startedAt.getTime()) / 1000;
   const base: ChainBase<string> = {

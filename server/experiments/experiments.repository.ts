@@ -38,7 +38,11 @@ export function experimentsRepository(db: Db = getDb()) {
     setPhase: (id: string, phase: string) => db.experiment.updateMany({ where: { id, NOT: { phase } }, data: { phase } }),
     /** What a running experiment is doing now, in words (its status's reason is set by transitions). */
     setNote: (id: string, progressNote: string | null) =>
-      db.experiment.updateMany({ where: { id, NOT: { progressNote } }, data: { progressNote } }),
+      db.experiment.updateMany({
+        // Only when it differs; SQL's NOT (note = x) is never true of a NULL note, so "none yet" is asked for by name.
+        where: { id, ...(progressNote === null ? { NOT: { progressNote: null } } : { OR: [{ progressNote: null }, { NOT: { progressNote } }] }) },
+        data: { progressNote },
+      }),
     delete: (id: string) =>
       db.$transaction([
         db.experimentTransition.deleteMany({ where: { experimentId: id } }),
