@@ -6,6 +6,12 @@ of an older commit (once).
 
     python3 bench/package.py [--budget 60] [--against REV] FILE:TARGET [FILE:TARGET ...]
     python3 bench/package.py --against 55ba463 --hyperparameters '{"RF": {}}' tests/fixtures/tabular/diamonds.csv:price
+    python3 bench/package.py --against 55ba463 --hyperparameters '{"RF": {}}' --package-cpus 1,2 --load 2 \
+        tests/fixtures/tabular/diamonds.csv:price
+
+--package-cpus times the current code once per CPU count (the job's compression threads follow
+its reservation); --load N keeps N busy processes running while the package jobs are timed
+(not while training), the load another experiment's training puts on the machine.
 
 Prints, per dataset: the predictor folder's size, then per code version the package job's
 wall time (process start to exit), the archive's size and whether two runs of it gave the
@@ -79,14 +85,18 @@ def training_tree_at(rev: str, scratch: Path) -> Path:
     return dest / "training"
 
 
-def time_package(payload: dict, training_dir: Path, scratch: Path, cpus: int) -> tuple[float, Path]:
+def time_package(payload: dict, training_dir: Path, scratch: Path, cpus: int, load: int) -> tuple[float, Path]:
     original = tabular.TRAINING
     tabular.TRAINING = training_dir  # run_job puts TRAINING on PYTHONPATH
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(load)]
     try:
         started = time.monotonic()
         out = tabular.run_job("export", "package", payload, scratch, cpus)
         return time.monotonic() - started, out
     finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
         tabular.TRAINING = original
 
 
@@ -94,15 +104,21 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pairs", nargs="+", help="FILE:TARGET")
     parser.add_argument("--budget", type=float, default=60, help="train timeLimitSeconds (default 60)")
-    parser.add_argument("--cpus", type=int, default=2)
+    parser.add_argument("--cpus", type=int, default=2, help="CPUs of the training and scoring jobs")
+    parser.add_argument("--package-cpus", default="1",
+                        help="CPUs the package job reserves (its compression threads), comma-separated to time "
+                             "several: '1,2' (default 1; the older code is timed with the first)")
     parser.add_argument("--against", help="also time the package job of this git revision")
     parser.add_argument("--hyperparameters", type=json.loads,
                         help='model families to fit, as JSON (e.g. \'{"RF": {}}\': a random forest, the large'
                              " predictor a busy machine may not get to within the budget)")
+    parser.add_argument("--load", type=int, default=0, help="busy processes running while the package jobs are timed")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="bench-package-"))
     print(f"# load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    print("\t".join(("dataset", "code", "predictor_MB", "package_s", "archive_MB", "deterministic")), flush=True)
+    package_cpus = [int(n) for n in args.package_cpus.split(",")]
+    print("\t".join(("dataset", "code", "package_cpus", "predictor_MB", "package_s", "archive_MB", "deterministic",
+                     "load_1min")), flush=True)
     try:
         versions = [("current", tabular.TRAINING)]
         if args.against:
@@ -112,15 +128,17 @@ def main(argv=None) -> int:
             dataset = Path(file).resolve()
             payload = trained_and_scored(dataset, target, args.budget, args.cpus, scratch, args.hyperparameters)
             predictor_mb = folder_bytes(Path(payload["model"]) / "predictor") / 1e6
-            for name, training_dir in versions:
-                seconds, out = time_package(payload, training_dir, scratch, args.cpus)
+            runs = [("current", tabular.TRAINING, n) for n in package_cpus]
+            runs += [(name, tree, package_cpus[0]) for name, tree in versions[1:]]
+            for name, training_dir, cpus in runs:
+                seconds, out = time_package(payload, training_dir, scratch, cpus, args.load)
                 first = json.loads((out / "export.json").read_text())
                 same = "-"
                 if name == "current":  # the older code's determinism is not what is measured
-                    _, again = time_package(payload, training_dir, scratch, args.cpus)
+                    _, again = time_package(payload, training_dir, scratch, cpus, args.load)
                     same = str(json.loads((again / "export.json").read_text())["sha256"] == first["sha256"])
-                print("\t".join((dataset.stem, name, f"{predictor_mb:.1f}", f"{seconds:.2f}",
-                                 f"{first['bytes'] / 1e6:.2f}", same)), flush=True)
+                print("\t".join((dataset.stem, name, str(cpus), f"{predictor_mb:.1f}", f"{seconds:.2f}",
+                                 f"{first['bytes'] / 1e6:.2f}", same, f"{os.getloadavg()[0]:.1f}")), flush=True)
     finally:
         print(f"# load average after: {os.getloadavg()[0]:.2f}")
         shutil.rmtree(scratch, ignore_errors=True)

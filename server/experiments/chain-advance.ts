@@ -5,15 +5,16 @@
  * again after a restart, never starts a step twice. It starts nothing for a step whose
  * job exists; it only starts the next steps of a chain whose earlier steps succeeded.
  */
+import { ZTableFormat } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import { absentWhenNotFound, isDomainError } from "@/server/errors";
 import { prepareEnvironment } from "@/server/jobs/environments";
 import { isActive } from "@/server/jobs/job-state";
 import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "@/server/jobs/jobs.service";
-import { targetsService } from "@/server/targets/targets.service";
 import { targetFor } from "@/server/targets/target-for";
+import { targetsService } from "@/server/targets/targets.service";
 import { datasetsService, ensureBlobOn } from "@/server/datasets";
-import { opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
+import { freeCpus, opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
 import { budgetNote } from "./chain-budget";
 import { phaseOf, readySteps, type AnyPipeline, type ChainBase } from "./pipeline";
 import { TABULAR } from "./pipelines/tabular";
@@ -34,6 +35,8 @@ async function buildContext(db: Db, exp: ExperimentRow, pipeline: AnyPipeline): 
   if (!dataset) return { failed: "Its dataset was deleted." };
   if (dataset.status === "failed") return { failed: `Its dataset could not be read: ${dataset.error?.message ?? "profile failed"}` };
   if (dataset.status !== "ready" || !dataset.datasetFormat) return { waiting: "Waiting for the dataset profile." };
+  const format = ZTableFormat.safeParse(dataset.datasetFormat);
+  if (!format.success) return { failed: `Its dataset's table format is not one the recipes read: ${format.error.issues.map((i) => i.message).join("; ")}` };
   const project = await repo.project(exp.projectId);
   const target = await targetsService(db).get(exp.targetId).catch(absentWhenNotFound);
   const cpus = Math.max(1, Math.floor(target?.probe?.capacity.cpus ?? 1));
@@ -45,8 +48,9 @@ async function buildContext(db: Db, exp: ExperimentRow, pipeline: AnyPipeline): 
     experimentName: exp.name,
     datasetName: dataset.name,
     snapshotSha256: exp.snapshotSha256,
-    datasetFormat: dataset.datasetFormat,
+    datasetFormat: format.data,
     cpus,
+    freeCpus: 0,
     remainingSeconds: exp.budgetSeconds - elapsed,
     datasetBytes: dataset.bytes,
     outputs: {},
@@ -160,6 +164,7 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
     });
   }
   await repo.setNote(exp.id, null);
+  ctx.freeCpus = await freeCpus(db, exp.targetId, ctx.cpus);
   for (const spec of ready) {
     const sharedState = spec.sharedOpId
       ? (await repo.jobsByOpIds([spec.sharedOpId(ctx)]))[0]?.state

@@ -1,28 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { budgetNote } from "./chain-budget";
-import { stepSpec as specIn } from "./pipeline";
-import { TABULAR, type TabularContext as ChainContext, type TabularStep } from "./pipelines/tabular";
 import { ZExperimentSettings } from "./experiments.schema";
+import type { TabularContext } from "./pipelines/tabular";
+import { stepSpec, tabularTestContext, trainInput } from "./pipelines/tabular-test-context";
 
-const ctx = (over: Partial<ChainContext> = {}): ChainContext => ({
-  experimentId: "e1",
-  opId: "op-123456",
-  projectName: "P",
-  experimentName: "E",
-  datasetName: "penguins.csv",
-  snapshotSha256: "a".repeat(64),
-  datasetFormat: { format: "csv" },
-  settings: ZExperimentSettings.parse({ target: "species", task: "multiclass", metric: "accuracy", maxMinutes: 3 }),
-  cpus: 2,
-  remainingSeconds: 180,
-  outputs: {},
-  trainingSeconds: null,
-  classLabels: null,
-  trainedPositiveClass: null,
-  ...over,
-});
-
-const stepSpec = (name: TabularStep) => specIn(TABULAR, name);
+const ctx = (over: Partial<TabularContext> = {}) => tabularTestContext(3, over);
 
 const AFTER_TRAINING = ["predict", "baseline", "score_candidate", "score_baseline", "package"] as const;
 
@@ -46,11 +28,11 @@ describe("the budget", () => {
 
   it("stops a training that overran its own time limit only after a grace for saving the model", () => {
     const c = ctx({ remainingSeconds: 170 });
-    const limit = stepSpec("train").input(c).timeLimitSeconds as number;
+    const limit = trainInput(c).timeLimitSeconds ?? Number.NaN;
     expect(limit).toBe(110); // 170 s left minus the 60 s reserve
     expect(stepSpec("train").deadlineSeconds(c)).toBe(limit + 60);
     const long = ctx({ settings: ZExperimentSettings.parse({ target: "y", task: "regression", metric: "rmse", maxMinutes: 60 }), remainingSeconds: 3600 });
-    expect(stepSpec("train").deadlineSeconds(long)).toBe((stepSpec("train").input(long).timeLimitSeconds as number) + 150);
+    expect(stepSpec("train").deadlineSeconds(long)).toBe((trainInput(long).timeLimitSeconds ?? Number.NaN) + 150);
   });
 
   it("says when evaluation and export ran past the budget, and whether training did too", () => {

@@ -5,6 +5,8 @@
  * ended badly is not reused: the experiment then runs its own.
  */
 import type { Db } from "@/server/db/client";
+import { ACTIVE_STATES } from "@/server/jobs/job-state";
+import { ZJobResources } from "@/server/jobs/jobs.schema";
 import type { ChainBase, StepSpec } from "./pipeline";
 import { experimentsRepository } from "./experiments.repository";
 
@@ -33,6 +35,25 @@ export async function stepJobs<S extends string, C extends ChainBase<S>>(db: Db,
     else if (sharedJob && !BAD.has(sharedJob.state)) out.set(spec.name, sharedJob);
   }
   return out;
+}
+
+const cpusOf = (resources: string): number => {
+  try {
+    const parsed = ZJobResources.safeParse(JSON.parse(resources));
+    return parsed.success ? parsed.data.cpus : 1;
+  } catch {
+    return 1; // unreadable: count it as the smallest job, as admission does by default
+  }
+};
+
+/**
+ * The CPUs of a computer that no job holds or waits for now (the worker starts jobs in
+ * order, so a queued job's CPUs are as good as taken).
+ */
+export async function freeCpus(db: Db, targetId: string, capacity: number): Promise<number> {
+  const rows = await db.job.findMany({ where: { targetId, state: { in: ACTIVE_STATES } }, select: { resources: true } });
+  const taken = rows.reduce((sum, r) => sum + cpusOf(r.resources), 0);
+  return Math.max(0, capacity - taken);
 }
 
 /** The opId to admit a step under: the shared one unless it already ended badly. */

@@ -4,7 +4,7 @@ import { isActive } from "@/server/jobs/job-state";
 import { ZExperimentSettings, type TExperimentSettings } from "./experiments.schema";
 import { stepJobs } from "./chain-jobs";
 import type { Phase } from "./pipeline";
-import { TABULAR, type TabularStep as StepName } from "./pipelines/tabular";
+import { TABULAR, tabularLookupContext, type TabularStep as StepName } from "./pipelines/tabular";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
 import type { ExperimentResults } from "./chain-results";
 import { mistakeRows, type MistakeRows, type MistakeRowsInput } from "./mistake-rows";
@@ -145,22 +145,7 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
       return null;
     }
   })();
-  const jobs = await stepJobs(db, TABULAR.steps, {
-    experimentId: e.id,
-    opId: e.opId,
-    projectName: "",
-    experimentName: e.name,
-    datasetName: "",
-    snapshotSha256: e.snapshotSha256,
-    datasetFormat: profile?.tableFormat ?? {},
-    settings,
-    cpus: 1,
-    remainingSeconds: 0,
-    outputs: {},
-    trainingSeconds: null,
-    classLabels: null,
-    trainedPositiveClass: null,
-  });
+  const jobs = await stepJobs(db, TABULAR.steps, tabularLookupContext(e, settings));
   const steps: StepView[] = TABULAR.steps.map((s) => {
     const j = jobs.get(s.name);
     const facts: StepFacts = { step: s.name, phase: s.phase, state: j?.state ?? null, reason: j?.reason ?? null, cancelRequested: Boolean(j?.cancelRequestedAt) };

@@ -6,13 +6,12 @@
  * pipeline (pipelines/tabular.ts) and the fine-tuning one are each a file of this shape.
  * Pure: no I/O here.
  */
+import type { InputOf, JobName, RecipeName, TableFormat } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import type { StepJob } from "./chain-jobs";
 
 export const PHASES = ["preparing_data", "training", "evaluating", "comparing"] as const;
 export type Phase = (typeof PHASES)[number];
-
-export type RecipeName = "data" | "tabular" | "evaluation" | "export";
 
 /** What every pipeline's steps may read: the experiment, its data, its budget, the outputs so far. */
 export interface ChainBase<S extends string> {
@@ -22,9 +21,11 @@ export interface ChainBase<S extends string> {
   experimentName: string;
   datasetName: string;
   snapshotSha256: string;
-  datasetFormat: Record<string, unknown>;
+  datasetFormat: TableFormat;
   /** The computer's whole CPU capacity (what training reserves). */
   cpus: number;
+  /** CPUs no job holds or waits for, counted just before the ready steps are admitted. */
+  freeCpus: number;
   /** Seconds of budget left now (the whole experiment's budget minus time spent). */
   remainingSeconds: number;
   /** The dataset snapshot's size: evaluation and export limits grow with it. */
@@ -33,21 +34,27 @@ export interface ChainBase<S extends string> {
   outputs: Partial<Record<S, string>>;
 }
 
-export interface StepSpec<S extends string, C> {
+interface StepOf<S extends string, C, R extends RecipeName, J extends JobName<R>> {
   name: S;
   /** What the step does, in words, on the experiment page and in the CLI ("Training models"). */
   label: string;
   phase: Phase;
-  recipe: RecipeName;
-  job: string;
+  recipe: R;
+  job: J;
   needs: readonly S[];
   /** Steps shared between experiments (same data, same settings) reuse one job by opId. */
   sharedOpId?: (c: C) => string;
-  input: (c: C) => Record<string, unknown>;
+  /** The job's input, typed by its recipe's contract (contracts/recipes), which the worker checks at submit. */
+  input: (c: C) => InputOf<R, J>;
   /** The job's wall deadline (chain-budget.ts: only steps up to the budgeted one are held to the budget). */
   deadlineSeconds: (c: C) => number;
   cpus: (c: C) => number;
 }
+
+/** A step: one job of one recipe, whose input builder returns exactly that job's input. */
+export type StepSpec<S extends string, C> = {
+  [R in RecipeName]: { [J in JobName<R>]: StepOf<S, C, R, J> }[JobName<R>];
+}[RecipeName];
 
 /** What a finished pipeline hands the experiment row: at least its verified export. */
 export interface PipelineResults {

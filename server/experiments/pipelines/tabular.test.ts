@@ -1,30 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { jobContract } from "@/contracts/recipes";
 import { reserveSeconds } from "../chain-budget";
 import { ZExperimentSettings } from "../experiments.schema";
-import { readySteps as readyIn, stepSpec as specIn } from "../pipeline";
+import { readySteps as readyIn } from "../pipeline";
 import { TABULAR, type TabularContext as ChainContext, type TabularStep as StepName } from "./tabular";
+import { stepSpec, tabularTestContext, trainInput } from "./tabular-test-context";
 
 const STEPS = TABULAR.steps;
 const readySteps = (started: Set<StepName>, outputs: ChainContext["outputs"]) => readyIn(TABULAR, started, outputs);
-const stepSpec = (name: StepName) => specIn(TABULAR, name);
 
-const ctx = (over: Partial<ChainContext> = {}): ChainContext => ({
-  experimentId: "e1",
-  opId: "op-123456",
-  projectName: "P",
-  experimentName: "E",
-  datasetName: "penguins.csv",
-  snapshotSha256: "a".repeat(64),
-  datasetFormat: { format: "csv" },
-  settings: ZExperimentSettings.parse({ target: "species", task: "multiclass", metric: "accuracy", maxMinutes: 10 }),
-  cpus: 2,
-  remainingSeconds: 600,
-  outputs: {},
-  trainingSeconds: null,
-  classLabels: null,
-  trainedPositiveClass: null,
-  ...over,
-});
+const ctx = (over: Partial<ChainContext> = {}) => tabularTestContext(10, over);
 
 describe("the tabular pipeline", () => {
   it("starts with the split alone, then both feature steps", () => {
@@ -43,7 +28,7 @@ describe("the tabular pipeline", () => {
   });
 
   it("references earlier outputs by hash, never by path", () => {
-    const c = ctx({ outputs: { split: "b".repeat(64), features_test: "c".repeat(64), train: "d".repeat(64) } });
+    const c = ctx({ outputs: { ...ctx().outputs, split: "b".repeat(64), features_test: "c".repeat(64), train: "d".repeat(64) } });
     const input = stepSpec("predict").input(c);
     expect(input).toEqual({ model: `sha256:${"d".repeat(64)}`, features: `sha256:${"c".repeat(64)}` });
     for (const spec of STEPS) {
@@ -51,11 +36,32 @@ describe("the tabular pipeline", () => {
     }
   });
 
+  it("builds every step's input as its recipe's contract accepts it", () => {
+    const settings = ZExperimentSettings.parse({ target: "species", task: "multiclass", metric: "accuracy", split: { strategy: "group", column: "island" } });
+    const contexts = [ctx(), ctx({ classLabels: ["Adelie", "Gentoo"], trainedPositiveClass: null, settings })];
+    for (const spec of STEPS) {
+      const contract = jobContract(spec.recipe, spec.job);
+      expect(contract, `${spec.recipe}.${spec.job}`).not.toBeNull();
+      for (const c of contexts) {
+        const parsed = contract!.input.safeParse(spec.input(c));
+        expect(parsed.error?.issues ?? [], spec.name).toEqual([]);
+      }
+    }
+  });
+
   it("gives training the budget minus a reserve for evaluation and export", () => {
     const c = ctx({ remainingSeconds: 600 });
     expect(reserveSeconds(600)).toBe(150);
-    expect(stepSpec("train").input(c).timeLimitSeconds).toBe(450);
-    expect(stepSpec("train").input(ctx({ remainingSeconds: 20 })).timeLimitSeconds).toBe(30);
+    expect(trainInput(c).timeLimitSeconds).toBe(450);
+    expect(trainInput(ctx({ remainingSeconds: 20 })).timeLimitSeconds).toBe(30);
+  });
+
+  it("gives training the whole computer and packaging the CPUs free when it starts, one at least", () => {
+    expect(stepSpec("train").cpus(ctx({ cpus: 8, freeCpus: 3 }))).toBe(8);
+    expect(stepSpec("package").cpus(ctx({ cpus: 8, freeCpus: 3 }))).toBe(3);
+    // Another experiment trains on the whole computer: the export waits for one CPU, not for all.
+    expect(stepSpec("package").cpus(ctx({ cpus: 8, freeCpus: 0 }))).toBe(1);
+    expect(stepSpec("predict").cpus(ctx({ cpus: 8, freeCpus: 8 }))).toBe(1);
   });
 
   it("shares one split job between experiments with the same data and settings", () => {

@@ -6,26 +6,18 @@
  * (../pipeline.ts); the only I/O is what it learns from finished steps and collects at the end.
  */
 import { createHash } from "node:crypto";
+import type { InputOf } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import type { StepJob } from "../chain-jobs";
 import { collectResults, type ExperimentResults } from "../chain-results";
 import { evaluationDeadlineSeconds, preparingDeadlineSeconds, trainingDeadlineSeconds, trainingTimeLimitSeconds } from "../chain-budget";
 import { ZExperimentSettings, type TExperimentSettings } from "../experiments.schema";
-import { readFinishedOutputJson } from "../job-outputs";
+import { ZTraining } from "@/contracts/recipes";
+import { readOutput } from "@/server/jobs/read-output";
 import type { ChainBase, Pipeline, StepSpec } from "../pipeline";
+import { TABULAR_STEPS, type TabularStep } from "./tabular-steps";
 
-export const TABULAR_STEPS = [
-  "split",
-  "features_train",
-  "features_test",
-  "train",
-  "predict",
-  "baseline",
-  "score_candidate",
-  "score_baseline",
-  "package",
-] as const;
-export type TabularStep = (typeof TABULAR_STEPS)[number];
+export { TABULAR_STEPS, type TabularStep };
 
 export interface TabularContext extends ChainBase<TabularStep> {
   settings: TExperimentSettings;
@@ -38,8 +30,14 @@ export interface TabularContext extends ChainBase<TabularStep> {
 
 type Step = StepSpec<TabularStep, TabularContext>;
 
-const ref = (sha: string | undefined) => `sha256:${sha}`;
-const out = (c: TabularContext, s: TabularStep) => ref(c.outputs[s]);
+const ref = (sha: string) => `sha256:${sha}`;
+/** A finished step's output hash; a step is only started once the steps it needs have one. */
+function sha(c: TabularContext, s: TabularStep): string {
+  const v = c.outputs[s];
+  if (v === undefined) throw new Error(`step ${s} has no output yet`);
+  return v;
+}
+const out = (c: TabularContext, s: TabularStep) => ref(sha(c, s));
 const small = () => 1;
 const preparing = (c: TabularContext) => preparingDeadlineSeconds(c.remainingSeconds);
 const evaluating = (c: TabularContext) => evaluationDeadlineSeconds(c.datasetBytes);
@@ -53,7 +51,7 @@ function splitSettings(s: TExperimentSettings) {
   };
 }
 
-function features(partition: "train" | "test"): Step["input"] {
+function features(partition: "train" | "test"): (c: TabularContext) => InputOf<"data", "features"> {
   return (c) => ({
     dataset: ref(c.snapshotSha256),
     datasetFormat: c.datasetFormat,
@@ -64,7 +62,7 @@ function features(partition: "train" | "test"): Step["input"] {
   });
 }
 
-function scoreInput(c: TabularContext, predictions: TabularStep, exportStep: TabularStep) {
+function scoreInput(c: TabularContext, predictions: TabularStep, exportStep: TabularStep): InputOf<"evaluation", "score"> {
   return {
     predictions: out(c, predictions),
     labels: out(c, "features_test"),
@@ -73,7 +71,7 @@ function scoreInput(c: TabularContext, predictions: TabularStep, exportStep: Tab
     // Both receipts use the class order and positive class the model was trained with.
     positiveClass: c.trainedPositiveClass ?? c.settings.positiveClass,
     ...(c.classLabels ? { classes: c.classLabels } : {}),
-    contract: { snapshotSha256: c.snapshotSha256, splitSha256: c.outputs.split, exportSha256: c.outputs[exportStep] },
+    contract: { snapshotSha256: c.snapshotSha256, splitSha256: sha(c, "split"), exportSha256: c.outputs[exportStep] },
   };
 }
 
@@ -218,9 +216,10 @@ const STEPS: readonly Step[] = [
       },
     }),
     deadlineSeconds: evaluating,
-    // One CPU, one compression thread: more would make it queue behind another experiment's
-    // training, which takes the whole computer (export/archive.py uses as many as reserved).
-    cpus: small,
+    // The compressor runs one thread per reserved CPU (export/archive.py), so the package
+    // takes every CPU that is free when it starts; never more, which would make it queue
+    // behind another experiment's training, and one when none is free.
+    cpus: (c) => Math.max(1, c.freeCpus),
   },
 ];
 
@@ -238,9 +237,33 @@ async function learn(db: Db, c: TabularContext, jobs: Map<TabularStep, StepJob>)
   const usage = parse(trainJob?.usage) as { wallSeconds?: number } | null;
   c.trainingSeconds = usage?.wallSeconds ?? null;
   if (!trainJob || !c.outputs.train) return;
-  const training = await readFinishedOutputJson<{ classLabels?: unknown[]; positiveClass?: unknown }>(db, trainJob, "training.json");
-  c.classLabels = Array.isArray(training?.classLabels) ? training.classLabels.map(String) : null;
-  c.trainedPositiveClass = training?.positiveClass == null ? null : String(training.positiveClass);
+  const training = await readOutput(db, trainJob, "training.json", ZTraining);
+  c.classLabels = training.classLabels;
+  c.trainedPositiveClass = training.positiveClass;
+}
+
+/**
+ * A context to find an experiment's step jobs by (their operation ids depend only on the
+ * experiment, its snapshot and its settings), for views that start nothing.
+ */
+export function tabularLookupContext(e: { id: string; opId: string; name: string; snapshotSha256: string }, settings: TExperimentSettings): TabularContext {
+  return {
+    experimentId: e.id,
+    opId: e.opId,
+    projectName: "",
+    experimentName: e.name,
+    datasetName: "",
+    snapshotSha256: e.snapshotSha256,
+    datasetFormat: { format: "csv" }, // not read: no input is built from this context
+    settings,
+    cpus: 1,
+    freeCpus: 0,
+    remainingSeconds: 0,
+    outputs: {},
+    trainingSeconds: null,
+    classLabels: null,
+    trainedPositiveClass: null,
+  };
 }
 
 export function tabularContext(base: ChainBase<TabularStep>, settingsJson: string): TabularContext {
