@@ -6,6 +6,7 @@
  * made with its own step, so the experiment can pin the contract it was trained on.
  */
 import { z } from "zod";
+import { ZSplitContract, ZSplitInput } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import { badInput } from "@/server/errors";
 import { intentHash } from "@/server/jobs/intent-hash";
@@ -59,13 +60,13 @@ export async function startSplit(
 }
 
 export const ZRecordSplitInput = z.strictObject({
-  /** The data.split job's input: the settings the contract is keyed by (hashed like startSplit's). */
-  settings: z.looseObject({ snapshotSha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  /** The data.split job's input as it ran: the settings the contract is keyed by (hashed like startSplit's). */
+  settings: z.record(z.string(), z.unknown()),
   /** The succeeded split job and its output manifest's SHA-256. */
   jobId: z.string().min(1),
   outputSha256: z.string().regex(/^[0-9a-f]{64}$/),
   /** split.json as the job wrote it. */
-  contract: z.unknown(),
+  contract: ZSplitContract,
 });
 export type TRecordSplitInput = z.input<typeof ZRecordSplitInput>;
 
@@ -78,8 +79,10 @@ export type TRecordSplitInput = z.input<typeof ZRecordSplitInput>;
 export async function recordSplit(db: Db, raw: TRecordSplitInput): Promise<string> {
   const input = ZRecordSplitInput.parse(raw);
   const repo = datasetsRepository(db);
-  const row = await repo.splits.ensure(input.settings.snapshotSha256, intentHash(input.settings), JSON.stringify(input.settings));
+  // Checked as a data.split input, but hashed and stored as it ran: parsing adds defaults.
+  const snapshot = ZSplitInput.parse(input.settings).snapshotSha256.replace(/^sha256:/, "");
+  const row = await repo.splits.ensure(snapshot, intentHash(input.settings), JSON.stringify(input.settings));
   if (row.status === "ready") return row.id;
-  await repo.splits.markReady(row.id, { jobId: input.jobId, outputSha256: input.outputSha256, contract: JSON.stringify(input.contract ?? null) });
+  await repo.splits.markReady(row.id, { jobId: input.jobId, outputSha256: input.outputSha256, contract: JSON.stringify(input.contract) });
   return row.id;
 }

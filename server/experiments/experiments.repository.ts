@@ -43,6 +43,9 @@ export function experimentsRepository(db: Db = getDb()) {
         where: { id, ...(progressNote === null ? { NOT: { progressNote: null } } : { OR: [{ progressNote: null }, { NOT: { progressNote } }] }) },
         data: { progressNote },
       }),
+    /** The SplitContract its split step made (written once, when that step has succeeded). */
+    setSplitContract: (id: string, splitContractId: string) =>
+      db.experiment.updateMany({ where: { id, splitContractId: null }, data: { splitContractId } }),
     delete: (id: string) =>
       db.$transaction([
         db.experimentTransition.deleteMany({ where: { experimentId: id } }),

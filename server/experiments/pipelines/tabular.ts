@@ -15,6 +15,7 @@ import { ZExperimentSettings, type TExperimentSettings } from "../experiments.sc
 import { ZTraining } from "@/contracts/recipes";
 import { readOutput } from "@/server/jobs/read-output";
 import type { ChainBase, Pipeline, StepSpec } from "../pipeline";
+import { pinSplit } from "../pin-split";
 import { TABULAR_STEPS, type TabularStep } from "./tabular-steps";
 
 export { TABULAR_STEPS, type TabularStep };
@@ -233,6 +234,8 @@ const parse = (s: string | null | undefined): unknown => {
 
 /** The train job's wall time and, once it succeeded, the class order it trained with. */
 async function learn(db: Db, c: TabularContext, jobs: Map<TabularStep, StepJob>): Promise<void> {
+  // The experiment records the split it trains on (its SplitContract), once the split step succeeded.
+  await pinSplit(db, c.experimentId, jobs.get("split"));
   const trainJob = jobs.get("train");
   const usage = parse(trainJob?.usage) as { wallSeconds?: number } | null;
   c.trainingSeconds = usage?.wallSeconds ?? null;
