@@ -59,6 +59,9 @@ export function datasetsService(db: Db = getDb()) {
   async function get(id: string): Promise<DatasetDetailView> {
     let d = await requireRow(id);
     if (d.status === "profiling") {
+      // Settling here only saves a wait: a pass that fails (a worker that does not answer)
+      // leaves the row as stored, the settle listener tries again on the next job change,
+      // and the read below still fails loudly when the database does.
       await settleDataset(db, d).catch(() => null);
       d = await requireRow(id);
     }
