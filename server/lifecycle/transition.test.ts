@@ -20,8 +20,8 @@ beforeAll(async () => ({ db, close } = await openTestDb()));
 afterAll(async () => close());
 
 /** Every allowed move, and for each state one move its row does not name. */
-function moves(l: Lifecycle<string, string>) {
-  const allowed = l.states.flatMap((from) => (l.transitions as Record<string, readonly string[]>)[from]!.map((to) => [from, to] as const));
+function moves(l: Pick<Lifecycle<string>, "states" | "canMove">) {
+  const allowed = l.states.flatMap((from) => l.states.filter((to) => l.canMove(from, to)).map((to) => [from, to] as const));
   const refused = l.states.flatMap((from) => l.states.filter((to) => to !== from && !l.canMove(from, to)).slice(0, 1).map((to) => [from, to] as const));
   return { allowed, refused };
 }
@@ -52,7 +52,7 @@ const statusOf = async (kind: string, id: string) =>
       : (await db.splitContract.findUniqueOrThrow({ where: { id } })).status;
 
 describe.each(stores)("the %s lifecycle", (kind, store) => {
-  const { allowed, refused } = moves(store.lifecycle as Lifecycle<string, string>);
+  const { allowed, refused } = moves(store.lifecycle);
 
   it.each(allowed)(`accepts ${kind} %s → %s, writing the status and one event row together`, async (from, to) => {
     const row = await seeds[kind]!(from);
