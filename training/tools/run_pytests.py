@@ -7,8 +7,12 @@
 2. Builds/reuses every recipe environment (training/recipes/*/recipe.json and
    training/evaluation/recipe.json) with build_env.py into the same envs dir, so tests that
    run a recipe as a real subprocess (conftest.py `run_job`) find its interpreter.
-3. Runs pytest with that venv and exits with pytest's exit code (or 1 when pytest passed
-   but a recipe environment failed to build).
+3. A recipe whose tests import its own heavy stack (training/recipes/<name>/tests/
+   requirements-test.txt: llm_lora's torch + transformers) gets its own test venv
+   <envs>/pytest-<name>-<sha256 of that file>; its tests run there, the rest of the suite
+   ignores them. The real model files those tests read are fetched first (test_models.py).
+4. Runs pytest with each venv and exits with the first failing exit code (or 1 when pytest
+   passed but a recipe environment failed to build).
 
 envs dir: $TRAINYARD_TEST_ENVS_DIR, default <repo>/.tmp/envs. Standard library only.
 """
@@ -28,6 +32,7 @@ REPO = TRAINING.parent
 sys.path.insert(0, str(TOOLS))
 
 import build_env  # noqa: E402  (sibling module, standard library only)
+import test_models  # noqa: E402
 
 
 def envs_dir() -> Path:
@@ -41,11 +46,15 @@ def recipe_dirs() -> list[Path]:
     return found
 
 
-def ensure_test_venv(envs: Path) -> Path:
-    requirements_path = TRAINING / "requirements-test.txt"
+def own_test_envs() -> dict[Path, Path]:
+    """tests folder -> its requirements-test.txt, for recipes whose tests need their own venv."""
+    return {path.parent: path for path in sorted((TRAINING / "recipes").glob("*/tests/requirements-test.txt"))}
+
+
+def ensure_test_venv(envs: Path, requirements_path: Path = TRAINING / "requirements-test.txt", name: str = "") -> Path:
     requirements = requirements_path.read_bytes()
     build_env.check_pinned(requirements, requirements_path)
-    env_id = "pytest-" + hashlib.sha256(requirements).hexdigest()
+    env_id = "pytest-" + (f"{name}-" if name else "") + hashlib.sha256(requirements).hexdigest()
     info = build_env.probe_interpreter(sys.executable)
     result = build_env.build_environment(
         env_id=env_id, name="pytest", version="", requirements=requirements,
@@ -70,23 +79,57 @@ def build_recipe_envs(envs: Path) -> list[str]:
     return failures
 
 
+def _owner(arg: str, own: dict[Path, Path]) -> Path | None:
+    """The tests folder with its own venv that a path argument lies in (None: the main venv).
+    A recipe folder counts as its tests folder."""
+    target = Path(arg.split("::")[0]).absolute()
+    return next((tests for tests in own if target in (tests, tests.parent) or tests in target.parents), None)
+
+
+def plan_runs(argv: list[str], own: dict[Path, Path]) -> list[tuple[Path | None, list[str]]]:
+    """(tests folder with its own venv, or None for the main venv; pytest arguments) per run.
+    Paths choose the venv; a path above such a tests folder (training/) runs it in its venv too."""
+    options = [arg for arg in argv if arg.startswith("-") or not Path(arg.split("::")[0]).exists()]
+    paths = [arg for arg in argv if arg not in options] or [str(TRAINING)]
+    ignores = [f"--ignore={tests}" for tests in own]
+    runs: dict[Path | None, list[str]] = {}
+    for arg in paths:
+        owner = _owner(arg, own)
+        if owner is None:
+            runs.setdefault(None, []).append(arg)
+            runs.update({tests: [str(tests)] for tests in own if Path(arg).absolute() in tests.parents})
+        else:
+            runs.setdefault(owner, []).append(str(owner) if Path(arg).absolute() == owner.parent else arg)
+    return [(owner, [*args, *(ignores if owner is None else []), *options]) for owner, args in runs.items()]
+
+
 def main(argv: list[str]) -> int:
     envs = envs_dir()
     envs.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
+    own = own_test_envs()
+    runs = plan_runs(argv, own)
+    pythons: dict[Path | None, Path] = {}
     try:
-        python = ensure_test_venv(envs)
-    except build_env.BuildError as exc:
-        print(f"run_pytests: test venv: {exc}", file=sys.stderr)
+        for owner, _args in runs:
+            pythons[owner] = (ensure_test_venv(envs) if owner is None
+                              else ensure_test_venv(envs, own[owner], owner.parent.name))
+        if any(owner is not None for owner, _ in runs):
+            for name in test_models.MODELS:
+                test_models.ensure(name, envs)
+    except (build_env.BuildError, RuntimeError, OSError, subprocess.CalledProcessError) as exc:
+        print(f"run_pytests: test venv or test model: {exc}", file=sys.stderr)
         return 1
     failures = build_recipe_envs(envs)
     print(f"run_pytests: environments ready in {time.monotonic() - started:.1f} s", flush=True)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "VIRTUAL_ENV")}
     env.update({"TRAINYARD_TEST_ENVS_DIR": str(envs), "PYTHONPATH": str(TRAINING), "PYTHONNOUSERSITE": "1"})
-    names_paths = any(Path(arg.split("::")[0]).exists() for arg in argv if not arg.startswith("-"))
-    targets = argv if names_paths else [str(TRAINING), *argv]
-    code = subprocess.call([str(python), "-m", "pytest", "-c", str(TRAINING / "pytest.ini"),
-                            "--rootdir", str(TRAINING), *targets], env=env, cwd=REPO)
+    code = 0
+    for owner, args in runs:
+        print(f"run_pytests: pytest {' '.join(args)} ({pythons[owner].parents[2].name})", flush=True)
+        result = subprocess.call([str(pythons[owner]), "-m", "pytest", "-c", str(TRAINING / "pytest.ini"),
+                                  "--rootdir", str(TRAINING), *args], env=env, cwd=REPO)
+        code = code or result
     if code == 0 and failures:
         print(f"run_pytests: pytest passed but these environments failed to build: {', '.join(failures)}",
               file=sys.stderr)

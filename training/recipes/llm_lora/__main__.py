@@ -1,4 +1,4 @@
-"""Entry point: python -m recipes.llm-lora <import_base|check_data|preflight|train|evaluate> --input input.json"""
+"""Entry point: python -m recipes.llm_lora <import_base|check_data|preflight|train|evaluate> --input input.json"""
 
 import sys
 

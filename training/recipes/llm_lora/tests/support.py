@@ -1,0 +1,15 @@
+"""Paths and the job runner the llm_lora tests share (conftest.py holds the fixtures)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import REPO, start_recipe_job  # training/conftest.py
+
+TINY_GPT2 = REPO / "tests" / "fixtures" / "models" / "lm-buddy-fake-gpt2"
+DATA = Path(__file__).resolve().parent / "fixtures"
+RECIPE = "llm_lora"
+
+
+def run(job: str, job_input: dict, root: Path, timeout: float = 300):
+    return start_recipe_job(RECIPE, job, job_input, root, cpus=2).wait(timeout)
