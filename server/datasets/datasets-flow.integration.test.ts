@@ -154,8 +154,12 @@ describe("delete", () => {
       return p.canDelete ? p : undefined;
     }, 60_000, 250);
     expect(preview).toMatchObject({ removesSnapshot: true, freedBytes: d.bytes, canDelete: true, blockers: [] });
-    await server.client.datasets.delete.mutate({ id: d.id });
+    // The worker removes the blob (its gc naming it), and with it its own record that the blob was verified.
+    const verified = path.join(home.workerHome, "index", "verified", d.snapshotSha256);
+    expect(existsSync(verified)).toBe(true);
+    expect((await server.client.datasets.delete.mutate({ id: d.id })).copiesLeft).toEqual([]);
     expect(existsSync(blobPath(home.workerHome, d.snapshotSha256))).toBe(false);
+    expect(existsSync(verified)).toBe(false);
     expect(existsSync(path.join(dataDir, "weather.csv"))).toBe(true);
     expect((await server.client.datasets.list.query({ projectId })).some((x) => x.id === d.id)).toBe(false);
     // Registering it again works and makes a fresh snapshot.
