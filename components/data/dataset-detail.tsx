@@ -28,7 +28,7 @@ export function DatasetDetail({ datasetId }: { datasetId: string }) {
   if (dataset.isPending) return <Loading label="Loading the dataset…" />;
   if (dataset.error) return <ErrorMessage>Could not load the dataset: {errorText(dataset.error)}</ErrorMessage>;
   if (!d) return null;
-  const profile = d.profile as { rows: number; columns: { name: string; type: string }[]; duplicateRows?: number } | null;
+  const profile = d.profile;
   return (
     <section aria-labelledby="dataset-heading" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4" data-testid="dataset-detail">
       <div>

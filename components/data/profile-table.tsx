@@ -1,23 +1,14 @@
 "use client";
-
-interface ProfileColumn {
-  name: string;
-  type: string;
-  missing?: number;
-  distinct?: number;
-  min?: number | string;
-  max?: number | string;
-  topValues?: { value: unknown; count: number }[];
-}
+import type { Profile, ProfileColumn } from "@/contracts/recipes";
 
 function summary(c: ProfileColumn): string {
-  if (c.min !== undefined && c.max !== undefined) return `${c.min} – ${c.max}`;
-  if (c.topValues?.length) return c.topValues.slice(0, 3).map((t) => `${String(t.value)} (${t.count})`).join(", ");
+  if (c.min != null && c.max != null) return `${c.min} – ${c.max}`;
+  if (c.topValues?.length) return c.topValues.slice(0, 3).map((t) => `${t.value} (${t.count})`).join(", ");
   return "";
 }
 
 /** One row per column of the profile: type, missing, distinct, range or top values. */
-export function ProfileTable({ profile, name }: { profile: { rows: number; columns: ProfileColumn[]; duplicateRows?: number }; name: string }) {
+export function ProfileTable({ profile, name }: { profile: Profile; name: string }) {
   return (
     <div className="overflow-x-auto rounded-md border border-slate-200 bg-white" tabIndex={0} role="region" aria-label={`Profile of ${name}`}>
       <table className="min-w-full text-left text-sm" data-testid="profile-table">

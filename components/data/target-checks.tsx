@@ -10,22 +10,6 @@ import { ReadinessNotes } from "./readiness-notes";
 import { SetupProgressView } from "./setup-progress";
 import { useTargetReadiness } from "./use-target-readiness";
 
-interface Issue {
-  code: string;
-  columns: string[];
-  severity: string;
-  message: string;
-  recommendedAction?: { kind: string; column?: string; columns?: string[] } | null;
-}
-interface ChecksResult {
-  task: string;
-  taskReason: string;
-  metric: string;
-  metricReason: string;
-  positiveClass: unknown;
-  issues: Issue[];
-}
-
 const ACTION: Record<string, string> = {
   drop_rows: "Drop those rows",
   exclude_columns: "Leave the column(s) out",
@@ -45,9 +29,9 @@ export function TargetChecks({ datasetId, columns }: { datasetId: string; column
     refetchInterval: (q) => (q.state.data?.status === "running" ? 1500 : false),
   });
   const c = checks.data;
-  const result = c?.status === "ready" ? (c.result as ChecksResult) : null;
+  const result = c?.status === "ready" ? c.result : null;
   // Whether the suggested setup can train at all: the rules experiments.start applies.
-  const readiness = useTargetReadiness(datasetId, result ? (c?.target ?? null) : null, result ? (result.task as "binary" | "multiclass" | "regression") : null);
+  const readiness = useTargetReadiness(datasetId, result ? (c?.target ?? null) : null, result ? result.task : null);
   return (
     <section aria-labelledby="target-heading" className="flex flex-col gap-3">
       <h3 id="target-heading" className="text-base font-semibold">

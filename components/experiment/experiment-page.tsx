@@ -21,7 +21,6 @@ import { PredictFile } from "./predict-file";
 import { ProgressPanel } from "./progress-panel";
 import { OutcomeCard } from "./outcome-card";
 import { Importance, Mistakes, ModelsTried, ResultChart, VerdictCard } from "./results-panel";
-import type { FeatureSchemaEntry } from "./results-types";
 import { StepLogs } from "./step-logs";
 import { TryPredictions } from "./try-predictions";
 import { UsageTable } from "./usage-table";
@@ -50,7 +49,7 @@ export function ExperimentPage({ projectId, experimentId }: { projectId: string;
       </ErrorMessage>
     );
   const exp = q.data;
-  const features = ((exp.results?.featureSchema as { features?: FeatureSchemaEntry[] } | null)?.features ?? []) as FeatureSchemaEntry[];
+  const features = exp.results?.featureSchema?.features ?? [];
   const succeeded = exp.status === "succeeded";
   const ended = experimentLifecycle.isTerminal(exp.status);
   // The budget helper may add a note on what the budget did (e.g. scores kept after the time ran out).

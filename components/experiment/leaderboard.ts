@@ -3,7 +3,13 @@
  * `bestModel`, else the first row), and a sentence when every candidate scored the same,
  * so a flat chart is not mistaken for a broken one. Pure; unit-tested.
  */
-import type { Leaderboard } from "./results-types";
+import type { LeaderboardModel } from "@/contracts/recipes";
+
+/** The part of leaderboard.json (contracts/recipes ZLeaderboard) the view reads. */
+interface LeaderboardRead {
+  metric?: string;
+  models: Pick<LeaderboardModel, "model" | "validationScore" | "fitSeconds">[];
+}
 
 export interface LeaderboardRow {
   model: string;
@@ -20,7 +26,7 @@ export interface LeaderboardView {
   allTied: boolean;
 }
 
-export function leaderboardView(lb: Leaderboard | null | undefined, bestModel: string | null): LeaderboardView | null {
+export function leaderboardView(lb: LeaderboardRead | null | undefined, bestModel: string | null): LeaderboardView | null {
   const models = lb?.models ?? [];
   if (!models.length) return null;
   const chosen = bestModel && models.some((m) => m.model === bestModel) ? bestModel : models[0]!.model;

@@ -9,7 +9,6 @@ import { ConfusionMatrix } from "./confusion-matrix";
 import { directionWords, formatMetric } from "./format";
 import { leaderboardView } from "./leaderboard";
 import { ResidualPlot } from "./residual-plot";
-import type { FeatureImportance, Leaderboard, Receipt } from "./results-types";
 import { ScoreBars } from "./score-bars";
 import { verdict } from "./verdict";
 
@@ -22,7 +21,7 @@ export const Section = ({ title, id, children, testId }: { title: string; id: st
   </section>
 );
 
-const receipts = (exp: ExperimentDetailView) => (exp.results ? { cand: exp.results.candidate as unknown as Receipt, base: exp.results.baseline as unknown as Receipt } : null);
+const receipts = (exp: ExperimentDetailView) => (exp.results ? { cand: exp.results.candidate, base: exp.results.baseline } : null);
 
 /** The first thing on a finished run's page: the candidate against the baseline, in words and numbers. */
 export function VerdictCard({ exp, children }: { exp: ExperimentDetailView; children?: React.ReactNode }) {
@@ -132,7 +131,7 @@ export function Mistakes({ exp }: { exp: ExperimentDetailView }) {
                   <td className="pr-3 tabular-nums">{w.rowId + 1}</td>
                   <td className="pr-3">{String(w.actual)}</td>
                   <td className="pr-3 font-medium">{String(w.predicted)}</td>
-                  <td className="pr-3 tabular-nums">{regression ? formatMetric(w.absoluteError ?? null) : w.confidence != null ? `${Math.round(w.confidence * 100)} %` : "—"}</td>
+                  <td className="pr-3 tabular-nums">{"absoluteError" in w ? formatMetric(w.absoluteError) : w.confidence != null ? `${Math.round(w.confidence * 100)} %` : "—"}</td>
                   {columns.map((c) => (
                     <td key={c} className="whitespace-nowrap pr-3 text-slate-800">
                       {values?.[c] ?? "—"}
@@ -154,9 +153,8 @@ export function Mistakes({ exp }: { exp: ExperimentDetailView }) {
 
 /** The models AutoGluon tried, best first; the one kept is marked, ties are said. */
 export function ModelsTried({ exp }: { exp: ExperimentDetailView }) {
-  const lb = exp.results?.leaderboard as Leaderboard | null | undefined;
-  const training = exp.results?.training as { bestModel?: string } | null | undefined;
-  const view = leaderboardView(lb, training?.bestModel ?? null);
+  const lb = exp.results?.leaderboard;
+  const view = leaderboardView(lb, exp.results?.training?.bestModel ?? null);
   if (!view) return null;
   return (
     <Section title="Models tried (validation scores)" id="leaderboard-heading" testId="leaderboard">
@@ -200,13 +198,13 @@ export function ModelsTried({ exp }: { exp: ExperimentDetailView }) {
 export function Importance({ exp }: { exp: ExperimentDetailView }) {
   const r = exp.results;
   if (!r) return null;
-  const fi = r.featureImportance as FeatureImportance | null;
-  const note = (r.training as { featureImportanceNote?: string } | null)?.featureImportanceNote;
+  const fi = r.featureImportance;
+  const note = r.training?.featureImportanceNote;
   return (
     <Section title="Feature importance" id="importance-heading">
       {fi?.features?.length ? (
         <>
-          <ScoreBars label="importance" data={fi.features.slice(0, 15).map((f) => ({ name: f.name, value: f.importance }))} />
+          <ScoreBars label="importance" data={fi.features.slice(0, 15).map((f) => ({ name: f.name, value: f.importance ?? 0 }))} />
           <ul className="text-sm">
             {fi.features.slice(0, 15).map((f) => (
               <li key={f.name} className="[overflow-wrap:anywhere]">

@@ -11,7 +11,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
-import type { FeatureSchemaEntry } from "./results-types";
+import type { FeatureSchemaEntry } from "@/contracts/recipes";
 
 const initial = (f: FeatureSchemaEntry): string => (f.example === null || f.example === undefined ? "" : String(f.example));
 

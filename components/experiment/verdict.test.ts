@@ -1,26 +1,58 @@
 import { describe, expect, it } from "vitest";
-import type { Receipt } from "./results-types";
+import { ZClassificationReceipt, ZRegressionReceipt, type ClassificationReceipt, type MetricName, type RegressionReceipt } from "@/contracts/recipes";
 import { baselineClass, plainNumber, verdict } from "./verdict";
 
-const cls = (metric: string, value: number, extra: Partial<Receipt> = {}): Receipt => ({
-  task: "multiclass",
+const hex = (c: string) => c.repeat(64);
+const direction = (metric: MetricName) => (["log_loss", "rmse", "mae"].includes(metric) ? "lower_is_better" : "higher_is_better");
+// The parts of a receipt the verdict does not read, as score.py writes them.
+const sealed = (metric: MetricName) => ({
+  receiptVersion: 1 as const,
   primaryMetric: metric,
-  direction: metric === "log_loss" ? "lower_is_better" : "higher_is_better",
-  primaryValue: value,
-  rows: 69,
-  ...extra,
+  direction: direction(metric),
+  notes: {},
+  evaluator: { recipe: "evaluation", recipeVersion: "1.0.0", codeSha256: hex("e"), files: {}, version: `evaluation@1.0.0+sha256:${hex("e")}` },
+  hashes: { exportSha256: hex("1"), snapshotSha256: hex("2"), splitSha256: hex("3"), predictionsSha256: hex("4"), labelsSha256: hex("5") },
+  evaluationContract: { primaryMetric: metric, direction: direction(metric), splitSha256: hex("3"), evaluatorVersion: "evaluation@1.0.0", snapshotSha256: hex("2"), partition: "test" as const },
+  contractSha256: hex("c"),
 });
+/** A classification receipt (checked against the contract, so the fixtures stay real receipts). */
+const cls = (metric: MetricName, value: number, extra: Partial<ClassificationReceipt> = {}): ClassificationReceipt =>
+  ZClassificationReceipt.parse({
+    ...sealed(metric),
+    task: "multiclass",
+    primaryValue: value,
+    positiveClass: null,
+    rows: 69,
+    metrics: { [metric]: value },
+    classes: ["Adelie", "Chinstrap", "Gentoo"],
+    confusionMatrix: { labels: [], matrix: [] },
+    perClass: {},
+    residuals: null,
+    worstExamples: [],
+    ...extra,
+  });
 // The penguins baseline: every test row predicted Adelie (rows actual, columns predicted).
-const adelieBaseline = (metric: string, value: number) =>
+const adelieBaseline = (metric: MetricName, value: number) =>
   cls(metric, value, { confusionMatrix: { labels: ["Adelie", "Chinstrap", "Gentoo"], matrix: [[31, 0, 0], [14, 0, 0], [24, 0, 0]] } });
-const reg = (metric: string, value: number, mean?: number): Receipt => ({
-  task: "regression",
-  primaryMetric: metric,
-  direction: metric === "r2" ? "higher_is_better" : "lower_is_better",
-  primaryValue: value,
-  rows: 100,
-  residuals: mean === undefined ? null : { sample: [{ rowId: 1, actual: 3, predicted: mean }] },
-});
+const reg = (metric: MetricName, value: number, mean?: number): RegressionReceipt =>
+  ZRegressionReceipt.parse({
+    ...sealed(metric),
+    task: "regression",
+    primaryValue: value,
+    positiveClass: null,
+    rows: 100,
+    metrics: { [metric]: value },
+    confusionMatrix: null,
+    perClass: null,
+    residuals: {
+      definition: "predicted - actual",
+      mean: 0,
+      std: 1,
+      quantiles: {},
+      sample: mean === undefined ? [] : [{ rowId: 1, actual: 3, predicted: mean }],
+    },
+    worstExamples: [],
+  });
 const better = { comparable: true, better: true, reason: "x" };
 
 describe("the verdict in words", () => {

@@ -5,7 +5,7 @@
  * honest sentence: accuracy is "right N % of the time", RMSE is "off by N on a typical
  * row", ROC AUC is a ranking, not a rate of correct answers. Pure; unit-tested.
  */
-import type { Receipt } from "./results-types";
+import type { Receipt } from "@/contracts/recipes";
 
 export interface VerdictInput {
   target: string;

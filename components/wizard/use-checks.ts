@@ -2,7 +2,6 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import type { ChecksResult } from "./checks-types";
 
 /** Starts (once; cached server-side per dataset and target) and follows the data checks. */
 export function useChecks(datasetId: string | null, target: string | null) {
@@ -24,7 +23,7 @@ export function useChecks(datasetId: string | null, target: string | null) {
   const view = start.data && (!checks.data || checks.data.status === "running") ? (checks.data ?? start.data) : checks.data;
   return {
     view,
-    result: view?.status === "ready" ? (view.result as ChecksResult) : null,
+    result: view?.status === "ready" ? view.result : null,
     error: start.error ?? checks.error,
     pending: checks.isPending || start.isPending || view?.status === "running",
     retry: () => mutate(input, { onSuccess: () => void checks.refetch() }),

@@ -4,17 +4,11 @@
  */
 import { z } from "zod";
 
-export const TASKS = ["binary", "multiclass", "regression"] as const;
-export const ZTask = z.enum(TASKS);
-export type Task = z.infer<typeof ZTask>;
-
+// Tasks, metrics and directions are the vocabulary's (one list for recipes, UI and CLI).
+export { TASKS, ZTask, type Task } from "../vocabulary/tasks";
+export { ZDirection, type Direction } from "../vocabulary/metrics";
 /** Metric names as the evaluator computes them (training/evaluation/metrics.py). */
-export const METRIC_NAMES = ["accuracy", "balanced_accuracy", "f1", "roc_auc", "log_loss", "rmse", "mae", "r2"] as const;
-export const ZMetricName = z.enum(METRIC_NAMES);
-export type MetricName = z.infer<typeof ZMetricName>;
-
-export const ZDirection = z.enum(["higher_is_better", "lower_is_better"]);
-export type Direction = z.infer<typeof ZDirection>;
+export { METRICS as METRIC_NAMES, ZMetric as ZMetricName, type Metric as MetricName } from "../vocabulary/metrics";
 
 export const TABLE_FORMATS = ["csv", "tsv", "csv.gz", "parquet"] as const;
 export const ZEncoding = z.enum(["utf-8", "latin-1"]);

@@ -21,6 +21,8 @@ export const ZProfileInput = z.strictObject({
     })
     .optional(),
 });
+/** The input as a caller writes it (defaulted fields optional). */
+export type ProfileJobInput = z.input<typeof ZProfileInput>;
 
 export const COLUMN_TYPES = ["numeric", "categorical", "boolean", "datetime", "text", "id_like", "empty"] as const;
 export const ZColumnType = z.enum(COLUMN_TYPES);
@@ -79,6 +81,8 @@ export const ZChecksInput = z.strictObject({
   positiveClass: ZClassValue.nullable().describe("binary only; default: the minority class").optional(),
   fractions: ZFractions.optional(),
 });
+/** The input as a caller writes it (defaulted fields optional). */
+export type ChecksJobInput = z.input<typeof ZChecksInput>;
 
 export const RECOMMENDED_ACTION_KINDS = ["exclude_columns", "time_split", "group_split", "drop_rows", "none"] as const;
 
@@ -155,6 +159,8 @@ export const ZSplitInput = z.strictObject({
   timeColumn: z.string().describe("required when strategy is time").optional(),
   fractions: ZFractions.optional(),
 });
+/** The input as a caller writes it (defaulted fields optional). */
+export type SplitJobInput = z.input<typeof ZSplitInput>;
 
 /** split.json: the split contract (split.py). */
 export const ZSplitContract = z.strictObject({
@@ -199,6 +205,8 @@ export const ZFeaturesInput = z.strictObject({
   target: z.string().describe("default: the target recorded in split.json").optional(),
   excludeColumns: z.array(z.string()).default([]),
 });
+/** The input as a caller writes it (defaulted fields optional). */
+export type FeaturesJobInput = z.input<typeof ZFeaturesInput>;
 
 export const data = {
   profile: { input: ZProfileInput, outputs: { "profile.json": ZProfile } },

@@ -10,6 +10,8 @@ export const ZBaselineInput = z.strictObject({
   features: ref("features.parquet of the partition to predict (only row_id is read), or its folder"),
   task: ZTask,
 });
+/** The input as a caller writes it (defaulted fields optional). */
+export type BaselineJobInput = z.input<typeof ZBaselineInput>;
 
 export const ZScoreInput = z.strictObject({
   predictions: ref("predictions.parquet (or the predicting job's output folder)"),
@@ -24,6 +26,8 @@ export const ZScoreInput = z.strictObject({
     exportSha256: ZSha256Hex.nullable().optional(),
   }),
 });
+/** The input as a caller writes it (defaulted fields optional). */
+export type ScoreJobInput = z.input<typeof ZScoreInput>;
 
 /** What makes two receipts comparable; its canonical JSON hashes to contractSha256. */
 export const ZEvaluationContract = z.strictObject({

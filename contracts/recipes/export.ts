@@ -21,6 +21,8 @@ export const ZPackageInput = z.strictObject({
     .describe("facts for MODEL_CARD.md that only the controller knows")
     .optional(),
 });
+/** The input as a caller writes it (defaulted fields optional). */
+export type PackageJobInput = z.input<typeof ZPackageInput>;
 
 /** compare.py compare_receipts: whether the candidate beat the baseline, from the receipts alone. */
 export const ZReceiptComparison = z.union([

@@ -43,3 +43,7 @@ export function jobContract(recipe: string, job: string): JobContract | null {
   const jobs: Record<string, JobContract> = RECIPES[recipe];
   return (Object.hasOwn(jobs, job) && jobs[job]) || null;
 }
+
+type OutputSchemasOf<T> = T extends { outputs: infer O } ? O[keyof O] : never;
+/** Any output file's schema in RECIPES: what server/jobs/read-output.ts accepts. */
+export type RecipeOutputSchema = { [R in RecipeName]: { [J in keyof Jobs[R]]: OutputSchemasOf<Jobs[R][J]> }[keyof Jobs[R]] }[RecipeName];

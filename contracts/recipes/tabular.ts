@@ -37,12 +37,16 @@ export const ZTrainInput = z.strictObject({
     .describe("AutoGluon hyperparameters keyed by model family, replacing the preset's")
     .optional(),
 });
+/** The input as a caller writes it (defaulted fields optional). */
+export type TrainJobInput = z.input<typeof ZTrainInput>;
 
 export const ZPredictInput = z.strictObject({
   model: ref("output folder of a tabular.train job"),
   features: ref("features.parquet (row_id + feature columns) or its folder, or a table of new rows with datasetFormat"),
   datasetFormat: ZTrainTableFormat.describe("only for a table of new rows; row ids are then the 0-based row index").optional(),
 });
+/** The input as a caller writes it (defaulted fields optional). */
+export type PredictJobInput = z.input<typeof ZPredictInput>;
 
 /** training.json: what was trained, on what, and how long it took (train.py). */
 export const ZTraining = z.strictObject({
@@ -128,9 +132,9 @@ export const ZFeatureSchemaEntry = z.strictObject({
   nullable: z.boolean(),
   usedByModel: z.boolean(),
   example: ZPlain,
-  /** numeric only. */
-  min: ZPlain.optional(),
-  max: ZPlain.optional(),
+  /** numeric only: the training range (none when every value was missing). */
+  min: z.number().nullable().optional(),
+  max: z.number().nullable().optional(),
   /** categorical and boolean only: the most common values (at most 50). */
   categories: z.array(z.string()).optional(),
   categoriesTruncated: z.boolean().optional(),

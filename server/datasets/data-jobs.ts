@@ -2,25 +2,21 @@
  * Running the `data` recipe's jobs (profile, checks, split) for datasets: first use on a
  * computer starts building the recipe's environment (a tracked prepare job whose state
  * and log the UI shows as setup progress), then the job is admitted like any other.
- * Also reads a finished job's output file (fetch names its path in the worker home; the
- * Target reads it there or copies it here) and turns a refusal into words.
+ * Also turns a refusal into words (outputs are read with server/jobs/read-output.ts).
  */
-import { readFileSync, statSync } from "node:fs";
 import type { Db } from "@/server/db/client";
-import { DomainError, unavailable } from "@/server/errors";
+import { DomainError } from "@/server/errors";
 import { prepareEnvironment } from "@/server/jobs/environments";
 import { intentHash } from "@/server/jobs/intent-hash";
 import { isTerminal } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
 import type { JobDetailView, JobView } from "@/server/jobs/jobs.schema";
-import { targetFor } from "@/server/targets/target-for";
 import { targetsService } from "@/server/targets/targets.service";
 import type { DatasetError, SetupProgress } from "./datasets.schema";
 
 export const DATA_RECIPE = "data";
 const RESOURCES = { cpus: 1, ramGb: 1 };
 const DEADLINE_S = 2 * 3600;
-const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 export type DataJobStart = { kind: "setup"; setup: SetupProgress } | { kind: "job"; job: JobView };
 
@@ -87,15 +83,4 @@ export function jobError(j: JobDetailView): DatasetError {
   if (j.state === "cancelled") return { code: "cancelled", message: "The job was cancelled." };
   if (j.state === "timed_out") return { code: "timed_out", message: "The job ran out of time." };
   return { code: j.reason ?? j.state, message: j.detail ?? `The ${j.recipe}.${j.jobName} job ended ${j.state}${j.reason ? ` (${j.reason})` : ""}.` };
-}
-
-/** Reads one JSON output of a succeeded job through the worker's fetch (copied here first from a server). */
-export async function readJobOutputJson(db: Db, j: JobDetailView, file: string): Promise<unknown> {
-  if (!j.workerJobId) throw unavailable(`Job ${j.id} has no worker record yet.`);
-  const target = targetFor(await targetsService(db).requireTarget(j.targetId), db);
-  const res = await target.exec("fetch", { jobId: j.workerJobId, path: file });
-  return target.withFile(res.path, async (local) => {
-    if (statSync(local).size > MAX_OUTPUT_BYTES) throw unavailable(`${file} of job ${j.id} is larger than ${MAX_OUTPUT_BYTES} bytes.`);
-    return JSON.parse(readFileSync(local, "utf8")) as unknown;
-  });
 }

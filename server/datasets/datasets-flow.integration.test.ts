@@ -96,7 +96,7 @@ describe("checks and splits", () => {
       return v && v.status !== "running" ? v : undefined;
     }, 120_000, 250);
     expect(c.status).toBe("ready");
-    const result = c.result as { task: string; metric: string; taskReason: string; metricReason: string; issues: { code: string; columns: string[]; severity: string; recommendedAction: unknown }[] };
+    const result = c.result!;
     expect(result.task).toBe("multiclass");
     expect(result.metric).toBe("balanced_accuracy");
     expect(result.metricReason).toMatch(/snow/);
@@ -129,7 +129,7 @@ describe("checks and splits", () => {
     }, 120_000, 250);
     expect(ready.status).toBe("ready");
     expect(ready.splitRef).toMatch(/^sha256:[0-9a-f]{64}$/);
-    const contract = ready.contract as { strategy: string; snapshotSha256: string; counts: { train: number; validation: number; test: number; excluded: number }; cutoff: unknown };
+    const contract = ready.contract!;
     expect(contract).toMatchObject({ strategy: "time", snapshotSha256: "0845078a290b48e3149ab8639966824110a251db4e06fc144c06ebb534af23be" });
     expect(contract.counts.train + contract.counts.validation + contract.counts.test + contract.counts.excluded).toBe(1461);
     const again = await server.client.datasets.split.mutate(settings);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ChecksResult, Profile, SplitContract, SplitJobInput, TableFormat } from "@/contracts/recipes";
 
 const ZId = z.string().min(1).max(64);
 export const ZEncoding = z.enum(["utf-8", "latin-1"]);
@@ -82,7 +83,7 @@ export interface DatasetView {
   columnCount: number | null;
   columns: ColumnSummary[];
   /** profile.tableFormat: what every later data job takes as `datasetFormat`. */
-  datasetFormat: Record<string, unknown> | null;
+  datasetFormat: TableFormat | null;
   sourceKind: "upload" | "path";
   sourceName: string;
   encoding: "utf-8" | "latin-1";
@@ -95,7 +96,8 @@ export interface DatasetView {
 }
 
 export interface DatasetDetailView extends DatasetView {
-  profile: unknown;
+  /** profile.json of the data recipe; null until the profile job succeeded. */
+  profile: Profile | null;
 }
 
 export interface SetupProgress {
@@ -136,7 +138,8 @@ export interface ChecksView {
   jobId: string | null;
   error: DatasetError | null;
   setup: SetupProgress | null;
-  result: unknown;
+  /** checks.json of the data recipe; null until the checks job succeeded. */
+  result: ChecksResult | null;
 }
 
 export interface SplitView {
@@ -144,8 +147,10 @@ export interface SplitView {
   status: "running" | "ready" | "failed";
   error: string | null;
   jobId: string | null;
-  settings: unknown;
-  contract: unknown;
+  /** The data.split input it was started with. */
+  settings: SplitJobInput | null;
+  /** split.json of the data recipe; null until the split job succeeded. */
+  contract: SplitContract | null;
   /** `sha256:<split job output hash>`; the worker resolves it to the split's output folder. */
   splitRef: string | null;
   outputSha256: string | null;

@@ -6,6 +6,7 @@
  * nothing of this file: it gets the ready dataset from here).
  */
 import { WORKER_PROTOCOL } from "@/contracts/worker";
+import type { TableFormat } from "@/contracts/recipes";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, notFound, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";
@@ -29,7 +30,7 @@ import {
   type TRegisterPathInput,
   type TUploadQuery,
 } from "./datasets.schema";
-import { parseJson, toDatasetView } from "./datasets.views";
+import { parseJson, storedChecks, storedProfile, toDatasetView } from "./datasets.views";
 import { removeCopies, serverCopiesOf } from "./copies";
 import { localTarget } from "./local-store";
 import { previewFromLines } from "./preview";
@@ -65,15 +66,15 @@ export function datasetsService(db: Db = getDb()) {
       await settleDataset(db, d).catch(() => null);
       d = await requireRow(id);
     }
-    return { ...(await view(d)), profile: parseJson(d.profile) };
+    return { ...(await view(d)), profile: storedProfile(d.profile) };
   }
 
   /** A dataset the chain can use: profiled, with its table format. */
-  async function requireReady(id: string): Promise<DatasetDetailView & { datasetFormat: Record<string, unknown> }> {
+  async function requireReady(id: string): Promise<DatasetDetailView & { datasetFormat: TableFormat }> {
     const d = await get(id);
     if (d.status === "failed") throw badInput(`Dataset ${d.name} could not be read: ${d.error?.message ?? "unknown error"}`, { code: d.error?.code });
     if (d.status !== "ready" || !d.datasetFormat) throw conflict(`Dataset ${d.name} is still being profiled; try again when it is ready.`, { datasetId: id });
-    return d as DatasetDetailView & { datasetFormat: Record<string, unknown> };
+    return { ...d, datasetFormat: d.datasetFormat };
   }
 
   function checksView(c: CheckRow, setup: ChecksView["setup"] = null): ChecksView {
@@ -85,7 +86,7 @@ export function datasetsService(db: Db = getDb()) {
       jobId: c.jobId,
       error: parseJson<DatasetError>(c.error),
       setup,
-      result: parseJson(c.result),
+      result: storedChecks(c.result),
     };
   }
 
@@ -138,7 +139,7 @@ export function datasetsService(db: Db = getDb()) {
       const target = await localTarget(db);
       try {
         const res = await targetsService(db).execOn(target, { protocol: WORKER_PROTOCOL, op: "peek", sha256: d.snapshotSha256, maxRows: PREVIEW_ROWS + 1, maxBytes: 64 * 1024 });
-        const fmt = parseJson<{ tableFormat?: { delimiter?: string; header?: boolean; format?: string } }>(d.profile)?.tableFormat ?? null;
+        const fmt = storedProfile(d.profile)?.tableFormat ?? null;
         return previewFromLines(d.id, res.lines, res.truncated, fmt);
       } catch (err) {
         if (err instanceof WorkerRefused) throw notFound(`${target.name} has no copy of ${d.name} (${err.message}).`);

@@ -10,6 +10,8 @@
  * twice. Nothing here is lost on restart: the rows say what is still to be settled.
  */
 import type { CheckStatus, DatasetStatus, SplitStatus } from "@/contracts/lifecycles";
+import { ZChecksResult, ZProfile, ZSplitContract } from "@/contracts/recipes";
+import { readOutput } from "@/server/jobs/read-output";
 import type { Db } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
 import { eventBus, publish } from "@/server/events/bus";
@@ -20,9 +22,9 @@ import { transition, type LifecycleStore } from "@/server/lifecycle/transition";
 import { settingsService } from "@/server/settings/settings.service";
 import { datasetsRepository, type CheckRow, type DatasetRow, type SplitRow } from "./datasets.repository";
 import type { SetupProgress } from "./datasets.schema";
-import { snapshotRef, parseJson } from "./datasets.views";
+import { snapshotRef, storedProfile } from "./datasets.views";
 import { checkStore, datasetStore, splitStore, type CheckPatch, type DatasetPatch, type SplitPatch } from "./data-lifecycles";
-import { jobError, readJobOutputJson, startDataJob } from "./data-jobs";
+import { jobError, startDataJob } from "./data-jobs";
 import { localTarget } from "./local-store";
 
 const changed = (d: { id: string; projectId: string }) => publish({ type: "dataset.changed", datasetId: d.id, projectId: d.projectId });
@@ -50,7 +52,7 @@ export async function profileInput(db: Db, d: DatasetRow): Promise<Record<string
 
 export async function checksInput(db: Db, c: CheckRow): Promise<Record<string, unknown> | null> {
   const d = await datasetsRepository(db).datasets.find(c.datasetId);
-  const profile = parseJson<{ tableFormat: Record<string, unknown> }>(d?.profile ?? null);
+  const profile = storedProfile(d?.profile ?? null);
   if (!d || !profile) return null;
   const positiveClass = JSON.parse(c.positiveClassKey) as unknown;
   return {
@@ -126,11 +128,7 @@ export function settleDataset(db: Db, d: DatasetRow): Promise<SetupProgress | nu
     attach: (profileJobId) => repo.datasets.update(d.id, { profileJobId }),
     succeeded: async (job) => {
       try {
-        const profile = (await readJobOutputJson(db, job, "profile.json")) as {
-          rows: number;
-          tableFormat: Record<string, unknown>;
-          columns: { name: string; type: string }[];
-        };
+        const profile = await readOutput(db, job, "profile.json", ZProfile);
         await repo.snapshots.describe(d.snapshotSha256, {
           format: JSON.stringify(profile.tableFormat),
           rowCount: profile.rows,
@@ -162,7 +160,7 @@ export async function settleCheck(db: Db, c: CheckRow): Promise<SetupProgress | 
       return { input, key: c.id };
     },
     attach: (jobId) => repo.checks.update(c.id, { jobId }),
-    succeeded: async (job) => ({ ok: true, patch: { result: JSON.stringify(await readJobOutputJson(db, job, "checks.json")), error: null } }),
+    succeeded: async (job) => ({ ok: true, patch: { result: JSON.stringify(await readOutput(db, job, "checks.json", ZChecksResult)), error: null } }),
     failure: (f) => ({ error: errJson(f.code, f.message) }),
     notify: () => (d ? changed(d) : undefined),
   });
@@ -182,7 +180,7 @@ export function settleSplit(db: Db, s: SplitRow): Promise<SetupProgress | null> 
     succeeded: async (job) => {
       // A split is its output folder: without the manifest's hash there is nothing to use.
       if (!job.outputSha256) return { ok: false, error: jobError(job) };
-      const contract = await readJobOutputJson(db, job, "split.json");
+      const contract = await readOutput(db, job, "split.json", ZSplitContract);
       return { ok: true, patch: { contract: JSON.stringify(contract), outputSha256: job.outputSha256, error: null } };
     },
     // The split's error is words (SplitView shows it as is).

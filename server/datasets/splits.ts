@@ -12,7 +12,7 @@ import { badInput } from "@/server/errors";
 import { intentHash } from "@/server/jobs/intent-hash";
 import { datasetsRepository, type SplitRow } from "./datasets.repository";
 import { ZEnsureSplitInput, type DatasetDetailView, type SetupProgress, type SplitView, type TEnsureSplitInput } from "./datasets.schema";
-import { parseJson, snapshotRef } from "./datasets.views";
+import { snapshotRef, storedSplitContract, storedSplitSettings } from "./datasets.views";
 import { settleSplit } from "./settle";
 
 function toSplitView(s: SplitRow): SplitView {
@@ -21,8 +21,8 @@ function toSplitView(s: SplitRow): SplitView {
     status: s.status as SplitView["status"],
     error: s.error,
     jobId: s.jobId,
-    settings: parseJson(s.settings),
-    contract: parseJson(s.contract),
+    settings: storedSplitSettings(s.settings),
+    contract: storedSplitContract(s.contract),
     splitRef: s.outputSha256 ? `sha256:${s.outputSha256}` : null,
     outputSha256: s.outputSha256,
   };

@@ -1,37 +1,59 @@
 /**
  * What an experiment shows when its chain is done: both receipts, the comparison, the
  * training leaderboard and feature information, resources per step, and the verified
- * export copied into the controller's artifacts folder. Read once, stored as JSON.
+ * export copied into the controller's artifacts folder. Read once (each file through its
+ * recipe contract), stored as JSON, and parsed with ZExperimentResults when read back.
  */
 import { mkdir, rename } from "node:fs/promises";
 import path from "node:path";
+import { z } from "zod";
+import { ZExportSummary, ZFeatureImportance, ZFeatureSchema, ZLeaderboard, ZReceipt, ZTraining } from "@/contracts/recipes";
+import { ZUsage } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { homePaths } from "@/server/config/home";
 import { controllerRuntime } from "@/server/config/runtime";
-import { compareReceipts, type Comparison, type ReceiptLike } from "./compare";
-import type { TabularStep as StepName } from "./pipelines/tabular";
+import { readOptionalOutput, readOutput } from "@/server/jobs/read-output";
+import { compareReceipts, ZComparison } from "./compare";
+import { TABULAR_STEPS, type TabularStep as StepName } from "./pipelines/tabular-steps";
 import type { StepJob } from "./chain-jobs";
-import { copyOutputFile, readFinishedOutputJson, readOptionalOutputJson, readOutputJson } from "./job-outputs";
-import { exportNames, type ExportNames } from "@/server/experiments/export-names";
+import { copyOutputFile } from "./job-outputs";
+import { exportNames, ZExportNames } from "@/server/experiments/export-names";
 
-export interface ExperimentResults {
-  candidate: ReceiptLike & Record<string, unknown>;
-  baseline: ReceiptLike & Record<string, unknown>;
-  comparison: Comparison;
-  training: Record<string, unknown> | null;
-  leaderboard: unknown;
-  featureImportance: unknown;
-  featureSchema: unknown;
-  usage: Partial<Record<StepName, unknown>>;
+export const ZExperimentResults = z.object({
+  candidate: ZReceipt,
+  baseline: ZReceipt,
+  comparison: ZComparison,
+  /** null: results stored before training.json was read here. */
+  training: ZTraining.nullable(),
+  /** null: an older train job that wrote none. */
+  leaderboard: ZLeaderboard.nullable(),
+  /** null: skipped for time or failed (training.featureImportanceNote says which). */
+  featureImportance: ZFeatureImportance.nullable(),
+  featureSchema: ZFeatureSchema.nullable(),
+  usage: z.partialRecord(z.enum(TABULAR_STEPS), ZUsage.nullable()),
   /** Set when evaluation and export ran past the budget (chain-budget.ts budgetNote); the page shows it. */
-  budgetNote?: string | null;
+  budgetNote: z.string().nullable().optional(),
   /** fileName, folder and loadingCommands: what the download, the CLI and the model card call it. */
-  export: { sha256: string; bytes: number; modelSha256: string } & ExportNames;
+  export: ZExportNames.extend({ sha256: z.string(), bytes: z.number(), modelSha256: z.string() }),
+});
+export type ExperimentResults = z.infer<typeof ZExperimentResults>;
+
+/** Stored results as the views read them: null when there are none or they predate this shape. */
+export function parseStoredResults(json: string | null): ExperimentResults | null {
+  if (!json) return null;
+  try {
+    const parsed = ZExperimentResults.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
-const parse = (s: string | null): unknown => {
+const usageOf = (s: string | null) => {
+  if (!s) return null;
   try {
-    return s ? JSON.parse(s) : null;
+    const parsed = ZUsage.safeParse(JSON.parse(s));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
@@ -48,20 +70,20 @@ export async function collectResults(db: Db, experimentId: string, experimentNam
   // Each read is a worker call (a process start here, a round trip over SSH): all at once,
   // since they are independent; serially they took seconds at the end of every chain.
   const [candidate, baseline, copied, training, leaderboard, featureImportance, featureSchema, exportJson] = await Promise.all([
-    readOutputJson<ExperimentResults["candidate"]>(db, job("score_candidate"), "receipt.json"),
-    readOutputJson<ExperimentResults["baseline"]>(db, job("score_baseline"), "receipt.json"),
+    readOutput(db, job("score_candidate"), "receipt.json", ZReceipt),
+    readOutput(db, job("score_baseline"), "receipt.json", ZReceipt),
     copyOutputFile(db, job("package"), "export.tar.gz", path.join(artifactsDir, "incoming"), `${experimentId}.tar.gz`),
-    readFinishedOutputJson<Record<string, unknown>>(db, train, "training.json"),
-    readOptionalOutputJson(db, train, "leaderboard.json"),
-    readOptionalOutputJson(db, train, "feature_importance.json"),
-    readOptionalOutputJson(db, train, "feature_schema.json"),
-    readOptionalOutputJson(db, job("package"), "export.json"),
+    readOutput(db, train, "training.json", ZTraining),
+    readOptionalOutput(db, train, "leaderboard.json", ZLeaderboard),
+    readOptionalOutput(db, train, "feature_importance.json", ZFeatureImportance),
+    readOptionalOutput(db, train, "feature_schema.json", ZFeatureSchema),
+    readOptionalOutput(db, job("package"), "export.json", ZExportSummary),
   ]);
   const finalDir = path.join(artifactsDir, copied.sha256);
   await mkdir(finalDir, { recursive: true, mode: 0o700 });
   await rename(copied.file, path.join(finalDir, "export.tar.gz"));
-  const usage: Partial<Record<StepName, unknown>> = {};
-  for (const [step, j] of jobs) usage[step] = parse(j.usage);
+  const usage: ExperimentResults["usage"] = {};
+  for (const [step, j] of jobs) usage[step] = usageOf(j.usage);
   return {
     candidate,
     baseline,

@@ -2,17 +2,21 @@
  * "Better than baseline" is decided only from two evaluation receipts with identical
  * evaluation contracts (training/evaluation/README.md; the same rule as compare.py).
  */
-export interface ReceiptLike {
+import { z } from "zod";
+import type { Receipt } from "@/contracts/recipes";
+
+/** The fields of a receipt (contracts/recipes ZReceipt) the decision reads. */
+export interface ReceiptLike extends Pick<Receipt, "direction" | "contractSha256"> {
   primaryMetric: string;
-  direction: "higher_is_better" | "lower_is_better";
   primaryValue: number | null;
-  contractSha256: string;
   evaluationContract: Record<string, unknown>;
 }
 
-export type Comparison =
-  | { comparable: false; better: null; reason: string }
-  | { comparable: true; better: boolean; reason: string; improvement: number; candidate: number; baseline: number };
+export const ZComparison = z.discriminatedUnion("comparable", [
+  z.object({ comparable: z.literal(false), better: z.null(), reason: z.string() }),
+  z.object({ comparable: z.literal(true), better: z.boolean(), reason: z.string(), improvement: z.number(), candidate: z.number(), baseline: z.number() }),
+]);
+export type Comparison = z.infer<typeof ZComparison>;
 
 export function compareReceipts(candidate: ReceiptLike, baseline: ReceiptLike): Comparison {
   if (candidate.contractSha256 !== baseline.contractSha256) {

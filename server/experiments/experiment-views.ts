@@ -6,8 +6,9 @@ import { stepJobs } from "./chain-jobs";
 import type { Phase } from "./pipeline";
 import { TABULAR, tabularLookupContext, type TabularStep as StepName } from "./pipelines/tabular";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
-import type { ExperimentResults } from "./chain-results";
-import { mistakeRows, type MistakeRows, type MistakeRowsInput } from "./mistake-rows";
+import { storedProfile } from "@/server/datasets/datasets.views";
+import { parseStoredResults, type ExperimentResults } from "./chain-results";
+import { mistakeRows, type MistakeRows } from "./mistake-rows";
 import { explainFailure, type FailureView, type RecipeError } from "./failure-words";
 import {
   experimentOutcome,
@@ -86,13 +87,7 @@ export interface ExperimentDetailView extends ExperimentListView {
   transitions: { from: string; to: string; reason: string | null; at: string }[];
 }
 
-const parseResults = (s: string | null): ExperimentResults | null => {
-  try {
-    return s ? (JSON.parse(s) as ExperimentResults) : null;
-  } catch {
-    return null;
-  }
-};
+const parseResults = parseStoredResults;
 
 export function toListView(e: ExperimentRow): ExperimentListView {
   const settings = ZExperimentSettings.parse(JSON.parse(e.settings));
@@ -138,13 +133,7 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
   const results = parseResults(e.results);
   const repo = experimentsRepository(db);
   const dataset = await repo.dataset(e.datasetId);
-  const profile = (() => {
-    try {
-      return dataset?.profile ? (JSON.parse(dataset.profile) as { tableFormat?: Record<string, unknown> }) : null;
-    } catch {
-      return null;
-    }
-  })();
+  const profile = storedProfile(dataset?.profile ?? null);
   const jobs = await stepJobs(db, TABULAR.steps, tabularLookupContext(e, settings));
   const steps: StepView[] = TABULAR.steps.map((s) => {
     const j = jobs.get(s.name);
@@ -170,11 +159,11 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
   const current = steps.find((s) => s.state !== null && isActive(s.state));
   const train = steps.find((s) => s.step === "train");
   const transitions = await repo.transitions(e.id);
-  const worst = (results?.candidate as { worstExamples?: { rowId: number }[] } | undefined)?.worstExamples ?? [];
+  const worst = results?.candidate.worstExamples ?? [];
   const mistakes = await mistakeRows(db, {
     experimentId: e.id,
     snapshotSha256: e.snapshotSha256,
-    tableFormat: (profile?.tableFormat ?? {}) as MistakeRowsInput["tableFormat"],
+    tableFormat: profile?.tableFormat ?? {},
     target: settings.target,
     excludeColumns: settings.excludeColumns,
     rowIds: worst.map((w) => w.rowId).filter((n) => Number.isInteger(n) && n >= 0),

@@ -14,12 +14,6 @@ import { readJoinedCsv, runPredictJob, stageBytes, stageFile } from "./predict-j
 import { receivePredictFile, type PredictUpload } from "./predict-upload";
 import { PREDICT_FILE_TIMEOUT_MS, TRY_ROW_TIMEOUT_MS, ZTryRowInput, type TTryRowInput, type TryRowResult } from "./predictions.schema";
 
-interface SchemaFeature {
-  name: string;
-  kind?: string;
-  usedByModel?: boolean;
-}
-
 /** The experiment's model, after its export passed verification. */
 export async function verifiedModel(db: Db, experimentId: string) {
   const exp = await experimentsService(db).get(experimentId);
@@ -34,8 +28,7 @@ export async function verifiedModel(db: Db, experimentId: string) {
     if (err instanceof ExportInvalid) throw unavailable(`The model of "${exp.name}" was not used: ${err.message}`);
     throw err;
   }
-  const schema = exp.results.featureSchema as { features?: SchemaFeature[] } | null;
-  return { exp, modelSha256, features: schema?.features ?? [] };
+  return { exp, modelSha256, features: exp.results.featureSchema?.features ?? [] };
 }
 
 export function predictionsService(db: Db = getDb()) {

@@ -13,7 +13,6 @@ import { CliError } from "../cli-error";
 import { connect, withRetry, type Connection } from "../api-client";
 import { downloadExport } from "../train/download-export";
 import { waitUntil } from "../train/follow";
-import type { DataIssue } from "@/contracts/recipes/data";
 import { applyRecommendedActions } from "@/contracts/vocabulary";
 import { parseSplit } from "../train/recommended-actions";
 import { experimentJson } from "../train/result-json";
@@ -25,15 +24,6 @@ import { describeProgress } from "../train/progress-line";
 const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --target COLUMN [--project NAME]
   [--computer NAME] [--mode quick|improve] [--max-minutes N] [--max-trials N]
   [--split random|group:COLUMN|time:COLUMN] [--keep COLUMN]... [--out DIR] [--json]`;
-
-interface Checks {
-  task: "binary" | "multiclass" | "regression";
-  metric: string;
-  positiveClass: string | number | boolean | null;
-  issues: DataIssue[];
-  taskReason?: string;
-  metricReason?: string;
-}
 
 async function resolveProject(conn: Connection, name: string) {
   const projects = await withRetry(() => conn.api.projects.list.query({ includeArchived: true }));
@@ -129,13 +119,14 @@ export async function trainCommand(argv: string[]): Promise<number> {
   );
   if (!checksView) throw new CliError("The data checks did not start.", 1, "checks_failed");
   if (checksView.status === "failed") throw new CliError(`The data checks failed: ${checksView.error?.message ?? "unknown error"}`, 1, "checks_failed");
-  const checks = checksView.result as Checks;
-  log(`Task: ${checks.task} (${checks.taskReason ?? ""}) Metric: ${checks.metric} (${checks.metricReason ?? ""})`);
-  for (const i of checks.issues) log(`  [${i.severity}] ${i.code}${i.columns?.length ? ` (${i.columns.join(", ")})` : ""}${i.message ? `: ${i.message}` : ""}`);
+  const checks = checksView.result;
+  if (!checks) throw new CliError("The data checks finished without a result.", 1, "checks_failed");
+  log(`Task: ${checks.task} (${checks.taskReason}) Metric: ${checks.metric} (${checks.metricReason})`);
+  for (const i of checks.issues) log(`  [${i.severity}] ${i.code}${i.columns.length ? ` (${i.columns.join(", ")})` : ""}${i.message ? `: ${i.message}` : ""}`);
   const defaults = applyRecommendedActions(checks.issues, values.target!, { keep: values.keep, split });
   for (const a of defaults.appliedActions) log(`  applied: ${a}`);
 
-  const dataIssues = checks.issues.map((i) => ({ code: i.code, columns: i.columns ?? [], severity: i.severity }));
+  const dataIssues = checks.issues.map((i) => ({ code: i.code, columns: i.columns, severity: i.severity }));
   const exp = await withRetry(() =>
     conn.api.experiments.start.mutate({
       opId: randomUUID(),
@@ -145,8 +136,8 @@ export async function trainCommand(argv: string[]): Promise<number> {
       settings: {
         target: values.target!,
         task: checks.task,
-        metric: checks.metric as never,
-        positiveClass: checks.positiveClass === null ? null : String(checks.positiveClass),
+        metric: checks.metric,
+        positiveClass: checks.positiveClass,
         excludeColumns: defaults.excludeColumns,
         split: defaults.split,
         mode: values.mode as "quick" | "improve",

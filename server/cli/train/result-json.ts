@@ -24,7 +24,7 @@ export function experimentJson(
   exp: ExperimentDetailView,
   extra: { exportPath?: string | null; seconds?: number | null; dataIssues?: ExperimentJson["dataIssues"] } = {},
 ): ExperimentJson {
-  const metrics = (exp.results?.candidate as { metrics?: Record<string, number | null> } | undefined)?.metrics ?? {};
+  const metrics = exp.results?.candidate.metrics ?? {};
   const split = exp.settings.split;
   return {
     experimentId: exp.id,
