@@ -29,3 +29,33 @@ export async function openAddServerForm(page: Page) {
   await expect(form).toBeVisible();
   return form;
 }
+
+/**
+ * Trains through the wizard with its recommended choices: upload `file`, predict `target`,
+ * Quick baseline with `minutes` for the whole experiment, Start. Returns the experiment's URL.
+ */
+export async function trainWithRecommendedChoices(page: Page, file: string, target: string, minutes: number): Promise<string> {
+  const step = (n: number) => page.getByRole("heading", { name: new RegExp(`^Step ${n} of 6`) });
+  await page.getByRole("link", { name: "Train a prediction model" }).first().click();
+  await expect(step(1)).toBeVisible();
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(step(2)).toBeVisible();
+  await page.getByLabel("Upload a file").setInputFiles(file);
+  await expect(page.getByText(`${file.split("/").pop()} uploaded`)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole("button", { name: "Next" })).toBeEnabled({ timeout: 5 * 60_000 });
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(step(3)).toBeVisible();
+  await page.getByLabel("Column to predict (target)").selectOption(target);
+  await expect(page.getByText(/Suggested task: /)).toBeVisible({ timeout: 5 * 60_000 });
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(step(4)).toBeVisible();
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(step(5)).toBeVisible();
+  await page.getByLabel(/Quick baseline/).check();
+  await page.getByLabel("Max minutes (whole experiment)").fill(String(minutes));
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(step(6)).toBeVisible();
+  await page.getByRole("button", { name: "Start training" }).click();
+  await page.waitForURL(/\/ml\/experiments\/[^/]+$/);
+  return page.url();
+}

@@ -7,16 +7,9 @@
  * job carries the cancel request) reads as stopped: nothing of it is kept.
  */
 import { controllerJobLifecycle, experimentLifecycle } from "@/contracts/lifecycles";
-import { PHASES, type Phase } from "./pipeline";
+import { jobStateWords, PHASE_LABELS, PHASES, type Phase } from "@/contracts/vocabulary";
 import type { TabularStep as StepName } from "./pipelines/tabular";
 import { oneLine, type FailureView } from "./failure-words";
-
-export const PHASE_LABELS: Record<Phase, string> = {
-  preparing_data: "Preparing data",
-  training: "Training",
-  evaluating: "Evaluating",
-  comparing: "Comparing",
-};
 
 export type PhaseState = "done" | "current" | "failed" | "timed_out" | "cancelled" | "stopped" | "not_reached" | "next";
 
@@ -56,27 +49,13 @@ export function stepStateWords(status: string, s: StepFacts): string {
   switch (state) {
     case null:
       return isTerminalExperiment(status) ? "not run" : "not started yet";
-    case "queued":
-      return "waiting for a free slot";
-    case "admitted":
-      return "starting";
-    case "running":
-      return "running";
-    case "unknown":
-      return "not answering (state unknown)";
-    case "succeeded":
-      return "finished";
-    case "failed":
-      return "failed";
-    case "timed_out":
-      return "ran out of time";
     case "cancelled":
       // The chain cancels the other steps when one fails or the budget runs out.
       if (status === "failed") return "stopped (another step failed)";
       if (status === "timed_out") return "stopped (the time budget ran out)";
       return s.state === "succeeded" ? "stopped by the cancel (not kept)" : "cancelled";
     default:
-      return state;
+      return jobStateWords(state);
   }
 }
 
