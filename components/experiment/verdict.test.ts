@@ -5,9 +5,12 @@ import { baselineClass, plainNumber, verdict } from "./verdict";
 const hex = (c: string) => c.repeat(64);
 const direction = (metric: MetricName) => (["log_loss", "rmse", "mae"].includes(metric) ? "lower_is_better" : "higher_is_better");
 // The parts of a receipt the verdict does not read, as score.py writes them.
-const sealed = (metric: MetricName) => ({
+const sealed = (metric: MetricName, value: number) => ({
   receiptVersion: 1 as const,
   primaryMetric: metric,
+  primaryValue: value,
+  metrics: { [metric]: value },
+  positiveClass: null,
   direction: direction(metric),
   notes: {},
   evaluator: { recipe: "evaluation", recipeVersion: "1.0.0", codeSha256: hex("e"), files: {}, version: `evaluation@1.0.0+sha256:${hex("e")}` },
@@ -18,12 +21,9 @@ const sealed = (metric: MetricName) => ({
 /** A classification receipt (checked against the contract, so the fixtures stay real receipts). */
 const cls = (metric: MetricName, value: number, extra: Partial<ClassificationReceipt> = {}): ClassificationReceipt =>
   ZClassificationReceipt.parse({
-    ...sealed(metric),
+    ...sealed(metric, value),
     task: "multiclass",
-    primaryValue: value,
-    positiveClass: null,
     rows: 69,
-    metrics: { [metric]: value },
     classes: ["Adelie", "Chinstrap", "Gentoo"],
     confusionMatrix: { labels: [], matrix: [] },
     perClass: {},
@@ -36,12 +36,9 @@ const adelieBaseline = (metric: MetricName, value: number) =>
   cls(metric, value, { confusionMatrix: { labels: ["Adelie", "Chinstrap", "Gentoo"], matrix: [[31, 0, 0], [14, 0, 0], [24, 0, 0]] } });
 const reg = (metric: MetricName, value: number, mean?: number): RegressionReceipt =>
   ZRegressionReceipt.parse({
-    ...sealed(metric),
+    ...sealed(metric, value),
     task: "regression",
-    primaryValue: value,
-    positiveClass: null,
     rows: 100,
-    metrics: { [metric]: value },
     confusionMatrix: null,
     perClass: null,
     residuals: {

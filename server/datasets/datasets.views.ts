@@ -1,6 +1,6 @@
 /** Builds the plain views of datasets from rows (JSON columns parsed here, once). */
-import type { z } from "zod";
 import { ZChecksResult, ZProfile, ZSplitContract, ZSplitInput } from "@/contracts/recipes";
+import { parseStoredJson } from "@/server/db/stored-json";
 import type { ColumnSummary, DatasetError, DatasetStatus, DatasetView } from "./datasets.schema";
 import type { DatasetRow, SnapshotRow } from "./datasets.repository";
 
@@ -15,25 +15,14 @@ export function parseJson<T>(s: string | null): T | null {
   }
 }
 
-/** A stored recipe output (or job input), parsed with its contract; null when absent or not of that shape. */
-function parseStored<S extends z.ZodType>(schema: S, s: string | null): z.output<S> | null {
-  if (!s) return null;
-  try {
-    const parsed = schema.safeParse(JSON.parse(s));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The dataset's profile.json as stored when its profile job succeeded. */
-export const storedProfile = (s: string | null) => parseStored(ZProfile, s);
+export const storedProfile = (s: string | null) => parseStoredJson(ZProfile, s);
 /** A check's checks.json as stored. */
-export const storedChecks = (s: string | null) => parseStored(ZChecksResult, s);
+export const storedChecks = (s: string | null) => parseStoredJson(ZChecksResult, s);
 /** A split's split.json as stored. */
-export const storedSplitContract = (s: string | null) => parseStored(ZSplitContract, s);
+export const storedSplitContract = (s: string | null) => parseStoredJson(ZSplitContract, s);
 /** The data.split input a split row was started with. */
-export const storedSplitSettings = (s: string | null) => parseStored(ZSplitInput, s);
+export const storedSplitSettings = (s: string | null) => parseStoredJson(ZSplitInput, s);
 
 export function toDatasetView(
   d: DatasetRow,

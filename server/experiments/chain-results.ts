@@ -10,6 +10,7 @@ import { z } from "zod";
 import { ZExportSummary, ZFeatureImportance, ZFeatureSchema, ZLeaderboard, ZReceipt, ZTraining } from "@/contracts/recipes";
 import { ZUsage } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
+import { parseStoredJson } from "@/server/db/stored-json";
 import { homePaths } from "@/server/config/home";
 import { controllerRuntime } from "@/server/config/runtime";
 import { readOptionalOutput, readOutput } from "@/server/jobs/read-output";
@@ -39,25 +40,7 @@ export const ZExperimentResults = z.object({
 export type ExperimentResults = z.infer<typeof ZExperimentResults>;
 
 /** Stored results as the views read them: null when there are none or they predate this shape. */
-export function parseStoredResults(json: string | null): ExperimentResults | null {
-  if (!json) return null;
-  try {
-    const parsed = ZExperimentResults.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-const usageOf = (s: string | null) => {
-  if (!s) return null;
-  try {
-    const parsed = ZUsage.safeParse(JSON.parse(s));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-};
+export const parseStoredResults = (json: string | null): ExperimentResults | null => parseStoredJson(ZExperimentResults, json);
 
 export async function collectResults(db: Db, experimentId: string, experimentName: string, jobs: Map<StepName, StepJob>): Promise<ExperimentResults> {
   const job = (s: StepName) => {
@@ -83,7 +66,7 @@ export async function collectResults(db: Db, experimentId: string, experimentNam
   await mkdir(finalDir, { recursive: true, mode: 0o700 });
   await rename(copied.file, path.join(finalDir, "export.tar.gz"));
   const usage: ExperimentResults["usage"] = {};
-  for (const [step, j] of jobs) usage[step] = usageOf(j.usage);
+  for (const [step, j] of jobs) usage[step] = parseStoredJson(ZUsage, j.usage);
   return {
     candidate,
     baseline,
