@@ -7,11 +7,12 @@
  * Pure: no I/O here.
  */
 import type { InputOf, JobName, RecipeName, TableFormat } from "@/contracts/recipes";
+import { PHASES, type Phase } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";
 import type { StepJob } from "./chain-jobs";
 
-export const PHASES = ["preparing_data", "training", "evaluating", "comparing"] as const;
-export type Phase = (typeof PHASES)[number];
+// The phases are shared vocabulary (the page names them too); a step names its phase.
+export { PHASES, type Phase };
 
 /** What every pipeline's steps may read: the experiment, its data, its budget, the outputs so far. */
 export interface ChainBase<S extends string> {
