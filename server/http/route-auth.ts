@@ -4,6 +4,8 @@
  * it is missing, so a route is protected even when Next.js runs without the guard.
  */
 import { mayMutate, type Principal } from "@/server/auth/principal";
+import { DomainError } from "@/server/errors";
+import { errorResponse } from "./error-response";
 import { PRINCIPAL_HEADER, readPrincipalMarker } from "./guard-marker";
 
 export type Access = "read" | "write";
@@ -11,8 +13,8 @@ export type Access = "read" | "write";
 /** The caller, or the response that refuses them (401 anonymous, 403 read-only token). */
 export function routeCaller(req: Request, access: Access): Principal | Response {
   const principal = readPrincipalMarker(req.headers.get(PRINCIPAL_HEADER));
-  if (!principal) return Response.json({ error: "Sign in with the owner password, or send an API token." }, { status: 401 });
-  if (access === "write" && !mayMutate(principal)) return Response.json({ error: "This API token is read-only." }, { status: 403 });
+  if (!principal) return errorResponse(new DomainError("UNAUTHORIZED", "Sign in with the owner password, or send an API token.", { code: "sign_in_required" }), "Signing in");
+  if (access === "write" && !mayMutate(principal)) return errorResponse(new DomainError("FORBIDDEN", "This API token is read-only.", { code: "read_only_token" }), "Changing");
   return principal;
 }
 
