@@ -108,8 +108,8 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
     if not items:
         raise BadInput("no training example has an answer token left within maxLength", code="no_usable_example")
     model = get_peft_model(load_model(model_dir, device), lora.peft_config())
-    parameters = sum(p.numel() for p in model.parameters())
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    parameters = sum(p.numel() for p in model.parameters()) - trainable  # the base's; LoRA is counted apart
     longest = max(len(i.input_ids) for i in items)
     memory = estimate(model.config, parameters, trainable, batch, min(max_length, longest), bf16)
     free = available(device)

@@ -1,0 +1,126 @@
+"""preflight, train and evaluate on the tiny GPT-2 (real PEFT/TRL, CPU), and a SIGTERM'd run
+that resumes at its saved step."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import pytest
+
+from conftest import make_job_context
+from recipes.llm_lora.preflight import run_preflight
+from recipes.llm_lora.setup import chosen_device
+from recipes.llm_lora.tests.support import TINY_GPT2, run
+from trainyard_recipe import BadInput
+
+SMALL = {"device": "cpu", "maxLength": 64, "batchSize": 2, "rank": 2, "learningRate": 0.05, "seed": 0}
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory, tiny, tiny_data):
+    result = run("train", {"model": str(tiny), "data": str(tiny_data), **SMALL, "maxSteps": 4,
+                           "evalEverySteps": 4, "checkpointEverySteps": 100}, tmp_path_factory.mktemp("train"))
+    assert result.returncode == 0, result.describe()
+    return result
+
+
+def test_preflight_checks_the_device_estimates_memory_and_times_a_real_step(tmp_path, tiny, tiny_data):
+    ctx = make_job_context(tmp_path, cpus=2)
+    metrics = run_preflight(ctx, {"model": str(tiny), "data": str(tiny_data), **SMALL, "epochs": 1})
+    report = json.loads((ctx.output_dir / "preflight.json").read_text())
+    assert report["device"]["device"] == "cpu" and report["device"]["ok"] is True
+    memory = report["memory"]
+    assert memory["fits"] and memory["estimate"]["weights"] == 102_640 * 4
+    assert memory["estimate"]["total"] == sum(v for k, v in memory["estimate"].items() if k != "total")
+    step = report["smokeStep"]
+    assert step["length"] == 64 and step["batchSize"] == 2 and math.isfinite(step["loss"])  # longest examples, cut at 64
+    assert report["time"]["estimatedSeconds"] == pytest.approx(
+        report["time"]["plannedTokens"] / step["tokensPerSecond"], rel=0.05)  # both rounded
+    assert metrics["estimatedSeconds"] > 0
+
+
+def test_preflight_refuses_a_budget_the_measured_step_cannot_meet(tmp_path, tiny, tiny_data):
+    ctx = make_job_context(tmp_path, cpus=2)
+    with pytest.raises(BadInput) as refused:
+        run_preflight(ctx, {"model": str(tiny), "data": str(tiny_data), **SMALL, "epochs": 100, "maxMinutes": 0.05})
+    assert refused.value.code == "over_budget" and refused.value.details["fittingMaxSteps"] >= 0
+
+
+def test_a_device_that_is_not_there_is_refused_not_replaced():
+    with pytest.raises(BadInput) as refused:
+        chosen_device({"device": "mps"})  # Linux never has Metal
+    assert refused.value.code == "device_unavailable"
+
+
+def test_train_reports_finite_losses_and_the_adapter_loads_back_and_changes_the_output(trained, tiny):
+    import torch
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM
+
+    summary = trained.output_json("training.json")
+    assert summary["steps"] == 4 and summary["stoppedBy"] == "completed"
+    assert [p["step"] for p in summary["trainLoss"]] == [1, 2, 3, 4]
+    assert all(math.isfinite(p["loss"]) for p in summary["trainLoss"] + summary["evalLoss"])
+    assert summary["base"]["snapshotSha256"] == json.loads((tiny / "base.json").read_text())["snapshotSha256"]
+    metric_events = [e for e in trained.events if e["type"] == "metric" and e["name"] == "train_loss"]
+    assert [e["step"] for e in metric_events] == [1, 2, 3, 4] and all(e["tokensPerSecond"] > 0 for e in metric_events)
+    assert {"adapter/adapter_model.safetensors", "adapter/adapter_config.json"} <= {
+        f["path"] for f in trained.manifest["files"]}
+    ids = torch.tensor([[464, 3290, 318, 257, 1332]])
+    base = AutoModelForCausalLM.from_pretrained(TINY_GPT2, dtype=torch.float32)
+    before = base(ids).logits.detach().clone()
+    adapted = PeftModel.from_pretrained(base, trained.output("adapter"))
+    after = adapted(ids).logits.detach()
+    assert (after - before).abs().max() > 1e-6
+
+
+def test_evaluate_scores_base_then_adapter_on_the_same_answer_tokens(tmp_path, trained, tiny, tiny_data):
+    result = run("evaluate", {"model": str(tiny), "adapter": str(trained.output_dir), "data": str(tiny_data),
+                              "device": "cpu", "maxLength": 64, "generations": 2, "maxNewTokens": 4,
+                              "answerPattern": "#### (\\S+)", "answerExamples": 2}, tmp_path)
+    assert result.returncode == 0, result.describe()
+    receipt = result.output_json("receipt.json")
+    assert receipt["base"]["tokens"] == receipt["adapter"]["tokens"] > 0
+    # prompts longer than maxLength leave no answer token to score: counted, not silently lost
+    assert receipt["examples"] + receipt["droppedNoAnswerLeft"] == len((tiny_data / "eval.jsonl").read_text().splitlines())
+    assert receipt["examples"] >= 2
+    for side in ("base", "adapter"):
+        assert receipt[side]["perplexity"] == pytest.approx(math.exp(receipt[side]["meanNll"]))
+    assert receipt["betterThanBase"] == (receipt["adapter"]["meanNll"] < receipt["base"]["meanNll"])
+    assert receipt["base"]["meanNll"] != receipt["adapter"]["meanNll"]
+    assert len(receipt["generations"]) == 2 and receipt["exactMatch"]["examples"] == 2
+    assert result.report["metrics"]["betterThanBase"] == receipt["betterThanBase"]
+
+
+def test_sigterm_saves_a_checkpoint_exits_130_and_a_new_attempt_continues_at_the_saved_step(
+        tmp_path, start_job, tiny, tiny_data):
+    from recipes.llm_lora.tests.support import RECIPE
+
+    job_input = {"model": str(tiny), "data": str(tiny_data), **SMALL, "maxSteps": 40, "checkpointEverySteps": 1000,
+                 "evalEverySteps": 1000}
+    running = start_job(RECIPE, "train", job_input, tmp_path / "first", cpus=2)
+    deadline = time.monotonic() + 240
+    while not [e for e in running.events() if e["type"] == "metric" and e.get("step", 0) >= 2]:
+        assert running.proc.poll() is None and time.monotonic() < deadline, "training never reached step 2"
+        time.sleep(0.5)
+    running.terminate()
+    stopped = running.wait(120)
+    assert stopped.returncode == 130, stopped.describe()
+    checkpoints = sorted(running.paths["checkpoint"].glob("checkpoint-*"))
+    assert len(checkpoints) == 1
+    saved_step = int(checkpoints[0].name.split("-")[1])
+    first_losses = [e["value"] for e in stopped.events if e["type"] == "metric" and e["name"] == "train_loss"]
+    assert saved_step >= 2 and len(first_losses) >= saved_step
+
+    resumed = run("train", {**job_input, "maxSteps": saved_step + 2, "resumeFrom": str(checkpoints[0])},
+                  tmp_path / "second")
+    assert resumed.returncode == 0, resumed.describe()
+    summary = resumed.output_json("training.json")
+    assert summary["resumedFromStep"] == saved_step and summary["steps"] == saved_step + 2
+    # the loss curve continues: the saved history, then only the new steps
+    assert [p["step"] for p in summary["trainLoss"]] == list(range(1, saved_step + 3))
+    assert [p["loss"] for p in summary["trainLoss"][:saved_step]] == pytest.approx(first_losses[:saved_step])
+    new_events = [e["step"] for e in resumed.events if e["type"] == "metric" and e["name"] == "train_loss"]
+    assert new_events == [saved_step + 1, saved_step + 2]
