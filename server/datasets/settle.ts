@@ -9,7 +9,6 @@
  * process, installed on first use); passes are serialized so two triggers never admit
  * twice. Nothing here is lost on restart: the rows say what is still to be settled.
  */
-import type { CheckStatus, DatasetStatus, SplitStatus } from "@/contracts/lifecycles";
 import { ZChecksResult, ZProfile, ZSplitContract } from "@/contracts/recipes";
 import { readOutput } from "@/server/jobs/read-output";
 import type { Db } from "@/server/db/client";
@@ -70,13 +69,12 @@ type Outcome<P> = { ok: true; patch: P } | { ok: false; error: Failure };
  * How one kind of row is settled from its data job. The steps are the same for all three
  * (start the job, wait for it, fold its output in); what differs is said here.
  */
-interface Settlement<S extends string, P> {
-  store: LifecycleStore<S, P>;
+interface Settlement<W extends string, P> {
+  /** Every data lifecycle waits in one state (W) and ends `ready` or `failed`. */
+  store: LifecycleStore<W | "ready" | "failed", P>;
   row: { id: string; status: string; jobId: string | null };
-  /** The state the row waits in for its job, and where it ends. */
-  waiting: S;
-  ready: S;
-  failed: S;
+  /** The state the row waits in for its job. */
+  waiting: W;
   job: "profile" | "checks" | "split";
   /** The job's input and its operation key (one job per key). */
   start: () => Promise<{ input: Record<string, unknown>; key: string }>;
@@ -89,9 +87,9 @@ interface Settlement<S extends string, P> {
   notify: () => void;
 }
 
-async function settle<S extends string, P>(db: Db, s: Settlement<S, P>): Promise<SetupProgress | null> {
+async function settle<W extends string, P>(db: Db, s: Settlement<W, P>): Promise<SetupProgress | null> {
   if (s.row.status !== s.waiting) return null;
-  const fail = (f: Failure, atStart: boolean) => transition(db, s.store, s.row.id, s.failed, { reason: f.code, patch: s.failure(f, atStart) });
+  const fail = (f: Failure, atStart: boolean) => transition(db, s.store, s.row.id, "failed", { reason: f.code, patch: s.failure(f, atStart) });
   if (!s.row.jobId) {
     try {
       const { input, key } = await s.start();
@@ -108,7 +106,7 @@ async function settle<S extends string, P>(db: Db, s: Settlement<S, P>): Promise
   const job = await jobsService(db).get(s.row.jobId);
   if (!isTerminal(job.state)) return null;
   const outcome: Outcome<P> = job.state === "succeeded" ? await s.succeeded(job) : { ok: false, error: jobError(job) };
-  if (outcome.ok) await transition(db, s.store, s.row.id, s.ready, { patch: outcome.patch });
+  if (outcome.ok) await transition(db, s.store, s.row.id, "ready", { patch: outcome.patch });
   else await fail(outcome.error, false);
   s.notify();
   return null;
@@ -117,12 +115,10 @@ async function settle<S extends string, P>(db: Db, s: Settlement<S, P>): Promise
 /** Advances one dataset's profile; returns setup progress while the data tools are being built. */
 export function settleDataset(db: Db, d: DatasetRow): Promise<SetupProgress | null> {
   const repo = datasetsRepository(db);
-  return settle<DatasetStatus, DatasetPatch>(db, {
+  return settle<"profiling", DatasetPatch>(db, {
     store: datasetStore,
     row: { id: d.id, status: d.status, jobId: d.profileJobId },
     waiting: "profiling",
-    ready: "ready",
-    failed: "failed",
     job: "profile",
     start: async () => ({ input: await profileInput(db, d), key: `${d.id}:${d.updatedAt.getTime()}` }),
     attach: (profileJobId) => repo.datasets.update(d.id, { profileJobId }),
@@ -147,12 +143,10 @@ export function settleDataset(db: Db, d: DatasetRow): Promise<SetupProgress | nu
 export async function settleCheck(db: Db, c: CheckRow): Promise<SetupProgress | null> {
   const repo = datasetsRepository(db);
   const d = c.status === "running" ? await repo.datasets.find(c.datasetId) : null;
-  return settle<CheckStatus, CheckPatch>(db, {
+  return settle<"running", CheckPatch>(db, {
     store: checkStore,
     row: { id: c.id, status: c.status, jobId: c.jobId },
     waiting: "running",
-    ready: "ready",
-    failed: "failed",
     job: "checks",
     start: async () => {
       const input = await checksInput(db, c);
@@ -168,12 +162,10 @@ export async function settleCheck(db: Db, c: CheckRow): Promise<SetupProgress | 
 
 export function settleSplit(db: Db, s: SplitRow): Promise<SetupProgress | null> {
   const repo = datasetsRepository(db);
-  return settle<SplitStatus, SplitPatch>(db, {
+  return settle<"running", SplitPatch>(db, {
     store: splitStore,
     row: { id: s.id, status: s.status, jobId: s.jobId },
     waiting: "running",
-    ready: "ready",
-    failed: "failed",
     job: "split",
     start: async () => ({ input: JSON.parse(s.settings) as Record<string, unknown>, key: s.id }),
     attach: (jobId) => repo.splits.update(s.id, { jobId }),
