@@ -24,6 +24,7 @@ import os
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
@@ -103,6 +104,30 @@ def plan_runs(argv: list[str], own: dict[Path, Path]) -> list[tuple[Path | None,
     return [(owner, [*args, *(ignores if owner is None else []), *options]) for owner, args in runs.items()]
 
 
+def _junit_runs(runs: list[tuple[Path | None, list[str]]]) -> tuple[Path | None, list[Path]]:
+    """With several runs, each writes its own --junitxml file (merged afterwards into the one
+    asked for), since a second pytest would overwrite the first's report."""
+    target = next((Path(arg.split("=", 1)[1]) for _o, args in runs for arg in args if arg.startswith("--junitxml=")), None)
+    if target is None or len(runs) < 2:
+        return None, []
+    parts = []
+    for index, (owner, args) in enumerate(runs):
+        part = target.with_name(f"{target.stem}.{owner.parent.name if owner else 'main'}{target.suffix}")
+        args[:] = [f"--junitxml={part}" if arg.startswith("--junitxml=") else arg for arg in args]
+        parts.append(part)
+    return target, parts
+
+
+def _merge_junit(target: Path, parts: list[Path]) -> None:
+    merged = ElementTree.Element("testsuites", name="pytest tests")
+    for part in parts:
+        if part.is_file():
+            root = ElementTree.parse(part).getroot()
+            merged.extend(root.iter("testsuite"))
+            part.unlink()
+    ElementTree.ElementTree(merged).write(target, encoding="utf-8", xml_declaration=True)
+
+
 def main(argv: list[str]) -> int:
     envs = envs_dir()
     envs.mkdir(parents=True, exist_ok=True)
@@ -124,12 +149,15 @@ def main(argv: list[str]) -> int:
     print(f"run_pytests: environments ready in {time.monotonic() - started:.1f} s", flush=True)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "VIRTUAL_ENV")}
     env.update({"TRAINYARD_TEST_ENVS_DIR": str(envs), "PYTHONPATH": str(TRAINING), "PYTHONNOUSERSITE": "1"})
+    junit_target, junit_parts = _junit_runs(runs)
     code = 0
     for owner, args in runs:
         print(f"run_pytests: pytest {' '.join(args)} ({pythons[owner].parents[2].name})", flush=True)
         result = subprocess.call([str(pythons[owner]), "-m", "pytest", "-c", str(TRAINING / "pytest.ini"),
                                   "--rootdir", str(TRAINING), *args], env=env, cwd=REPO)
         code = code or result
+    if junit_target is not None:
+        _merge_junit(junit_target, junit_parts)
     if code == 0 and failures:
         print(f"run_pytests: pytest passed but these environments failed to build: {', '.join(failures)}",
               file=sys.stderr)
