@@ -5,14 +5,17 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
+import { experimentLifecycle } from "@/contracts/lifecycles";
 import { experimentStatusLabel } from "@/contracts/vocabulary";
 import { formatDuration, formatMetric } from "@/components/experiment/format";
 
+// "Failed or stopped": every way of not succeeding, an outcome not known yet included.
+const NOT_SUCCEEDED = experimentLifecycle.states.filter((s) => s !== "succeeded" && s !== "running");
 const FILTERS = [
   { key: "all", label: "All", statuses: undefined },
-  { key: "running", label: "Running", statuses: ["queued", "running"] },
+  { key: "running", label: "Running", statuses: ["running"] },
   { key: "succeeded", label: "Succeeded", statuses: ["succeeded"] },
-  { key: "failed", label: "Failed or stopped", statuses: ["failed", "cancelled", "timed_out", "unknown"] },
+  { key: "failed", label: "Failed or stopped", statuses: NOT_SUCCEEDED },
 ] as const;
 
 /** Every experiment of the project with status, metric and time; filterable by status. */

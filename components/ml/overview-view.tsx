@@ -31,7 +31,6 @@ function betterWords(e: ListItem, why: string | null, named = true): string {
       return e.betterThanBaseline
         ? `Yes: ${e.metric} ${formatMetric(e.candidate)} vs baseline ${formatMetric(e.baseline)}${of}.`
         : `No: ${e.metric} ${formatMetric(e.candidate)} vs baseline ${formatMetric(e.baseline)}, not better${of}.`;
-    case "queued":
     case "running":
       return `Not known yet: ${e.name} is still running.`;
     case "failed":
@@ -51,7 +50,7 @@ export function OverviewView({ projectId }: { projectId: string }) {
   const targets = useQuery(trpc.targets.list.queryOptions());
   const all = list.data ?? [];
   const latest = all[0];
-  const active = all.filter((e) => e.status === "running" || e.status === "queued").slice(0, 5);
+  const active = all.filter((e) => e.status === "running").slice(0, 5);
   const succeeded = all.find((e) => e.status === "succeeded");
   const ids = [...new Set([...active.map((e) => e.id), ...(succeeded ? [succeeded.id] : []), ...(latest ? [latest.id] : [])])];
   const details = useQueries({ queries: ids.map((id) => trpc.experiments.get.queryOptions({ id })) });
