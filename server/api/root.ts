@@ -8,6 +8,7 @@ import { experimentsRouter } from "./routers/experiments.router";
 import { draftsRouter } from "./routers/drafts.router";
 import { predictionsRouter } from "./routers/predictions.router";
 import { authRouter } from "./routers/auth.router";
+import { modelsRouter } from "./routers/models.router";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -19,6 +20,7 @@ export const appRouter = router({
   drafts: draftsRouter,
   predictions: predictionsRouter,
   auth: authRouter,
+  models: modelsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -10,6 +10,7 @@ import { startCommand } from "./commands/start";
 import { tokenCommand } from "./commands/token";
 import { trainCommand } from "./commands/train";
 import { experimentsCommand } from "./commands/experiments";
+import { modelsCommand } from "./commands/models";
 import { reportFailure } from "./failure";
 import { ensureBuilt } from "./ensure-built";
 import { ensureWorkerBuilt } from "./ensure-worker-built";
@@ -27,6 +28,8 @@ Usage:
   trainyard token revoke ID|PREFIX     revoke an API token
   trainyard train --data FILE --target COLUMN [options]   train a prediction model (see trainyard train --help)
   trainyard experiments list|show|cancel|logs             inspect experiments
+  trainyard models list|show|register|promote|rollback|history|compare
+                                       the model registry (see trainyard models --help)
   trainyard dataset upload FILE --project NAME   upload a data file to a project (CSV, TSV, Parquet, gzip CSV)
   trainyard backup DIR                 consistent copy of the database plus a manifest of managed data
   trainyard --version                  print the version
@@ -61,6 +64,8 @@ export async function main(argv: string[]): Promise<number> {
         return await trainCommand(rest);
       case "experiments":
         return await experimentsCommand(rest);
+      case "models":
+        return await modelsCommand(rest);
       case "backup":
         return await backupCommand(rest);
       case "dataset":

@@ -1,0 +1,15 @@
+/**
+ * Before a version takes an alias its export is verified (and restored by hash when it
+ * can be); the version's status records what was found, so the gate reads the truth.
+ */
+import type { Db } from "@/server/db/client";
+import { ensureManagedExport } from "./managed-export";
+import { markExport } from "./version-store";
+import type { VersionView } from "./registry-views";
+
+export async function checkVersionExport(db: Db, v: VersionView): Promise<VersionView> {
+  const exp = await db.experiment.findUnique({ where: { id: v.experimentId }, select: { opId: true } });
+  const found = await ensureManagedExport(db, v.exportSha256, exp?.opId ?? "");
+  await markExport(db, v.id, found.present, found.present ? (found.restored ? "restored from the worker by hash" : null) : found.reason);
+  return { ...v, status: found.present ? "registered" : "export_missing" };
+}

@@ -1,0 +1,107 @@
+/**
+ * The promotion gate: may this version replace the selected one on the evidence alone?
+ * Comparable only when both evaluation contracts are identical (metric and direction,
+ * split, evaluator version, evaluation snapshot); then better by at least the minimum
+ * useful gain promotes, anything else needs an acknowledgement with a reason. Evidence
+ * that is not about this exact version (its hashes differ) means it needs evaluation.
+ * Pure: the services hand it parsed versions.
+ */
+import { z } from "zod";
+import type { Receipt } from "@/contracts/recipes";
+
+/** What the gate reads of a version. */
+export interface GateVersion {
+  number: number;
+  status: string;
+  modelSha256: string;
+  snapshotSha256: string;
+  evaluationContractHash: string;
+  receipt: Receipt;
+}
+
+/** The contract fields that make two receipts comparable, in the words a page shows. */
+export const CONTRACT_FIELDS = {
+  primaryMetric: "metric",
+  direction: "metric direction",
+  splitSha256: "split contract",
+  evaluatorVersion: "evaluator version",
+  snapshotSha256: "evaluation snapshot",
+  partition: "scored partition",
+} as const;
+
+export const ZDifference = z.strictObject({ field: z.string(), words: z.string(), a: z.unknown(), b: z.unknown() });
+export const ZComparability = z.discriminatedUnion("comparable", [
+  z.strictObject({ comparable: z.literal(true), reason: z.string() }),
+  z.strictObject({ comparable: z.literal(false), reason: z.string(), differences: z.array(ZDifference) }),
+]);
+export type Comparability = z.infer<typeof ZComparability>;
+
+export function comparability(a: Receipt, b: Receipt): Comparability {
+  const differences = (Object.keys(CONTRACT_FIELDS) as (keyof typeof CONTRACT_FIELDS)[])
+    .filter((k) => a.evaluationContract[k] !== b.evaluationContract[k])
+    .map((k) => ({ field: k, words: CONTRACT_FIELDS[k], a: a.evaluationContract[k], b: b.evaluationContract[k] }));
+  if (differences.length) {
+    return { comparable: false, differences, reason: `Not comparable: the ${differences.map((d) => d.words).join(", ")} differ.` };
+  }
+  // Same fields but another hash: a contract field this code does not know yet.
+  if (a.contractSha256 !== b.contractSha256) {
+    return { comparable: false, differences: [], reason: "Not comparable: the evaluation contracts differ (their hashes are not equal)." };
+  }
+  return { comparable: true, reason: `Both scored ${a.primaryMetric} on the same split, snapshot and evaluator.` };
+}
+
+/** Why the version's receipt is not evidence about this exact version; null when it is. */
+export function evidenceMismatch(v: GateVersion): string | null {
+  const r = v.receipt;
+  if (r.hashes.exportSha256 !== v.modelSha256) return `its receipt scored model ${r.hashes.exportSha256 ?? "(none)"}, not this version's ${v.modelSha256}`;
+  if (r.hashes.snapshotSha256 !== v.snapshotSha256) return "its receipt scored another data snapshot";
+  if (r.contractSha256 !== v.evaluationContractHash) return "its receipt's evaluation contract is not the one recorded";
+  return null;
+}
+
+const fmt = (x: number) => x.toPrecision(4);
+
+export const ZGateDecision = z.discriminatedUnion("verdict", [
+  /** Nothing is selected: the first promotion needs no comparison. */
+  z.strictObject({ verdict: z.literal("first"), reason: z.string() }),
+  z.strictObject({ verdict: z.literal("better"), reason: z.string(), metric: z.string(), candidate: z.number(), selected: z.number(), improvement: z.number() }),
+  z.strictObject({
+    verdict: z.literal("needs_acknowledgement"),
+    why: z.enum(["not_comparable", "not_better"]),
+    reason: z.string(),
+    comparability: ZComparability,
+    metric: z.string(),
+    candidate: z.number(),
+    selected: z.number(),
+    improvement: z.number().nullable(),
+  }),
+  z.strictObject({ verdict: z.literal("needs_evaluation"), reason: z.string() }),
+  z.strictObject({ verdict: z.literal("export_missing"), reason: z.string() }),
+  z.strictObject({ verdict: z.literal("already_selected"), reason: z.string() }),
+]);
+export type GateDecision = z.infer<typeof ZGateDecision>;
+
+/** May `candidate` take the alias from `current` (null: the alias points nowhere yet)? */
+export function gate(candidate: GateVersion, current: GateVersion | null, minUsefulGain: number): GateDecision {
+  if (candidate.status !== "registered") {
+    return { verdict: "export_missing", reason: `Version ${candidate.number}'s export is missing from managed storage; it cannot be promoted.` };
+  }
+  const mismatch = evidenceMismatch(candidate);
+  if (mismatch) return { verdict: "needs_evaluation", reason: `Version ${candidate.number} needs evaluation: ${mismatch}.` };
+  if (!current) return { verdict: "first", reason: `Nothing is selected yet: version ${candidate.number} is the first.` };
+  if (current.number === candidate.number) return { verdict: "already_selected", reason: `Version ${candidate.number} already holds it.` };
+  const c = candidate.receipt;
+  const s = current.receipt;
+  const comp = comparability(c, s);
+  const base = { metric: c.primaryMetric, candidate: c.primaryValue, selected: s.primaryValue };
+  if (!comp.comparable) {
+    return { verdict: "needs_acknowledgement", why: "not_comparable", reason: comp.reason, comparability: comp, ...base, improvement: null };
+  }
+  const improvement = c.direction === "higher_is_better" ? c.primaryValue - s.primaryValue : s.primaryValue - c.primaryValue;
+  const change = `${c.primaryMetric}: ${fmt(s.primaryValue)} → ${fmt(c.primaryValue)}`;
+  if (improvement >= minUsefulGain) {
+    return { verdict: "better", reason: `Better by at least the minimum useful gain (${minUsefulGain}): ${change}.`, ...base, improvement };
+  }
+  const words = improvement < 0 ? `a regression on ${change}` : `no useful gain on ${change} (less than ${minUsefulGain})`;
+  return { verdict: "needs_acknowledgement", why: "not_better", reason: `Promoting version ${candidate.number} is ${words}.`, comparability: comp, ...base, improvement };
+}

@@ -1,0 +1,187 @@
+/**
+ * What the API, the CLI and the Models view see of models, versions and alias events:
+ * rows parsed once here (stored JSON through its contract), BigInt sizes as numbers.
+ */
+import { z } from "zod";
+import { ZReceipt } from "@/contracts/recipes";
+import type { ModelVersionStatus } from "@/contracts/lifecycles";
+import type { Db } from "@/server/db/client";
+import type { Tx } from "@/server/lifecycle/transition";
+import { notFound } from "@/server/errors";
+import { ZExperimentSettings } from "@/server/experiments/experiments.schema";
+import { ZActor, SELECTED, LIMITS } from "./registry.schema";
+
+type Client = Db | Tx;
+type VersionRow = NonNullable<Awaited<ReturnType<Db["modelVersion"]["findUnique"]>>>;
+type ModelRow = NonNullable<Awaited<ReturnType<Db["registeredModel"]["findUnique"]>>>;
+type EventRow = NonNullable<Awaited<ReturnType<Db["aliasEvent"]["findUnique"]>>>;
+
+/** Recipe and environment identity of the training that made a version. */
+export const ZVersionIdentity = z.strictObject({
+  recipe: z.string(),
+  recipeVersion: z.string(),
+  environmentId: z.string(),
+  trainJobId: z.string(),
+});
+
+export interface VersionView {
+  id: string;
+  modelId: string;
+  number: number;
+  experimentId: string;
+  status: ModelVersionStatus;
+  exportSha256: string;
+  exportBytes: number;
+  exportFileName: string;
+  modelSha256: string;
+  primaryMetric: string;
+  direction: string;
+  primaryValue: number;
+  baselineValue: number;
+  metrics: Record<string, number | null | undefined>;
+  receipt: z.infer<typeof ZReceipt>;
+  evaluationContractHash: string;
+  snapshotSha256: string;
+  splitContractId: string | null;
+  settings: z.infer<typeof ZExperimentSettings>;
+  identity: z.infer<typeof ZVersionIdentity>;
+  targetId: string;
+  createdAt: Date;
+  /** The aliases that point at it now ("selected", "staging"). */
+  aliases: string[];
+}
+
+export interface AliasView {
+  name: string;
+  versionId: string;
+  version: number;
+  since: Date;
+}
+
+export interface EventView {
+  id: number;
+  alias: string;
+  kind: "promote" | "rollback";
+  from: { id: string; number: number } | null;
+  to: { id: string; number: number };
+  revision: number;
+  actor: z.infer<typeof ZActor>;
+  reason: string;
+  evidence: unknown;
+  acknowledgedRegression: boolean;
+  at: Date;
+}
+
+export interface ModelView {
+  id: string;
+  projectId: string;
+  name: string;
+  /** Moves with every alias change; promote and rollback name the one they decided on. */
+  revision: number;
+  /** The version in use (the "selected" alias); null until the first promotion. */
+  selected: (VersionView & { selectedAt: Date }) | null;
+  aliases: AliasView[];
+  versionCount: number;
+  createdAt: Date;
+}
+
+export function versionView(row: VersionRow, aliases: string[] = []): VersionView {
+  const receipt = ZReceipt.parse(JSON.parse(row.receipt));
+  const baseline = ZReceipt.parse(JSON.parse(row.baselineReceipt));
+  return {
+    id: row.id,
+    modelId: row.modelId,
+    number: row.number,
+    experimentId: row.experimentId,
+    status: row.status as ModelVersionStatus,
+    exportSha256: row.exportSha256,
+    exportBytes: Number(row.exportBytes),
+    exportFileName: row.exportFileName,
+    modelSha256: row.modelSha256,
+    primaryMetric: receipt.primaryMetric,
+    direction: receipt.direction,
+    primaryValue: receipt.primaryValue,
+    baselineValue: baseline.primaryValue,
+    metrics: receipt.metrics,
+    receipt,
+    evaluationContractHash: row.evaluationContractHash,
+    snapshotSha256: row.snapshotSha256,
+    splitContractId: row.splitContractId,
+    settings: ZExperimentSettings.parse(JSON.parse(row.settings)),
+    identity: ZVersionIdentity.parse(JSON.parse(row.identity)),
+    targetId: row.targetId,
+    createdAt: row.createdAt,
+    aliases,
+  };
+}
+
+
+export async function findModel(db: Client, modelId: string): Promise<ModelRow> {
+  const m = await db.registeredModel.findUnique({ where: { id: modelId } });
+  if (!m) throw notFound(`There is no model ${modelId}.`);
+  return m;
+}
+
+/** Version `number` of the model, or NOT_FOUND naming what exists. */
+export async function findVersion(db: Client, modelId: string, number: number): Promise<VersionView> {
+  const row = await db.modelVersion.findUnique({ where: { modelId_number: { modelId, number } } });
+  if (!row) {
+    const count = await db.modelVersion.count({ where: { modelId } });
+    throw notFound(`This model has no version ${number} (it has ${count ? `versions 1–${count}` : "no versions"}).`);
+  }
+  const aliases = await db.modelAlias.findMany({ where: { modelId, versionId: row.id } });
+  return versionView(row, aliases.map((a) => a.name));
+}
+
+export async function modelView(db: Client, model: ModelRow): Promise<ModelView> {
+  const aliases = await db.modelAlias.findMany({ where: { modelId: model.id }, orderBy: { name: "asc" } });
+  const rows = aliases.length ? await db.modelVersion.findMany({ where: { id: { in: aliases.map((a) => a.versionId) } } }) : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const sel = aliases.find((a) => a.name === SELECTED);
+  const selRow = sel ? byId.get(sel.versionId) : undefined;
+  const names = (versionId: string) => aliases.filter((a) => a.versionId === versionId).map((a) => a.name);
+  return {
+    id: model.id,
+    projectId: model.projectId,
+    name: model.name,
+    revision: model.revision,
+    selected: sel && selRow ? { ...versionView(selRow, names(selRow.id)), selectedAt: sel.updatedAt } : null,
+    aliases: aliases.map((a) => ({ name: a.name, versionId: a.versionId, version: byId.get(a.versionId)?.number ?? 0, since: a.updatedAt })),
+    versionCount: await db.modelVersion.count({ where: { modelId: model.id } }),
+    createdAt: model.createdAt,
+  };
+}
+
+export async function versionsOf(db: Client, modelId: string): Promise<VersionView[]> {
+  const [rows, aliases] = await Promise.all([
+    db.modelVersion.findMany({ where: { modelId }, orderBy: { number: "desc" } }),
+    db.modelAlias.findMany({ where: { modelId } }),
+  ]);
+  return rows.map((r) => versionView(r, aliases.filter((a) => a.versionId === r.id).map((a) => a.name)));
+}
+
+export async function eventViews(db: Client, rows: EventRow[]): Promise<EventView[]> {
+  const ids = [...new Set(rows.flatMap((r) => [r.toVersionId, ...(r.fromVersionId ? [r.fromVersionId] : [])]))];
+  const versions = await db.modelVersion.findMany({ where: { id: { in: ids } }, select: { id: true, number: true } });
+  const num = new Map(versions.map((v) => [v.id, v.number]));
+  return rows.map((r) => ({
+    id: r.id,
+    alias: r.alias,
+    kind: r.kind as EventView["kind"],
+    from: r.fromVersionId ? { id: r.fromVersionId, number: num.get(r.fromVersionId) ?? 0 } : null,
+    to: { id: r.toVersionId, number: num.get(r.toVersionId) ?? 0 },
+    revision: r.revision,
+    actor: ZActor.parse(JSON.parse(r.actor)),
+    reason: r.reason,
+    evidence: JSON.parse(r.evidence) as unknown,
+    acknowledgedRegression: r.acknowledgedRegression,
+    at: r.at,
+  }));
+}
+
+/** The model's alias events, newest first (the last LIMITS.eventsShown; all are kept). */
+export async function history(db: Client, modelId: string, limit: number = LIMITS.eventsShown): Promise<EventView[]> {
+  await findModel(db, modelId);
+  const rows = await db.aliasEvent.findMany({ where: { modelId }, orderBy: { id: "desc" }, take: Math.min(limit, LIMITS.eventsShown) });
+  return eventViews(db, rows);
+}

@@ -1,0 +1,60 @@
+/**
+ * Roll back: the "selected" alias returns to the version selected before the current one,
+ * or to any version that was selected earlier (from the timeline). An event like a
+ * promotion; no gate, since the version already served, but its export must be present.
+ */
+import type { Db } from "@/server/db/client";
+import { badInput, conflict } from "@/server/errors";
+import { comparability } from "./gate";
+import { moveAlias } from "./alias-move";
+import { checkVersionExport } from "./export-check";
+import { SELECTED, type Actor, type TRollbackInput } from "./registry.schema";
+import { findModel, findVersion, versionView } from "./registry-views";
+import { aliasTarget, evidenceOf, moveResult, type MoveResult } from "./promote";
+
+export async function rollback(db: Db, input: TRollbackInput, actor: Actor): Promise<MoveResult> {
+  const model = await findModel(db, input.modelId);
+  const target = async () => {
+    const current = await aliasTarget(db, model.id, SELECTED);
+    if (!current) throw badInput(`"${model.name}" has no selected version, so there is nothing to roll back.`, { code: "no_earlier_selection" });
+    const events = await db.aliasEvent.findMany({ where: { modelId: model.id, alias: SELECTED }, orderBy: { id: "desc" } });
+    if (input.to === undefined) {
+      const previous = events[0]?.fromVersionId;
+      if (!previous) throw badInput(`"${model.name}" has had no selection before version ${current.number}; there is nothing to roll back to.`, { code: "no_earlier_selection" });
+      return { current, to: versionView(await db.modelVersion.findUniqueOrThrow({ where: { id: previous } })) };
+    }
+    const to = await findVersion(db, model.id, input.to);
+    if (to.id === current.id) throw badInput(`Version ${to.number} is already selected.`, { code: "already_selected" });
+    if (!events.some((e) => e.toVersionId === to.id)) {
+      throw badInput(`Version ${to.number} of "${model.name}" was never selected; promote it instead of rolling back to it.`, { code: "never_selected" });
+    }
+    return { current, to };
+  };
+  const { current, to } = await target();
+  const checked = await checkVersionExport(db, to);
+  if (checked.status !== "registered") throw conflict(`Version ${to.number}'s export is missing from managed storage; it cannot be selected.`, { code: "export_missing" });
+  const comp = comparability(to.receipt, current.receipt);
+  const decision = { verdict: "rollback" as const, reason: `Rolled back from version ${current.number} to version ${to.number}. ${comp.reason}` };
+  const eventId = await db.$transaction(async (tx) => {
+    const now = await tx.registeredModel.findUniqueOrThrow({ where: { id: model.id } });
+    const expected = input.expectedRevision ?? now.revision;
+    const still = await aliasTarget(tx, model.id, SELECTED);
+    // Without an expected revision, the selection it decided on must still hold.
+    if (expected !== now.revision || still?.id !== current.id) {
+      throw conflict(`The model is at revision ${now.revision}: someone moved it since you looked.`, { code: "stale_revision" });
+    }
+    return moveAlias(tx, {
+      modelId: model.id,
+      alias: SELECTED,
+      kind: "rollback",
+      fromVersionId: current.id,
+      toVersionId: to.id,
+      expectedRevision: expected,
+      actor,
+      reason: input.reason,
+      evidence: { ...evidenceOf(decision, to, current), comparability: comp },
+      acknowledgedRegression: false,
+    });
+  });
+  return moveResult(db, model.id, eventId, decision);
+}
