@@ -6,17 +6,12 @@
  */
 import { z } from "zod";
 import { WORKER_PROTOCOL } from "@/contracts/worker";
+import { parseStoredJson } from "@/server/db/stored-json";
 
 const ZProtocolOnly = z.object({ workerProtocol: z.number() }).loose();
 
 export function workerProtocolOf(probeJson: string | null): number | null {
-  if (!probeJson) return null;
-  try {
-    const parsed = ZProtocolOnly.safeParse(JSON.parse(probeJson));
-    return parsed.success ? parsed.data.workerProtocol : null;
-  } catch {
-    return null;
-  }
+  return parseStoredJson(ZProtocolOnly, probeJson)?.workerProtocol ?? null;
 }
 
 /** null when the worker may take new jobs; otherwise the message to show. */

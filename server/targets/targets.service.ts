@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { WORKER_PROTOCOL, ZProbeResponse, type TWorkerRequest } from "@/contracts/worker";
 import { controllerRuntime, workerBundlePath } from "@/server/config/runtime";
 import { getDb, type Db } from "@/server/db/client";
+import { parseStoredJson } from "@/server/db/stored-json";
 import { notFound, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { outdatedWorkerMessage, workerProtocolOf } from "./compat";
@@ -20,10 +21,8 @@ import { targetsRepository, type TargetRow } from "./targets.repository";
 import { localTransport, WorkerRefused, WorkerUnreachable, type ResponseOf, type WorkerTransport } from "./transport";
 
 function connectionOf(t: TargetRow): TConnectionView | null {
-  if (t.kind !== "ssh") return null;
-  const parsed = ZSshTargetConfig.safeParse(JSON.parse(t.config));
-  if (!parsed.success) return null;
-  const c = parsed.data;
+  const c = t.kind === "ssh" ? parseStoredJson(ZSshTargetConfig, t.config) : null;
+  if (!c) return null;
   // `ssh -G` lists OpenSSH's default key names whether they exist or not: show the real ones.
   const existing = c.endpoint.identityFiles.filter((f) => existsSync(expandHome(f)));
   const keyFiles = existing.length || c.alias ? existing : c.endpoint.identityFiles;
@@ -31,10 +30,9 @@ function connectionOf(t: TargetRow): TConnectionView | null {
 }
 
 function hostKeyProblemOf(t: TargetRow): THostKeyProblemView | null {
-  if (!t.hostKeyProblem) return null;
-  const parsed = ZHostKeyProblem.safeParse(JSON.parse(t.hostKeyProblem));
-  if (!parsed.success) return null;
-  const { key: _key, ...view } = parsed.data;
+  const problem = parseStoredJson(ZHostKeyProblem, t.hostKeyProblem);
+  if (!problem) return null;
+  const { key: _key, ...view } = problem;
   return view;
 }
 
@@ -74,15 +72,7 @@ export function toTargetView(t: TargetRow, all: TargetRow[] = []): TargetView {
   };
 }
 
-export function parseProbe(json: string | null): TProbe | null {
-  if (!json) return null;
-  try {
-    const parsed = ZProbeResponse.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
+export const parseProbe = (json: string | null): TProbe | null => parseStoredJson(ZProbeResponse, json);
 
 /** The transport for a target; the caller never knows whether it is a pipe or SSH. */
 export function transportFor(t: TargetRow, db: Db = getDb()): WorkerTransport {
