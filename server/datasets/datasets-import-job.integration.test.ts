@@ -47,7 +47,7 @@ describe("register by path as a worker job", () => {
     expect(r.snapshotSha256).toBe(crypto.createHash("sha256").update(readFileSync(file)).digest("hex"));
     expect(r.bytes).toBe(Buffer.byteLength(rows));
 
-    const local = (await server.client.targets.list.query()).find((t) => t.kind === "local")!;
+    const local = (await server.client.targets.list.query()).find((t) => t.thisComputer)!;
     expect(local.unreachableSince).toBeNull();
     // The worker ran it as an import job, which left no partial copy.
     const receipts = readdirSync(path.join(home.workerHome, "receipts"))
