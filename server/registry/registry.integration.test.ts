@@ -1,0 +1,254 @@
+/**
+ * The model registry through the real server, worker and recipes on real data
+ * (penguins): three real trainings (two with the same evaluation contract, one scored on
+ * another metric) registered as versions; promotion behind the gate (acknowledgement for
+ * a regression or an incomparable pair, CONFLICT for a stale revision and for the loser of
+ * two concurrent promotions); rollback to the exact previous version; a damaged export
+ * restored by hash or refused; a server killed with SIGKILL in the middle of a promotion
+ * leaves the old selection and no event; the CLI end to end.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { TRPCClientError } from "@trpc/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "@/server/testing/cli-process";
+import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+
+const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
+const REAL_TRAINING = { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") };
+const MODEL = "Species classifier";
+
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+function filesNamed(dir: string, name: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? filesNamed(full, name) : e.name === name ? [full] : [];
+  });
+}
+
+/** What the server refused with: the tRPC code and the precise reason in details.code. */
+async function refusal(p: Promise<unknown>): Promise<{ code: string; reason: string | undefined; message: string; details: Record<string, unknown> | null }> {
+  try {
+    await p;
+  } catch (err) {
+    if (!(err instanceof TRPCClientError)) throw err;
+    const data = err.data as { code: string; details: Record<string, unknown> | null };
+    return { code: data.code, reason: data.details?.code as string | undefined, message: err.message, details: data.details };
+  }
+  throw new Error("expected a refusal, got an answer");
+}
+
+async function cliJson(url: string, args: string[]) {
+  const r = await runCli(url, [...args, "--json"]).done;
+  return { code: r.code, json: JSON.parse(r.stdout) as Record<string, unknown> & { error?: { code: string; message: string } }, stderr: r.stderr };
+}
+
+describe("the model registry", { timeout: 900_000 }, () => {
+  let home: TestHome;
+  let server: TestServer;
+  let projectId: string;
+  /** Experiments: a and b share the evaluation contract (accuracy); c is scored on balanced accuracy. */
+  const exp: Record<"a" | "b" | "c", string> = { a: "", b: "", c: "" };
+  let modelId: string;
+
+  beforeAll(async () => {
+    home = makeTestHome();
+    server = await startTestServer({ home, env: REAL_TRAINING });
+    const first = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--max-minutes", "4", "--out", home.scratch, "--json"]).done;
+    expect(first.code, first.stderr).toBe(0);
+    exp.a = (JSON.parse(first.stdout) as { experimentId: string }).experimentId;
+    const a = await server.client.experiments.get.query({ id: exp.a });
+    projectId = a.projectId;
+    const datasetId = (await server.client.datasets.list.query({ projectId }))[0]!.id;
+    const start = (metric: "accuracy" | "balanced_accuracy") =>
+      server.client.experiments.start.mutate({
+        opId: randomUUID(),
+        projectId,
+        datasetId,
+        settings: { target: "species", task: "multiclass", metric, mode: "quick", maxMinutes: 4 },
+      });
+    const [b, c] = await Promise.all([start("accuracy"), start("balanced_accuracy")]);
+    exp.b = b.id;
+    exp.c = c.id;
+    for (const id of [exp.b, exp.c]) {
+      const done = await waitFor(`experiment ${id} to end`, async () => {
+        const d = await server.client.experiments.get.query({ id });
+        return d.status !== "running" ? d : undefined;
+      }, 600_000, 1000);
+      expect(done.status, `${done.status}: ${done.note}`).toBe("succeeded");
+    }
+  });
+  afterAll(() => server?.stop());
+
+  it("registers two trainings as versions 1 and 2 of one model from the CLI; the same experiment again is the same version", async () => {
+    const one = await cliJson(server.url, ["models", "register", "--experiment", exp.a, "--model", MODEL]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.json).toMatchObject({ name: MODEL, revision: 1, selected: null, aliases: [], created: true, version: { number: 1, experimentId: exp.a, status: "registered" } });
+    modelId = one.json.id as string;
+    // Another spelling of the name is the same model.
+    const two = await cliJson(server.url, ["models", "register", "--experiment", exp.b, "--model", "species CLASSIFIER"]);
+    expect(two.json).toMatchObject({ id: modelId, created: true, version: { number: 2, experimentId: exp.b } });
+    const again = await cliJson(server.url, ["models", "register", "--experiment", exp.a, "--model", MODEL]);
+    expect(again.json).toMatchObject({ id: modelId, created: false, version: { number: 1 } });
+    const shown = await server.client.models.show.query({ modelId });
+    expect(shown.versions.map((v) => v.number)).toEqual([2, 1]);
+    const v1 = shown.versions.find((v) => v.number === 1)!;
+    const a = await server.client.experiments.get.query({ id: exp.a });
+    expect(v1.exportSha256).toBe(a.exportSha256);
+    expect(sha256(path.join(home.home, "artifacts", v1.exportSha256, "export.tar.gz"))).toBe(v1.exportSha256);
+    expect(v1.identity).toMatchObject({ recipe: "tabular" });
+    expect(v1.receipt.hashes.exportSha256).toBe(v1.modelSha256);
+  });
+
+  it("refuses a taken, empty or over-long name and an experiment that did not succeed, changing nothing", async () => {
+    expect(await refusal(server.client.models.register.mutate({ experimentId: exp.c, newModelName: "  SPECIES classifier " }))).toMatchObject({ code: "CONFLICT", reason: "name_taken" });
+    expect((await refusal(server.client.models.register.mutate({ experimentId: exp.c, newModelName: "" }))).code).toBe("BAD_REQUEST");
+    expect((await refusal(server.client.models.register.mutate({ experimentId: exp.c, newModelName: "x".repeat(101) }))).code).toBe("BAD_REQUEST");
+    const datasetId = (await server.client.datasets.list.query({ projectId }))[0]!.id;
+    const cancelled = await server.client.experiments.start.mutate({
+      opId: randomUUID(),
+      projectId,
+      datasetId,
+      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 4 },
+    });
+    await server.client.experiments.cancel.mutate({ id: cancelled.id });
+    await waitFor("the experiment to be cancelled", async () => (await server.client.experiments.get.query({ id: cancelled.id })).status === "cancelled", 120_000, 500);
+    const r = await refusal(server.client.models.register.mutate({ experimentId: cancelled.id, modelId }));
+    expect(r).toMatchObject({ code: "BAD_REQUEST", reason: "experiment_not_succeeded" });
+    expect(r.message).toContain("cancelled");
+    expect((await server.client.models.list.query({ projectId })).map((m) => [m.name, m.versionCount])).toEqual([[MODEL, 2]]);
+  });
+
+  let hi = 0;
+  let lo = 0;
+  it("promotes the first version without a comparison, from the CLI, recording who and why", async () => {
+    const shown = await server.client.models.show.query({ modelId });
+    const [v1, v2] = [1, 2].map((n) => shown.versions.find((v) => v.number === n)!);
+    [hi, lo] = v1!.primaryValue >= v2!.primaryValue ? [1, 2] : [2, 1];
+    const r = await cliJson(server.url, ["models", "promote", MODEL, String(hi), "--reason", "first release", "--expected-revision", "1"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({
+      id: modelId,
+      revision: 2,
+      selected: { number: hi },
+      aliases: [{ name: "selected", version: hi }],
+      event: { kind: "promote", alias: "selected", from: null, to: { number: hi }, reason: "first release", actor: { kind: "open" }, acknowledgedRegression: false, revision: 2 },
+      decision: { verdict: "first" },
+    });
+  });
+
+  it("needs an acknowledgement to promote a comparable version that is not better, and records it", async () => {
+    const refused = await refusal(server.client.models.promote.mutate({ modelId, version: lo, reason: "try", expectedRevision: 2 }));
+    expect(refused).toMatchObject({ code: "CONFLICT", reason: "needs_acknowledgement" });
+    expect(refused.details).toMatchObject({ decision: { verdict: "needs_acknowledgement", why: "not_better", comparability: { comparable: true } } });
+    const unchanged = await server.client.models.show.query({ modelId });
+    expect([unchanged.model.revision, unchanged.model.selected?.number, unchanged.history.length]).toEqual([2, hi, 1]);
+    const r = await server.client.models.promote.mutate({ modelId, version: lo, reason: "I accept no gain on accuracy", acceptRegression: true, expectedRevision: 2 });
+    expect(r.model).toMatchObject({ revision: 3, selected: { number: lo } });
+    expect(r.event).toMatchObject({ from: { number: hi }, to: { number: lo }, acknowledgedRegression: true, reason: "I accept no gain on accuracy" });
+    expect(r.event!.evidence).toMatchObject({ decision: { verdict: "needs_acknowledgement" }, candidate: { version: lo }, previous: { version: hi } });
+  });
+
+  it("refuses a stale revision with CONFLICT and the refreshed comparison, changing nothing", async () => {
+    const r = await refusal(server.client.models.promote.mutate({ modelId, version: hi, reason: "from an old page", acceptRegression: true, expectedRevision: 2 }));
+    expect(r).toMatchObject({ code: "CONFLICT", reason: "stale_revision" });
+    expect(r.details).toMatchObject({ model: { revision: 3, selected: { number: lo } }, decision: { verdict: expect.any(String) } });
+    const cli = await cliJson(server.url, ["models", "promote", MODEL, String(hi), "--reason", "old", "--accept-regression", "--expected-revision", "2"]);
+    expect(cli.code).toBe(1);
+    expect(cli.json.error).toMatchObject({ code: "stale_revision" });
+    expect((await server.client.models.history.query({ modelId })).length).toBe(2);
+  });
+
+  it("lets exactly one of two concurrent promotions win; the other gets CONFLICT", async () => {
+    const promote = (reason: string) => server.client.models.promote.mutate({ modelId, version: hi, reason, acceptRegression: true, expectedRevision: 3 });
+    const results = await Promise.allSettled([promote("click one"), promote("click two")]);
+    const won = results.filter((r) => r.status === "fulfilled");
+    const lost = results.filter((r) => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(((lost[0] as PromiseRejectedResult).reason as TRPCClientError<never>).data).toMatchObject({ code: "CONFLICT", details: { code: "stale_revision" } });
+    const shown = await server.client.models.show.query({ modelId });
+    expect([shown.model.revision, shown.model.selected?.number, shown.history.length]).toEqual([4, hi, 3]);
+  });
+
+  it("rolls back to the exact previously selected version, and refuses a version that was never selected or does not exist", async () => {
+    const before = await server.client.models.show.query({ modelId });
+    const previous = before.history[0]!.from!;
+    const r = await cliJson(server.url, ["models", "rollback", MODEL, "--reason", "the new one misbehaves"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ revision: 5, selected: { id: previous.id, number: previous.number }, event: { kind: "rollback", from: { number: hi }, to: { id: previous.id }, reason: "the new one misbehaves" } });
+    expect((await refusal(server.client.models.rollback.mutate({ modelId, to: 99, reason: "x" }))).code).toBe("NOT_FOUND");
+    const history = await cliJson(server.url, ["models", "history", MODEL]);
+    expect((history.json as unknown as { kind: string }[]).map((e) => e.kind)).toEqual(["rollback", "promote", "promote", "promote"]);
+  });
+
+  it("needs an acknowledgement for an incomparable pair and says which contract fields differ", async () => {
+    const reg = await server.client.models.register.mutate({ experimentId: exp.c, modelId });
+    expect(reg.version.number).toBe(3);
+    const now = await server.client.models.show.query({ modelId });
+    const refused = await refusal(server.client.models.promote.mutate({ modelId, version: 3, reason: "better?", expectedRevision: now.model.revision }));
+    expect(refused).toMatchObject({ code: "CONFLICT", reason: "needs_acknowledgement", details: { decision: { why: "not_comparable" } } });
+    expect(refused.message).toContain("metric");
+    const compared = await cliJson(server.url, ["models", "compare", MODEL, "1", "3"]);
+    expect(compared.json).toMatchObject({ comparability: { comparable: false, differences: [{ field: "primaryMetric", a: "accuracy", b: "balanced_accuracy" }] }, improvement: null });
+    const same = await server.client.models.compare.query({ modelId, a: 1, b: 2 });
+    expect(same.comparability.comparable).toBe(true);
+    expect(same.data.find((r) => r.key === "snapshotSha256")!.same).toBe(true);
+  });
+
+  it("downloads a version's export with its checksum, restores a damaged archive by hash, and refuses one it cannot restore", async () => {
+    const v3 = (await server.client.models.show.query({ modelId })).versions.find((v) => v.number === 3)!;
+    const res = await fetch(`${server.url}/api/models/${modelId}/versions/3/export`);
+    expect(res.status).toBe(200);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get("x-checksum-sha256")).toBe(v3.exportSha256);
+    expect(createHash("sha256").update(body).digest("hex")).toBe(v3.exportSha256);
+    const archive = path.join(home.home, "artifacts", v3.exportSha256, "export.tar.gz");
+    writeFileSync(archive, "damaged");
+    expect((await fetch(`${server.url}/api/models/${modelId}/versions/3/export`)).status).toBe(409);
+    // Promoting checks the export first: restored from the worker by its hash.
+    let rev = (await server.client.models.show.query({ modelId })).model.revision;
+    const promoted = await server.client.models.promote.mutate({ modelId, version: 3, reason: "balanced accuracy is what we report now", acceptRegression: true, expectedRevision: rev });
+    expect(promoted.model.selected?.number).toBe(3);
+    expect(sha256(archive)).toBe(v3.exportSha256);
+    // Now without the worker's copy too: the version's export is missing and it cannot be selected.
+    const v2 = (await server.client.models.show.query({ modelId })).versions.find((v) => v.number === 2)!;
+    expect(v2.exportSha256).not.toBe(v3.exportSha256);
+    const workerCopies = filesNamed(home.workerHome, "export.tar.gz").filter((f) => statSync(f).isFile() && sha256(f) === v2.exportSha256);
+    expect(workerCopies.length).toBeGreaterThan(0);
+    for (const f of workerCopies) rmSync(f);
+    rmSync(path.join(home.home, "artifacts", v2.exportSha256, "export.tar.gz"));
+    rev = promoted.model.revision;
+    const refused = await refusal(server.client.models.promote.mutate({ modelId, version: 2, reason: "back to 2", acceptRegression: true, expectedRevision: rev }));
+    expect(refused).toMatchObject({ code: "CONFLICT", reason: "export_missing" });
+    const after = await server.client.models.show.query({ modelId });
+    expect(after.versions.find((v) => v.number === 2)!.status).toBe("export_missing");
+    expect([after.model.revision, after.model.selected?.number]).toEqual([rev, 3]);
+    const retention = await server.client.models.retentionPreview.query({ projectId });
+    expect(retention.kept.map((k) => k.number)).toEqual([3]);
+    expect(retention.removable.map((r) => r.number).sort()).toEqual([1, 2]);
+  });
+
+  it("leaves the old selection and no event when the server is killed with SIGKILL in the middle of a promotion", async () => {
+    const before = await server.client.models.show.query({ modelId });
+    await server.stop();
+    const pauseFile = path.join(home.scratch, "alias-move.paused");
+    server = await startTestServer({ home, env: { ...REAL_TRAINING, TRAINYARD_TEST_ALIAS_MOVE_PAUSE_FILE: pauseFile } });
+    const pending = server.client.models.promote.mutate({ modelId, version: 1, reason: "mid-flight", acceptRegression: true, expectedRevision: before.model.revision });
+    pending.catch(() => undefined);
+    await waitFor("the promotion to be inside its transaction", () => existsSync(pauseFile), 60_000, 50);
+    await server.kill9();
+    rmSync(pauseFile);
+    server = await startTestServer({ home, env: REAL_TRAINING });
+    const after = await server.client.models.show.query({ modelId });
+    expect(after.model.revision).toBe(before.model.revision);
+    expect(after.model.selected?.id).toBe(before.model.selected?.id);
+    expect(after.history.map((e) => e.id)).toEqual(before.history.map((e) => e.id));
+    // The registry still works after the kill: the same promotion now goes through, with its event.
+    const r = await server.client.models.promote.mutate({ modelId, version: 1, reason: "after the restart", acceptRegression: true, expectedRevision: before.model.revision });
+    expect(r.event).toMatchObject({ to: { number: 1 }, revision: before.model.revision + 1 });
+  });
+});
