@@ -43,7 +43,10 @@ def js_number(value: float) -> str:
         return ""
     if value == 0:
         return "0"
-    sign, digits, exponent = Decimal(repr(float(value))).normalize().as_tuple()
+    short = repr(float(value))
+    if "e" not in short:  # 1e-4 <= |value| < 1e16: Python and JavaScript lay the digits out alike
+        return short.removesuffix(".0")
+    sign, digits, exponent = Decimal(short).normalize().as_tuple()
     text = "".join(map(str, digits))
     k, n = len(text), len(text) + exponent  # n: where the decimal point falls
     if k <= n <= 21:
@@ -75,6 +78,30 @@ def cell(value) -> str:
     return text
 
 
+def text_cells(column: pd.Series) -> list[str]:
+    """cell() over a column of the file's own text. A file may hold a million rows, and
+    most columns have no cell to change: set and substring tests over the whole column
+    say so at C speed, and only a column that has one goes through cell() cell by cell."""
+    cells = [str(text) for text in column.tolist()]
+    joined = "".join(cells)
+    firsts = {text[:1] for text in cells}
+    lasts = {text[-1:] for text in cells}
+    if (any(c in joined for c in '",\r\n') or any(c and (c in "=+-@" or c.isspace()) for c in firsts)
+            or any(c.isspace() for c in lasts)):
+        return [cell(text) for text in cells]
+    return cells
+
+
+def computed_cells(column: pd.Series) -> list[str]:
+    """cell() over a column the model computed: probabilities and numeric predictions go
+    straight to js_number (a number never needs quotes), class names through text_cells."""
+    if pd.api.types.is_float_dtype(column):
+        return [js_number(value) for value in column.tolist()]
+    if pd.api.types.is_object_dtype(column) and all(isinstance(value, str) for value in column.tolist()):
+        return text_cells(column)
+    return [cell(value) for value in column.tolist()]
+
+
 def write_joined(output, path, table_format: dict, predictions: pd.DataFrame) -> int:
     """predictions: predict_frame's output (row_id, prediction, proba::<class>…) for the
     table at `path`. Returns the number of data rows written."""
@@ -86,9 +113,9 @@ def write_joined(output, path, table_format: dict, predictions: pd.DataFrame) ->
     if len(by_row) != len(rows) or not by_row.index.isin(rows.index).all():
         raise RuntimeError("the rows read as text are not the rows predicted")  # one reader: a bug if reached
     by_row = by_row.loc[rows.index]
-    lines = [",".join(cell(name) for name in [*header, *by_row.columns])]
-    for cells, computed in zip(rows.itertuples(index=False, name=None), by_row.itertuples(index=False, name=None)):
-        lines.append(",".join(cell(value) for value in (*cells, *computed)))
+    columns = [text_cells(rows[name]) for name in rows.columns]
+    columns += [computed_cells(by_row[name]) for name in by_row.columns]
     with open(output, "w", encoding="utf-8", newline="") as handle:
-        handle.write("\n".join(lines) + "\n")
+        handle.write(",".join(cell(name) for name in [*header, *by_row.columns]) + "\n")
+        handle.writelines(",".join(line) + "\n" for line in zip(*columns))
     return len(rows)

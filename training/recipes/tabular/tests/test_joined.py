@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from recipes.tabular.joined import cell, js_number, neutralise, write_joined
+from recipes.tabular.joined import cell, computed_cells, js_number, neutralise, text_cells, write_joined
 
 CSV = {"format": "csv", "delimiter": ",", "encoding": "utf-8", "header": True}
 
@@ -72,3 +72,18 @@ def test_numbers_print_as_the_download_always_printed_them(value, text):
 def test_fields_are_quoted_only_when_they_need_it():
     assert [cell(v) for v in ["a,b", 'say "hi"', " pad", "two\nlines", None, True, 7]] == [
         '"a,b"', '"say ""hi"""', '" pad"', '"two\nlines"', "", "true", "7"]
+
+
+def test_the_file_s_cells_are_written_as_cell_writes_each_one():
+    texts = ["plain", "=1+1", "-1.5", "-", "a,b", 'say "hi"', " pad", "pad\u00a0", "two\nlines", "", "+1e999", "\tx",
+             "@a,b", "'quoted", "end\x1f"]
+    assert text_cells(pd.Series(texts, dtype=object)) == [cell(t) for t in texts]
+    for text in texts:  # alone in its column, each one is found
+        assert text_cells(pd.Series(["ok", text, "ok"], dtype=object)) == ["ok", cell(text), "ok"]
+
+
+@pytest.mark.parametrize("values", [[0.25, 3.2e-05, float("nan"), 4.0], ["Adelie", "=evil", "a,b"], [1, 2], [True, False],
+                                    [0.0, 1.0]])
+def test_a_computed_column_is_written_as_cell_writes_each_value(values):
+    column = pd.Series(values)
+    assert computed_cells(column) == [cell(value) for value in column.tolist()]
