@@ -13,7 +13,7 @@ const USAGE = `Usage:
   trainyard experiments cancel ID
   trainyard experiments logs ID [--step STEP] [--follow]`;
 
-async function projectId(conn: Connection, name: string): Promise<string> {
+export async function projectId(conn: Connection, name: string): Promise<string> {
   const projects = await withRetry(() => conn.api.projects.list.query({ includeArchived: true }));
   const p = projects.find((x) => x.name.toLowerCase() === name.toLowerCase());
   if (!p) throw new CliError(`No project named "${name}" (have: ${projects.map((x) => x.name).join(", ") || "none"}).`, 1, "not_found");

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { TRPCClientError } from "@trpc/client";
 import { CliError } from "../cli-error";
 import { connect, withRetry, type Connection } from "../api-client";
+import { projectId } from "./experiments";
 import { eventLine, modelLine, moveJson, versionLine, type ModelOut } from "./models-format";
 
 const USAGE = `Usage:
@@ -14,13 +15,6 @@ const USAGE = `Usage:
   trainyard models history MODEL [--json]
   trainyard models compare MODEL VERSION VERSION [--json]
 MODEL is a model's name (any case) or id.`;
-
-async function projectId(conn: Connection, name: string): Promise<string> {
-  const projects = await withRetry(() => conn.api.projects.list.query({ includeArchived: true }));
-  const p = projects.find((x) => x.name.toLowerCase() === name.toLowerCase());
-  if (!p) throw new CliError(`No project named "${name}" (have: ${projects.map((x) => x.name).join(", ") || "none"}).`, 1, "not_found");
-  return p.id;
-}
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 

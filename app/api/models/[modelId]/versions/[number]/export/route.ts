@@ -3,12 +3,10 @@
  * archive with its SHA-256 in `X-Checksum-SHA256`, verified on every request; a mismatch
  * is refused (409 export_invalid) and nothing is sent.
  */
-import { createReadStream } from "node:fs";
-import { Readable } from "node:stream";
 import { getDb } from "@/server/db/client";
 import { badInput } from "@/server/errors";
 import { errorResponse } from "@/server/http/error-response";
-import { attachmentDisposition } from "@/server/http/content-disposition";
+import { exportResponse } from "@/server/exports/export-response";
 import { guarded } from "@/server/http/route-auth";
 import { versionExportDownload } from "@/server/registry/download";
 
@@ -18,17 +16,7 @@ async function get(_req: Request, ctx: { params: Promise<{ modelId: string; numb
   const { modelId, number } = await ctx.params;
   try {
     if (!/^[1-9]\d{0,8}$/.test(number)) throw badInput(`"${number}" is not a version number.`);
-    const d = await versionExportDownload(getDb(), modelId, Number(number));
-    const body = Readable.toWeb(createReadStream(d.path)) as ReadableStream<Uint8Array>;
-    return new Response(body, {
-      headers: {
-        "content-type": "application/gzip",
-        "content-length": String(d.bytes),
-        "content-disposition": attachmentDisposition(d.fileName),
-        "x-checksum-sha256": d.sha256,
-        "cache-control": "no-store",
-      },
-    });
+    return exportResponse(await versionExportDownload(getDb(), modelId, Number(number)));
   } catch (err) {
     return errorResponse(err, `Downloading version ${number} of model ${modelId}`);
   }
