@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTestHome, TEST_ENVS_DIR, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
-import { cli } from "@/tests/support/server-process";
+import { cliAsync } from "@/tests/support/server-process";
 import { blobPath } from "./local-store";
 import { incomingLeftovers, startDataServer, TABULAR, upload, waitForProfile } from "./test-support";
 
@@ -71,13 +71,13 @@ describe("upload", () => {
 
   it("the CLI streams a file through the same route", async () => {
     const file = path.join(TABULAR, "seattle_weather.csv");
-    const run = cli(["dataset", "upload", file, "--project", "data UPLOADS"], { TRAINYARD_URL: server.url, TRAINYARD_HOME: home.home });
+    const run = await cliAsync(["dataset", "upload", file, "--project", "data UPLOADS"], { TRAINYARD_URL: server.url, TRAINYARD_HOME: home.home });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/Registered: seattle_weather\.csv in "Data uploads" as dataset \S+ \(snapshot sha256:0845078a/);
     const d = (await server.client.datasets.list.query({ projectId })).find((x) => x.name === "seattle_weather.csv");
     expect(d?.bytes).toBe(48219);
-    const missing = cli(["dataset", "upload", file, "--project", "Nope"], { TRAINYARD_URL: server.url, TRAINYARD_HOME: home.home });
+    const missing = await cliAsync(["dataset", "upload", file, "--project", "Nope"], { TRAINYARD_URL: server.url, TRAINYARD_HOME: home.home });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/no project named "Nope"/);
   });

@@ -36,6 +36,35 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI without blocking this process. A test that then calls the server again
+ * should use this one: spawnSync stops the event loop, so the test client cannot see the
+ * server close an idle kept-alive connection meanwhile, and its next request goes out on
+ * the dead socket ("fetch failed: other side closed").
+ */
+export function cliAsync(args: string[], env: Record<string, string>, input?: string): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.once("error", reject);
+    child.once("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+    child.stdin!.end(input ?? "");
+  });
+}
+
 export function cli(args: string[], env: Record<string, string>, input?: string) {
   return spawnSync(process.execPath, [BIN, ...args], {
     cwd: REPO,
