@@ -7,7 +7,6 @@ template source) and MODEL_CARD.md.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 

@@ -23,6 +23,7 @@ from trainyard_recipe.events import phase
 from .fields import existing_path, number
 from .memory import available, estimate
 from .model_folder import resolve_model_dir
+from .scoring import pad_batch
 from .setup import LoraSettings, check_data_dir, chosen_device, load_model, tokenised_examples, use_bf16
 from .template import load_tokenizer
 
@@ -48,21 +49,12 @@ def device_check(device: str) -> dict:
 
 
 def _batch(items, batch_size: int, pad_id: int, device: str):
-    import torch
-
+    """The longest examples (repeated when there are fewer than batch_size), padded."""
     longest = sorted(items, key=lambda i: len(i.input_ids), reverse=True)[:batch_size]
     while len(longest) < batch_size:
         longest.append(longest[len(longest) % len(longest)])
-    width = max(len(i.input_ids) for i in longest)
-    ids = torch.full((batch_size, width), pad_id, dtype=torch.long)
-    labels = torch.full((batch_size, width), -100, dtype=torch.long)
-    attention = torch.zeros((batch_size, width), dtype=torch.long)
-    for row, item in enumerate(longest):
-        n = len(item.input_ids)
-        ids[row, :n] = torch.tensor(item.input_ids)
-        attention[row, :n] = 1
-        labels[row, :n] = torch.tensor([t if m else -100 for t, m in zip(item.input_ids, item.completion_mask)])
-    return ids.to(device), attention.to(device), labels.to(device), width
+    ids, attention, labels = pad_batch(longest, pad_id)
+    return ids.to(device), attention.to(device), labels.to(device), ids.shape[1]
 
 
 def _peak_bytes(device: str) -> int:

@@ -12,6 +12,22 @@ import math
 from .template import Tokenised
 
 
+def pad_batch(batch: list[Tokenised], pad_id: int):
+    """input_ids, attention_mask and labels (-100 on the prompt and padding), right-padded."""
+    import torch
+
+    width = max(len(i.input_ids) for i in batch)
+    ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
+    attention = torch.zeros((len(batch), width), dtype=torch.long)
+    labels = torch.full((len(batch), width), -100, dtype=torch.long)
+    for row, item in enumerate(batch):
+        n = len(item.input_ids)
+        ids[row, :n] = torch.tensor(item.input_ids)
+        attention[row, :n] = 1
+        labels[row, :n] = torch.tensor([t if m else -100 for t, m in zip(item.input_ids, item.completion_mask)])
+    return ids, attention, labels
+
+
 def score(model, items: list[Tokenised], pad_id: int, device: str, batch_size: int = 4) -> dict:
     import torch
 
@@ -20,15 +36,7 @@ def score(model, items: list[Tokenised], pad_id: int, device: str, batch_size: i
     with torch.no_grad():
         for start in range(0, len(items), batch_size):
             batch = items[start:start + batch_size]
-            width = max(len(i.input_ids) for i in batch)
-            ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
-            attention = torch.zeros((len(batch), width), dtype=torch.long)
-            labels = torch.full((len(batch), width), -100, dtype=torch.long)
-            for row, item in enumerate(batch):
-                n = len(item.input_ids)
-                ids[row, :n] = torch.tensor(item.input_ids)
-                attention[row, :n] = 1
-                labels[row, :n] = torch.tensor([t if m else -100 for t, m in zip(item.input_ids, item.completion_mask)])
+            ids, attention, labels = pad_batch(batch, pad_id)
             logits = model(input_ids=ids.to(device), attention_mask=attention.to(device)).logits.float()
             shifted, targets = logits[:, :-1], labels[:, 1:].to(device)
             nll = torch.nn.functional.cross_entropy(shifted.reshape(-1, shifted.size(-1)), targets.reshape(-1),
