@@ -18,6 +18,7 @@ import { ExperimentBadges } from "./badges";
 import { ExportPanel } from "./export-panel";
 import { controllerJobLifecycle, experimentLifecycle } from "@/contracts/lifecycles";
 import { PredictFile } from "./predict-file";
+import { RegisterVersion } from "./register-version";
 import { ProgressPanel } from "./progress-panel";
 import { OutcomeCard } from "./outcome-card";
 import { Importance, Mistakes, ModelsTried, ResultChart, VerdictCard } from "./results-panel";
@@ -102,6 +103,7 @@ export function ExperimentPage({ projectId, experimentId }: { projectId: string;
               <Card title="Export model" id="export-heading">
                 <ExportPanel experimentId={exp.id} sha256={exp.exportSha256} bytes={exp.exportBytes} names={exp.results?.export} />
               </Card>
+              <RegisterVersion projectId={projectId} experimentId={exp.id} />
             </>
           )}
           <ExperimentActions exp={exp} />

@@ -6,6 +6,7 @@ import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-messag
 import { errorText } from "@/components/ui/error-text";
 import { experimentStatusLabel, formatBytes } from "@/contracts/vocabulary";
 import { formatDuration, formatMetric, totalUsage, type StepUsage } from "@/components/experiment/format";
+import { InUse } from "@/components/registry/in-use";
 
 const Card = ({ title, children }: { title: string; children: React.ReactNode }) => (
   <div className="flex flex-col gap-1 rounded-lg border border-slate-200 bg-white p-4">
@@ -119,6 +120,9 @@ export function OverviewView({ projectId }: { projectId: string }) {
             {best && usage
               ? `${formatDuration(best.seconds)} in total; ${formatDuration(usage.cpuSeconds)} of CPU; peak memory ${formatBytes(usage.peakRssBytes)}.`
               : "Shown once an experiment has succeeded."}
+          </Card>
+          <Card title="Which model is in use?">
+            <InUse projectId={projectId} />
           </Card>
           <Card title="What you can do with the model">
             {best?.exportSha256 ? (

@@ -1,0 +1,79 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { errorText } from "@/components/ui/error-text";
+import { formatMetric } from "@/components/experiment/format";
+import { CompareVersions } from "./compare-versions";
+import { PromoteSheet } from "./promote-sheet";
+import { RollbackSheet } from "./rollback-sheet";
+import type { ModelSummary } from "./registry-types";
+import { Timeline } from "./timeline";
+import { VersionsTable } from "./versions-table";
+
+type Open = { kind: "promote"; version: number } | { kind: "rollback"; to: number } | null;
+
+/** One model: the version in use with its score and since when, its versions, its timeline, compare. */
+export function ModelCard({ projectId, model }: { projectId: string; model: ModelSummary }) {
+  const trpc = useTRPC();
+  const show = useQuery(trpc.models.show.queryOptions({ modelId: model.id }));
+  const [open, setOpen] = useState<Open>(null);
+  const sel = (show.data?.model ?? model).selected;
+  const revision = show.data?.model.revision ?? model.revision;
+  const history = show.data?.history ?? [];
+  // The version selected before the current one: what "Roll back" returns to (rollback.ts).
+  const previous = history.find((e) => e.alias === "selected")?.from?.number ?? null;
+  const headingId = `model-${model.id}`;
+  return (
+    <section aria-labelledby={headingId} className="flex min-w-0 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4" data-testid="model-card">
+      <h3 id={headingId} className="break-words text-base font-semibold">
+        {model.name}
+      </h3>
+      <p className="text-sm" data-testid="model-selected">
+        {sel ? (
+          <>
+            In use: <strong>version {sel.number}</strong> · {sel.primaryMetric} {formatMetric(sel.primaryValue)} · selected {new Date(sel.selectedAt).toLocaleString()} ·{" "}
+            <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${sel.experimentId}`}>
+              its experiment
+            </Link>
+          </>
+        ) : (
+          "No version is in use yet: promote one."
+        )}
+      </p>
+      {sel && previous !== null && (
+        <Button variant="secondary" className="self-start" onClick={() => setOpen({ kind: "rollback", to: previous })}>
+          Roll back to version {previous}
+        </Button>
+      )}
+      {show.isPending && <Loading label="Loading versions…" />}
+      {show.error && <ErrorMessage>Could not load the versions: {errorText(show.error)}</ErrorMessage>}
+      {show.data && (
+        <>
+          <VersionsTable modelName={model.name} versions={show.data.versions} onPromote={(version) => setOpen({ kind: "promote", version })} />
+          <details className="text-sm" open>
+            <summary className="cursor-pointer font-medium">Selection history ({history.length})</summary>
+            <div className="mt-2">
+              <Timeline events={history} selected={sel?.number ?? null} onRollbackTo={(to) => setOpen({ kind: "rollback", to })} />
+            </div>
+          </details>
+          {show.data.versions.length > 1 && (
+            <details className="text-sm">
+              <summary className="cursor-pointer font-medium">Compare two versions</summary>
+              <div className="mt-2">
+                <CompareVersions modelId={model.id} numbers={show.data.versions.map((v) => v.number)} />
+              </div>
+            </details>
+          )}
+        </>
+      )}
+      {open?.kind === "promote" && <PromoteSheet modelId={model.id} version={open.version} onClose={() => setOpen(null)} />}
+      {open?.kind === "rollback" && sel && (
+        <RollbackSheet modelId={model.id} from={sel.number} to={open.to} revision={revision} onClose={() => setOpen(null)} />
+      )}
+    </section>
+  );
+}

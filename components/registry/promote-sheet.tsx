@@ -1,0 +1,115 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { errorText } from "@/components/ui/error-text";
+import { formatMetric } from "@/components/experiment/format";
+import { acknowledgementWords, canPromote, refusalOf } from "./decision-words";
+import type { Decision } from "./registry-types";
+import { Sheet } from "./sheet";
+
+/**
+ * Promote one version: the sheet says what changes (selected version → this one, both
+ * scores, the gate's verdict), asks for a reason and, when the gate needs it, the
+ * acknowledgement. It sends the revision it showed; a CONFLICT (someone moved the model
+ * meanwhile) replaces what it shows with the refreshed comparison and asks again.
+ */
+export function PromoteSheet({ modelId, version, onClose }: { modelId: string; version: number; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const preview = useQuery({ ...trpc.models.promotionPreview.queryOptions({ modelId, version }), refetchOnMount: "always", refetchOnWindowFocus: false, staleTime: Infinity });
+  const [reason, setReason] = useState("");
+  const [accepted, setAccepted] = useState(false);
+  // After a CONFLICT: the refreshed basis the person now decides on.
+  const [refreshed, setRefreshed] = useState<{ revision: number; decision: Decision; message: string } | null>(null);
+  const promote = useMutation(
+    trpc.models.promote.mutationOptions({
+      onSuccess: () => {
+        void queryClient.invalidateQueries({ queryKey: trpc.models.pathKey() });
+        onClose();
+      },
+      onError: (err) => {
+        const r = refusalOf(err);
+        void queryClient.invalidateQueries({ queryKey: trpc.models.show.queryKey({ modelId }) });
+        if (r?.decision && r.revision !== null) {
+          setRefreshed({ revision: r.revision, decision: r.decision, message: r.message });
+          setAccepted(false);
+        }
+      },
+    }),
+  );
+  const p = preview.data;
+  const decision = refreshed?.decision ?? p?.decision;
+  const revision = refreshed?.revision ?? p?.model.revision;
+  const ack = decision && p ? acknowledgementWords(decision, version, p.current?.number ?? null) : null;
+  const ready = decision && canPromote(decision) && reason.trim().length > 0 && (ack === null || accepted);
+  return (
+    <Sheet title={`Promote version ${version}?`} onClose={onClose}>
+      {preview.isPending && <Loading label="Comparing with the selected version…" />}
+      {preview.error && <ErrorMessage>Could not compare: {errorText(preview.error)}</ErrorMessage>}
+      {p && decision && revision !== undefined && (
+        <form
+          className="flex flex-col gap-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (ready) promote.mutate({ modelId, version, reason: reason.trim(), acceptRegression: ack !== null && accepted, expectedRevision: revision });
+          }}
+        >
+          {refreshed && (
+            <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900" data-testid="promote-conflict">
+              {refreshed.message} Nothing was changed; below is the comparison as it stands now.
+            </p>
+          )}
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1" data-testid="promote-change">
+            <dt className="font-medium">In use now</dt>
+            <dd>{p.current ? `version ${p.current.number} · ${p.current.primaryMetric} ${formatMetric(p.current.primaryValue)}` : "nothing selected yet"}</dd>
+            <dt className="font-medium">Would become</dt>
+            <dd>
+              version {p.candidate.number} · {p.candidate.primaryMetric} {formatMetric(p.candidate.primaryValue)}
+            </dd>
+          </dl>
+          <p data-testid="promote-decision" data-verdict={decision.verdict}>
+            {decision.reason}
+          </p>
+          {decision.verdict === "needs_acknowledgement" && decision.comparability.comparable === false && decision.comparability.differences.length > 0 && (
+            <ul className="list-disc pl-5">
+              {decision.comparability.differences.map((d) => (
+                <li key={d.field} className="break-words">
+                  {d.words}: {String(d.b)} (in use) vs {String(d.a)} (this version)
+                </li>
+              ))}
+            </ul>
+          )}
+          {!canPromote(decision) && decision.verdict !== "already_selected" && <ErrorMessage>Version {version} cannot be promoted: {decision.reason}</ErrorMessage>}
+          {canPromote(decision) && (
+            <>
+              <label className="flex flex-col gap-1">
+                <span className="font-medium">Reason (recorded with the event)</span>
+                <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={2} maxLength={2000} required className="rounded-md border border-slate-400 p-2" />
+              </label>
+              {ack && (
+                <label className="flex items-start gap-2">
+                  <input type="checkbox" checked={accepted} onChange={(e) => setAccepted(e.target.checked)} className="mt-1 h-4 w-4" />
+                  <span>{ack}</span>
+                </label>
+              )}
+            </>
+          )}
+          {promote.error && !refreshed && <ErrorMessage>{errorText(promote.error)}</ErrorMessage>}
+          <div className="flex flex-wrap gap-2">
+            {canPromote(decision) && (
+              <Button type="submit" disabled={!ready || promote.isPending}>
+                {promote.isPending ? "Promoting…" : `Promote version ${version}`}
+              </Button>
+            )}
+            <Button variant="secondary" onClick={onClose}>
+              {decision.verdict === "already_selected" ? "Close" : "Not now"}
+            </Button>
+          </div>
+        </form>
+      )}
+    </Sheet>
+  );
+}

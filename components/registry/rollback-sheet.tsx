@@ -1,0 +1,79 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { errorText } from "@/components/ui/error-text";
+import { formatMetric } from "@/components/experiment/format";
+import { refusalOf } from "./decision-words";
+import { Sheet } from "./sheet";
+
+/**
+ * Roll the selection back from the version in use to an earlier selected one: the sheet
+ * shows both scores and whether they are comparable, asks for a reason, and sends the
+ * revision the page showed, so a stale page gets a CONFLICT instead of moving anything.
+ */
+export function RollbackSheet({ modelId, from, to, revision, onClose }: { modelId: string; from: number; to: number; revision: number; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const cmp = useQuery(trpc.models.compare.queryOptions({ modelId, a: from, b: to }));
+  const [reason, setReason] = useState("");
+  const rollback = useMutation(
+    trpc.models.rollback.mutationOptions({
+      onSuccess: () => {
+        void queryClient.invalidateQueries({ queryKey: trpc.models.pathKey() });
+        onClose();
+      },
+      onError: () => void queryClient.invalidateQueries({ queryKey: trpc.models.pathKey() }),
+    }),
+  );
+  const refusal = refusalOf(rollback.error);
+  return (
+    <Sheet title={`Roll back to version ${to}?`} onClose={onClose}>
+      <form
+        className="flex flex-col gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (reason.trim()) rollback.mutate({ modelId, to, reason: reason.trim(), expectedRevision: revision });
+        }}
+      >
+        {cmp.isPending && <Loading label="Comparing the two versions…" />}
+        {cmp.error && <ErrorMessage>Could not compare: {errorText(cmp.error)}</ErrorMessage>}
+        {cmp.data && (
+          <>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1" data-testid="rollback-change">
+              <dt className="font-medium">In use now</dt>
+              <dd>
+                version {from} · {cmp.data.a.primaryMetric} {formatMetric(cmp.data.a.primaryValue)}
+              </dd>
+              <dt className="font-medium">Would become</dt>
+              <dd>
+                version {to} · {cmp.data.b.primaryMetric} {formatMetric(cmp.data.b.primaryValue)}
+              </dd>
+            </dl>
+            <p>{cmp.data.comparability.reason}</p>
+          </>
+        )}
+        <label className="flex flex-col gap-1">
+          <span className="font-medium">Reason (recorded with the event)</span>
+          <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={2} maxLength={2000} required className="rounded-md border border-slate-400 p-2" />
+        </label>
+        {refusal && (
+          <ErrorMessage>
+            {refusal.message}
+            {refusal.code === "stale_revision" && " Nothing was changed; close this and look at the model again."}
+          </ErrorMessage>
+        )}
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" variant="danger" disabled={!reason.trim() || rollback.isPending || refusal?.code === "stale_revision"}>
+            {rollback.isPending ? "Rolling back…" : `Roll back to version ${to}`}
+          </Button>
+          <Button variant="secondary" onClick={onClose}>
+            Not now
+          </Button>
+        </div>
+      </form>
+    </Sheet>
+  );
+}

@@ -1,0 +1,28 @@
+"use client";
+import { useEffect, useRef, type ReactNode } from "react";
+
+/**
+ * A modal confirmation sheet (native <dialog>: focus stays inside, Escape closes). On a
+ * phone it sits at the bottom, full width, and scrolls inside itself.
+ */
+export function Sheet({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="sheet-title"
+      onClose={onClose}
+      className="mx-auto mb-0 mt-auto max-h-[90vh] w-full max-w-lg overflow-y-auto rounded-t-lg border border-slate-300 bg-white p-4 text-sm text-slate-900 backdrop:bg-slate-900/40 sm:my-auto sm:rounded-lg"
+    >
+      <h3 id="sheet-title" className="mb-3 text-base font-semibold">
+        {title}
+      </h3>
+      {children}
+    </dialog>
+  );
+}

@@ -1,0 +1,55 @@
+import { formatMetric } from "@/components/experiment/format";
+import { Button } from "@/components/ui/button";
+import type { Version } from "./registry-types";
+
+/**
+ * The decision table: every version with its score, baseline, data and status, and
+ * Promote one tap away. It scrolls inside its card on a narrow screen.
+ */
+export function VersionsTable({ modelName, versions, onPromote }: { modelName: string; versions: Version[]; onPromote: (n: number) => void }) {
+  return (
+    <div className="max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`Versions of ${modelName}`}>
+      <table className="min-w-full text-left text-sm">
+        <thead className="bg-slate-100 text-xs">
+          <tr>
+            {["Version", "Score", "Baseline", "Registered", "Status", ""].map((h, i) => (
+              <th key={i} scope="col" className="whitespace-nowrap px-2 py-1 font-semibold">
+                {h || <span className="sr-only">Action</span>}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {versions.map((v) => {
+            const selected = v.aliases.includes("selected");
+            return (
+              <tr key={v.id} className="border-t border-slate-100" data-testid="version-row" data-version={v.number} data-selected={selected}>
+                <th scope="row" className="whitespace-nowrap px-2 py-1 font-medium">
+                  {v.number}
+                  {v.aliases.map((a) => (
+                    <span key={a} className={`ml-1 rounded px-1 text-xs ${a === "selected" ? "bg-green-100 text-green-900" : "bg-slate-100 text-slate-800"}`}>
+                      {a === "selected" ? "in use" : a}
+                    </span>
+                  ))}
+                </th>
+                <td className="whitespace-nowrap px-2 py-1">
+                  {v.primaryMetric} {formatMetric(v.primaryValue)}
+                </td>
+                <td className="whitespace-nowrap px-2 py-1">{formatMetric(v.baselineValue)}</td>
+                <td className="whitespace-nowrap px-2 py-1">{new Date(v.createdAt).toLocaleString()}</td>
+                <td className="whitespace-nowrap px-2 py-1">{v.status === "registered" ? "ready" : "export missing"}</td>
+                <td className="whitespace-nowrap px-2 py-1">
+                  {!selected && (
+                    <Button variant="secondary" onClick={() => onPromote(v.number)} disabled={v.status !== "registered"}>
+                      Promote<span className="sr-only"> version {v.number}</span>
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
