@@ -52,6 +52,7 @@ test("a run whose training process dies says what failed and what to do, and is 
   // Said first, in words: which step, and the next action; codes folded away.
   const summary = page.getByTestId("outcome-summary");
   await expect(summary).toContainText("Training models");
+  await expect(summary).toContainText("ran out of memory");
   await expect(summary).not.toContainText(/Traceback|exit_code|\bSIGKILL\b/);
   await expect(page.getByTestId("outcome-action")).toContainText("Run again");
   await expect(page.getByTestId("outcome")).toContainText("Failed");

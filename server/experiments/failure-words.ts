@@ -104,6 +104,12 @@ export function explainFailure(f: FailureFacts): FailureView | null {
     case "manifest_invalid":
       return { summary: `${f.stepLabel} finished but its output files were incomplete.`, action: RUN_AGAIN, technical };
     default:
+      if (/\bstopped by SIGKILL\b/.test(f.detail ?? ""))
+        return {
+          summary: `${f.stepLabel} was killed by the system, most often because the computer ran out of memory.`,
+          action: "Use Run again with the Quick baseline, leave out wide text columns, or train on a computer with more memory.",
+          technical,
+        };
       return { summary: said ? `${f.stepLabel} stopped with an error: ${said}` : `${f.stepLabel} stopped with an error and left no message.`, action: RUN_AGAIN, technical };
   }
 }

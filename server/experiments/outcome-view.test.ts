@@ -111,6 +111,10 @@ describe("failures explained with the next action", () => {
     expect(explainFailure({ ...base, reason: "disk_full" })!.action).toMatch(/free some space/);
     expect(explainFailure({ ...base, reason: "environment_missing" })!.action).toMatch(/Settings → Training computers/);
     expect(explainFailure({ ...base, reason: "exit_code" })!.summary).toBe("Training models stopped with an error and left no message.");
+    const killed = explainFailure({ ...base, reason: "exit_code", detail: "the process was stopped by SIGKILL" })!;
+    expect(killed.summary).toBe("Training models was killed by the system, most often because the computer ran out of memory.");
+    expect(killed.action).toMatch(/Run again.*more memory/);
+    expect(killed.technical).toContain("stopped by SIGKILL");
     expect(explainFailure({ ...base, state: "timed_out", reason: "deadline" })!.action).toMatch(/more minutes/);
     expect(explainFailure({ ...base, state: "succeeded", reason: "completed" })).toBeNull();
   });

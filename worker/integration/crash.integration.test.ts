@@ -118,6 +118,14 @@ describe("crash safety", () => {
     expect(again.receipt.state).toBe("cancelled");
   });
 
+  it("a recipe process killed from outside fails with a detail naming the signal (the page's out-of-memory hint)", async () => {
+    const s = await submitJob(w, "sleepy", { seconds: 30 });
+    const running = await waitForJob(w, s.receipt.jobId, (r) => r.state === "running" && r.recipeProcess !== null);
+    process.kill(running.recipeProcess!.pid, "SIGKILL");
+    const r = await waitForJob(w, s.receipt.jobId);
+    expect(r).toMatchObject({ state: "failed", reason: "exit_code", signal: "SIGKILL", detail: "the process was stopped by SIGKILL" });
+  });
+
   it("a queued job cancels at once", async () => {
     const blocker = await submitJob(w, "sleepy", { seconds: 30 });
     const queued = await submitJob(w, "quick");

@@ -103,6 +103,9 @@ export async function finish(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobP
       detail = `no space left on device while recording outputs`;
     }
   }
+  // A process killed from outside leaves no message of its own; say what stopped it, so the
+  // page can name the usual cause (the kernel's out-of-memory killer sends SIGKILL).
+  if (outcome.reason === "exit_code" && exit.kind === "signalled" && !stop) detail = detail ?? `the process was stopped by ${exit.signal}`;
   if (outcome.reason === "disk_full") {
     discardOutputs(p);
     outputSha256 = null;
