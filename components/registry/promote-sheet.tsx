@@ -7,7 +7,7 @@ import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { formatMetric } from "@/components/experiment/format";
 import { acknowledgementWords, canPromote, refusalOf } from "./decision-words";
-import type { Decision } from "./registry-types";
+import type { Decision, Preview } from "./registry-types";
 import { Sheet } from "./sheet";
 
 /**
@@ -40,7 +40,11 @@ export function PromoteSheet({ modelId, version, onClose }: { modelId: string; v
       },
     }),
   );
-  const p = preview.data;
+  // What the person decides on is the first answer: a refetch (any server event
+  // invalidates every query) must not change it under their finger; only a CONFLICT does.
+  const [frozen, setFrozen] = useState<Preview | null>(null);
+  if (preview.data && !frozen) setFrozen(preview.data);
+  const p = frozen;
   const decision = refreshed?.decision ?? p?.decision;
   const revision = refreshed?.revision ?? p?.model.revision;
   const ack = decision && p ? acknowledgementWords(decision, version, p.current?.number ?? null) : null;

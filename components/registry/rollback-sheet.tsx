@@ -14,7 +14,9 @@ import { Sheet } from "./sheet";
  * shows both scores and whether they are comparable, asks for a reason, and sends the
  * revision the page showed, so a stale page gets a CONFLICT instead of moving anything.
  */
-export function RollbackSheet({ modelId, from, to, revision, onClose }: { modelId: string; from: number; to: number; revision: number; onClose: () => void }) {
+export function RollbackSheet(props: { modelId: string; from: number; to: number; revision: number; onClose: () => void }) {
+  // Decided on what the page showed when the sheet opened; a later refetch must not change it.
+  const [{ modelId, from, to, revision, onClose }] = useState(props);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const cmp = useQuery(trpc.models.compare.queryOptions({ modelId, a: from, b: to }));

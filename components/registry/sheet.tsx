@@ -9,8 +9,8 @@ export function Sheet({ title, onClose, children }: { title: string; onClose: ()
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
+    // No close() on cleanup: it would fire onClose; leaving the DOM takes it off the top layer.
     if (d && !d.open) d.showModal();
-    return () => d?.close();
   }, []);
   return (
     <dialog
