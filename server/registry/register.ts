@@ -6,6 +6,7 @@
  * a bound (models per project, versions per model, export bytes per project) — the
  * refusal names what could be removed.
  */
+import { formatBytes } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
 import { parseStoredResults } from "@/server/experiments/chain-results";
@@ -68,7 +69,7 @@ async function checkBounds(db: Db, projectId: string, modelId: string | null, ex
   const after = used.bytes + (used.hashes.has(exportSha256) ? 0 : exportBytes);
   if (after > budget) {
     throw conflict(
-      `Registering this export (${(exportBytes / 1e6).toFixed(1)} MB) would put the project's registered exports at ${(after / 1e6).toFixed(1)} MB, over its ${(budget / 1e6).toFixed(1)} MB. Could be removed: ${await removeHint()}.`,
+      `Registering this export (${formatBytes(exportBytes)}) would put the project's registered exports at ${formatBytes(after)}, over its ${formatBytes(budget)}. Could be removed: ${await removeHint()}.`,
       { code: "export_budget" },
     );
   }

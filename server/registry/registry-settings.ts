@@ -18,6 +18,6 @@ export const ZRegistrySettings = z.object({
 export type RegistrySettings = z.infer<typeof ZRegistrySettings>;
 
 export async function registrySettings(db: Db): Promise<RegistrySettings> {
-  const row = await db.setting.findUnique({ where: { key: REGISTRY_SETTINGS_KEY } });
+  const row = await db.setting.findUnique({ where: { key: REGISTRY_SETTINGS_KEY }, select: { value: true } });
   return parseStoredJson(ZRegistrySettings, row?.value ?? null) ?? ZRegistrySettings.parse({});
 }

@@ -5,11 +5,13 @@
  * a regression or an incomparable pair, CONFLICT for a stale revision and for the loser of
  * two concurrent promotions); rollback to the exact previous version; a damaged export
  * restored by hash or refused; a server killed with SIGKILL in the middle of a promotion
- * leaves the old selection and no event; the CLI end to end.
+ * leaves the old selection and no event; the bounds on models and export bytes; the CLI
+ * end to end.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
@@ -250,5 +252,29 @@ describe("the model registry", { timeout: 900_000 }, () => {
     // The registry still works after the kill: the same promotion now goes through, with its event.
     const r = await server.client.models.promote.mutate({ modelId, version: 1, reason: "after the restart", acceptRegression: true, expectedRevision: before.model.revision });
     expect(r.event).toMatchObject({ to: { number: 1 }, revision: before.model.revision + 1 });
+  });
+
+  it("refuses a 33rd model and an export over the project's budget, naming what could be removed", async () => {
+    // Each new model holds a version of experiment a: the bound counts models, not trainings.
+    for (let i = (await server.client.models.list.query({ projectId })).length; i < 32; i++) {
+      await server.client.models.register.mutate({ experimentId: exp.a, newModelName: `Model ${i}` });
+    }
+    const over = await refusal(server.client.models.register.mutate({ experimentId: exp.a, newModelName: "One too many" }));
+    expect(over).toMatchObject({ code: "CONFLICT", reason: "too_many_models" });
+    const models = await server.client.models.list.query({ projectId });
+    expect(models).toHaveLength(32);
+    const other = models.find((m) => m.name === "Model 1")!;
+    // The budget is a setting; the test writes its row as an operator would.
+    const db = new Database(path.join(home.home, "trainyard.db"));
+    db.prepare(`INSERT INTO "Setting" (key, value, revision, updatedAt) VALUES (?, ?, 1, ?)`).run("registry", JSON.stringify({ exportBytesPerProject: 1024 }), new Date().toISOString());
+    try {
+      const r = await refusal(server.client.models.register.mutate({ experimentId: exp.b, modelId: other.id }));
+      expect(r).toMatchObject({ code: "CONFLICT", reason: "export_budget" });
+      expect(r.message).toMatch(/over its 1 KiB\. Could be removed: version \d+ of "/);
+      expect((await server.client.models.show.query({ modelId: other.id })).versions).toHaveLength(1);
+    } finally {
+      db.prepare(`DELETE FROM "Setting" WHERE key = ?`).run("registry");
+      db.close();
+    }
   });
 });

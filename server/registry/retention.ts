@@ -3,6 +3,7 @@
  * A version any alias points at (selected, staging…) is never listed, nor is the space of
  * an export such a version shares. Exports are counted once per archive (by hash).
  */
+import { formatBytes } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";
 import type { Tx } from "@/server/lifecycle/transition";
 import { registrySettings } from "./registry-settings";
@@ -70,11 +71,11 @@ export async function retentionPreview(db: Db, projectId: string): Promise<Reten
   };
 }
 
-/** "version 3 of Species classifier (12.0 MB)" for the first few removable versions. */
+/** 'version 3 of "Species classifier" (12 MiB)' for the first few removable versions. */
 export function removableWords(preview: RetentionPreview, max = 5): string {
   if (!preview.removable.length) return "nothing can be removed: every version is selected or aliased";
   return preview.removable
     .slice(0, max)
-    .map((r) => `version ${r.number} of "${r.modelName}" (${(r.bytesFreed / 1e6).toFixed(1)} MB)`)
+    .map((r) => `version ${r.number} of "${r.modelName}" (${formatBytes(r.bytesFreed)})`)
     .join(", ");
 }
