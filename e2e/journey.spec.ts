@@ -140,7 +140,8 @@ test("train on penguins, inspect, predict, export, run again and cancel", async 
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Experiments" }).click();
   await expect(page.getByTestId("experiment-row")).toHaveCount(1);
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Models" }).click();
-  await expect(page.getByTestId("model-row")).toContainText(checksum);
+  // The registry holds only what was registered (e2e/registry.spec.ts); it says how to start.
+  await expect(page.getByText("No models yet")).toBeVisible();
 
   // Run again, then cancel that run (each asks once more first).
   await page.goto(experimentUrl);

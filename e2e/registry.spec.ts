@@ -36,13 +36,13 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   await trainWithRecommendedChoices(page, PENGUINS, "species", 2);
   await waitForSuccess(page);
   const register = page.getByRole("region", { name: "Register as a model version" });
-  await expect(register.getByLabel("Model", { exact: true })).toHaveValue("__new__");
+  await expect(register.getByRole("combobox", { name: "Model", exact: true })).toHaveValue("__new__");
   await register.getByLabel("New model name").fill(MODEL);
   await register.getByRole("button", { name: "Register this experiment" }).click();
   await expect(register.getByTestId("register-result")).toContainText(`Registered as version 1 of “${MODEL}”`);
   await expectNoSeriousAxeViolations(page);
   if (phone) await expectNoHorizontalOverflow(page);
-  await register.getByLabel("Model", { exact: true }).selectOption({ label: `${MODEL} (1 version)` });
+  await register.getByRole("combobox", { name: "Model", exact: true }).selectOption({ label: `${MODEL} (1 version)` });
   await register.getByRole("button", { name: "Register this experiment" }).click();
   await expect(register.getByTestId("register-result")).toContainText(`Already registered as version 1 of “${MODEL}”`);
 
@@ -52,12 +52,12 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   await page.getByRole("button", { name: "Yes, run again" }).click();
   await page.waitForURL((u) => /\/ml\/experiments\/[^/]+$/.test(u.pathname) && u.href !== first);
   await waitForSuccess(page);
-  await expect(register.getByLabel("Model", { exact: true }).locator("option")).toHaveCount(2);
-  await register.getByLabel("Model", { exact: true }).selectOption("__new__");
+  await expect(register.getByRole("combobox", { name: "Model", exact: true }).locator("option")).toHaveCount(2);
+  await register.getByRole("combobox", { name: "Model", exact: true }).selectOption("__new__");
   await register.getByLabel("New model name").fill("  species CLASSIFIER ");
   await register.getByRole("button", { name: "Register this experiment" }).click();
   await expect(register.getByRole("alert")).toContainText(/^Not registered: .*(taken|already)/i);
-  await register.getByLabel("Model", { exact: true }).selectOption({ label: `${MODEL} (1 version)` });
+  await register.getByRole("combobox", { name: "Model", exact: true }).selectOption({ label: `${MODEL} (1 version)` });
   await register.getByRole("button", { name: "Register this experiment" }).click();
   await expect(register.getByTestId("register-result")).toContainText(`Registered as version 2 of “${MODEL}”`);
 

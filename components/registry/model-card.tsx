@@ -53,7 +53,7 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
       {show.error && <ErrorMessage>Could not load the versions: {errorText(show.error)}</ErrorMessage>}
       {show.data && (
         <>
-          <VersionsTable modelName={model.name} versions={show.data.versions} onPromote={(version) => setOpen({ kind: "promote", version })} />
+          <VersionsTable modelId={model.id} modelName={model.name} versions={show.data.versions} onPromote={(version) => setOpen({ kind: "promote", version })} />
           <details className="text-sm" open>
             <summary className="cursor-pointer font-medium">Selection history ({history.length})</summary>
             <div className="mt-2">

@@ -6,7 +6,7 @@ import type { Version } from "./registry-types";
  * The decision table: every version with its score, baseline, data and status, and
  * Promote one tap away. It scrolls inside its card on a narrow screen.
  */
-export function VersionsTable({ modelName, versions, onPromote }: { modelName: string; versions: Version[]; onPromote: (n: number) => void }) {
+export function VersionsTable({ modelId, modelName, versions, onPromote }: { modelId: string; modelName: string; versions: Version[]; onPromote: (n: number) => void }) {
   return (
     <div className="max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`Versions of ${modelName}`}>
       <table className="min-w-full text-left text-sm">
@@ -38,7 +38,12 @@ export function VersionsTable({ modelName, versions, onPromote }: { modelName: s
                 <td className="whitespace-nowrap px-2 py-1">{formatMetric(v.baselineValue)}</td>
                 <td className="whitespace-nowrap px-2 py-1">{new Date(v.createdAt).toLocaleString()}</td>
                 <td className="whitespace-nowrap px-2 py-1">{v.status === "registered" ? "ready" : "export missing"}</td>
-                <td className="whitespace-nowrap px-2 py-1">
+                <td className="flex items-center gap-3 whitespace-nowrap px-2 py-1">
+                  {v.status === "registered" && (
+                    <a href={`/api/models/${encodeURIComponent(modelId)}/versions/${v.number}/export`} download className="font-medium text-blue-800 underline">
+                      Download<span className="sr-only"> version {v.number}</span>
+                    </a>
+                  )}
                   {!selected && (
                     <Button variant="secondary" onClick={() => onPromote(v.number)} disabled={v.status !== "registered"}>
                       Promote<span className="sr-only"> version {v.number}</span>
