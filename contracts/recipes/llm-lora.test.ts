@@ -1,0 +1,87 @@
+// The llm-lora contracts against files the recipe really wrote: fixtures/llm-lora/*.json are
+// the outputs of one CPU run of every job on the tiny GPT-2 (fixtures/llm-lora/make_fixtures.py
+// says how to write them again), named <job>[.<variant>].<file>.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { RECIPES } from "./index";
+import { ZLoraBase, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "./llm-lora";
+
+const FIXTURES = path.join(import.meta.dirname, "fixtures", "llm-lora");
+const jobs = RECIPES["llm-lora"];
+type Job = keyof typeof jobs;
+
+const fixtures = readdirSync(FIXTURES)
+  .filter((name) => name.endsWith(".json"))
+  .map((name) => {
+    const [job, ...rest] = name.split(".");
+    return { name, job: job as Job, file: rest.slice(-2).join("."), json: JSON.parse(readFileSync(path.join(FIXTURES, name), "utf8")) as unknown };
+  });
+const fixture = (name: string) => fixtures.find((f) => f.name === name)!.json;
+
+describe("llm-lora output contracts and the files the recipe writes", () => {
+  it("has a real output for every JSON file every llm-lora job declares", () => {
+    const declared = Object.entries(jobs).flatMap(([job, c]) => Object.keys(c.outputs).map((file) => `${job} ${file}`));
+    const present = new Set(fixtures.map((f) => `${f.job} ${f.file}`));
+    expect(declared.filter((d) => !present.has(d))).toEqual([]);
+  });
+
+  for (const f of fixtures) {
+    it(`${f.name} parses with ${f.job}'s ${f.file} schema`, () => {
+      const outputs: Record<string, { safeParse: (v: unknown) => { success: boolean; error?: { issues: unknown } } }> = jobs[f.job].outputs;
+      expect(outputs[f.file], `${f.job} declares ${f.file}`).toBeDefined();
+      const parsed = outputs[f.file]!.safeParse(f.json);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    });
+  }
+
+  it("a folder import cannot claim a GGUF quantization, and a GGUF import must name one", () => {
+    const folder = ZLoraBase.parse(fixture("import_base.base.json"));
+    expect(folder.source).toBe("folder");
+    expect(ZLoraBase.safeParse({ ...folder, dequantizedFrom: "Q4_1" }).success).toBe(false);
+    expect(ZLoraBase.safeParse({ ...folder, source: "gguf" }).success).toBe(false);
+    expect(ZLoraBase.safeParse({ ...folder, source: "gguf", dequantizedFrom: "Q4_1" }).success).toBe(true);
+  });
+
+  it("a preflight that fits carries its measured step, and one that does not carries the settings that would fit", () => {
+    const fits = ZLoraPreflight.parse(fixture("preflight.preflight.json"));
+    expect(fits.memory.fits).toBe(true);
+    const { smokeStep: _s, time: _t, ...unmeasured } = fits as Extract<typeof fits, { smokeStep: unknown }>;
+    expect(ZLoraPreflight.safeParse(unmeasured).success).toBe(false);
+    const tooBig = { ...unmeasured, memory: { ...fits.memory, fits: false, fitting: [{ batchSize: 1, maxLength: 64 }] } };
+    expect(ZLoraPreflight.safeParse(tooBig).success).toBe(true);
+    expect(ZLoraPreflight.safeParse({ ...fits, memory: tooBig.memory }).success).toBe(false);
+  });
+
+  it("a refused over-budget preflight still wrote its full report", () => {
+    expect(ZLoraPreflight.parse(fixture("preflight.over-budget.preflight.json")).memory.fits).toBe(true);
+  });
+
+  it("training.json never records a SIGTERM stop (that attempt exits 130 and writes none)", () => {
+    const training = ZLoraTraining.parse(fixture("train.training.json"));
+    expect(training.stoppedBy).toBe("completed");
+    expect(ZLoraTraining.safeParse({ ...training, stoppedBy: "signal" }).success).toBe(false);
+  });
+
+  it("the receipt compares on NLL per answer token, lower is better, with exact match only under an answer pattern", () => {
+    const receipt = ZLoraReceipt.parse(fixture("evaluate.receipt.json"));
+    expect(receipt.betterThanBase).toBe(receipt.adapter.meanNll < receipt.base.meanNll);
+    expect(receipt.exactMatch?.pattern).toBe("#### (\\S+)");
+    const { exactMatch: _e, ...withoutPattern } = receipt;
+    expect(ZLoraReceipt.safeParse(withoutPattern).success).toBe(true);
+    expect(ZLoraReceipt.safeParse({ ...receipt, direction: "higher" }).success).toBe(false);
+  });
+});
+
+describe("llm-lora input contracts", () => {
+  it("refuses what the Python readers refuse: an unknown device, rank 0, an empty targetModules list, an unknown field", () => {
+    const base = { model: "sha256:a", data: "sha256:b" };
+    expect(jobs.train.input.safeParse(base).success).toBe(true);
+    for (const bad of [{ device: "tpu" }, { rank: 0 }, { targetModules: [] }, { batchSize: 2.5 }, { learningRate: 2 }, { lora: true }]) {
+      expect(jobs.train.input.safeParse({ ...base, ...bad }).success, JSON.stringify(bad)).toBe(false);
+    }
+    expect(jobs.evaluate.input.safeParse({ ...base, adapter: "sha256:c", generations: 101 }).success).toBe(false);
+    expect(jobs.check_data.input.safeParse({ ...base, evalFraction: 0.9 }).success).toBe(false);
+    expect(jobs.import_base.input.safeParse({}).success).toBe(false);
+  });
+});

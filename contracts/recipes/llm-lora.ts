@@ -1,0 +1,307 @@
+/**
+ * The `llm-lora` recipe (training/recipes/llm_lora: transformers + PEFT + TRL): import a base
+ * model, check JSONL examples, preflight the device, train a LoRA adapter, score base vs
+ * adapter. Inputs mirror the Python readers (fields.py, setup.py, each job's module); the
+ * outputs are what import_base.py, check_data.py, preflight.py, train.py and evaluate.py write.
+ */
+import { z } from "zod";
+import { ZSha256Hex, ref } from "./common";
+
+export const LORA_DEVICES = ["cpu", "cuda", "mps"] as const;
+export const ZLoraDevice = z.enum(LORA_DEVICES);
+
+const model = ref("output folder of import_base (holding model/ and base.json)");
+const checkedData = ref("output folder of check_data (train.jsonl, eval.jsonl)");
+const device = ZLoraDevice.default("cpu").describe("used as chosen; refused (device_unavailable) when absent, never a fallback");
+const maxLength = z.int().min(16).max(32768).default(512).describe("tokens per example; longer ones keep their start");
+const seed = z.int().min(0).default(0);
+
+/** LoRA and run-length fields preflight and train read alike (setup.py LoraSettings, train.py _settings). */
+const loraRun = {
+  model,
+  data: checkedData,
+  device,
+  maxLength,
+  rank: z.int().min(1).max(1024).default(16),
+  alpha: z.int().min(1).describe("default: 2 x rank").optional(),
+  dropout: z.number().min(0).max(0.9).default(0.05),
+  targetModules: z.union([z.literal("all-linear"), z.array(z.string()).min(1)]).default("all-linear"),
+  batchSize: z.int().min(1).max(512).default(4),
+  gradientAccumulation: z.int().min(1).max(256).default(1),
+  epochs: z.number().min(0.01).max(100).default(1),
+  maxSteps: z.int().min(1).describe("overrides epochs").optional(),
+  maxMinutes: z.number().min(0.05).describe("wall-time budget").optional(),
+};
+
+export const ZLoraImportBaseInput = z.strictObject({
+  source: ref("a model folder or a .gguf file (resolved to a read-only path)"),
+  name: z.string().describe("display name; default: the folder or file name").optional(),
+});
+
+export const ZLoraCheckDataInput = z.strictObject({
+  model,
+  data: ref("JSONL file of training examples"),
+  eval: ref("JSONL file of evaluation examples (else a split of data)").optional(),
+  evalFraction: z.number().min(0.01).max(0.5).default(0.1),
+  seed,
+  maxLength,
+});
+
+export const ZLoraPreflightInput = z.strictObject(loraRun);
+
+export const ZLoraTrainInput = z.strictObject({
+  ...loraRun,
+  learningRate: z.number().min(1e-7).max(1).default(2e-4),
+  checkpointEverySteps: z.int().min(1).default(50),
+  evalEverySteps: z.int().min(1).describe("default: 4 evaluations per run").optional(),
+  seed,
+  resumeFrom: ref("a checkpoint-N folder of an earlier attempt").optional(),
+});
+
+export const ZLoraEvaluateInput = z.strictObject({
+  model,
+  adapter: ref("output folder of train (holding adapter/)"),
+  data: checkedData,
+  device,
+  maxLength,
+  generations: z.int().min(0).max(100).default(3),
+  maxNewTokens: z.int().min(1).max(4096).default(64),
+  answerPattern: z.string().describe("regex with one group around the answer, e.g. '#### (\\\\S+)'").optional(),
+  answerExamples: z.int().min(0).describe("prompts generated for exact match; default 20 with a pattern").optional(),
+});
+
+/** The inputs as a caller writes them (defaulted fields optional). */
+export type LoraImportBaseJobInput = z.input<typeof ZLoraImportBaseInput>;
+export type LoraCheckDataJobInput = z.input<typeof ZLoraCheckDataInput>;
+export type LoraPreflightJobInput = z.input<typeof ZLoraPreflightInput>;
+export type LoraTrainJobInput = z.input<typeof ZLoraTrainInput>;
+export type LoraEvaluateJobInput = z.input<typeof ZLoraEvaluateInput>;
+
+const count = z.int().nonnegative();
+
+/** model_folder.py snapshot: one file of model/. */
+export const ZLoraModelFile = z.strictObject({ path: z.string(), bytes: count, sha256: ZSha256Hex });
+
+const baseFields = {
+  version: z.literal(1),
+  name: z.string(),
+  /** The SHA-256 over every file of model/ (path and hash): the base model's identity. */
+  snapshotSha256: ZSha256Hex,
+  /** A transformers causal-LM class name, e.g. GPT2LMHeadModel. */
+  architecture: z.string(),
+  parameters: count,
+  /** "default" when the model has no chat template and Trainyard's is used. */
+  chatTemplate: z.enum(["model", "default"]),
+};
+/** A folder is copied as is (its source hash is the snapshot's); a GGUF is dequantized from its quantization type. */
+const baseSource = [
+  z.strictObject({ ...baseFields, source: z.literal("folder"), sourceSha256: ZSha256Hex, dequantizedFrom: z.null() }),
+  z.strictObject({ ...baseFields, source: z.literal("gguf"), sourceSha256: ZSha256Hex, dequantizedFrom: z.string().describe("e.g. Q4_1") }),
+] as const;
+
+/** base.json (import_base.py). */
+export const ZLoraBase = z.discriminatedUnion("source", [
+  baseSource[0].extend({ files: z.array(ZLoraModelFile) }),
+  baseSource[1].extend({ files: z.array(ZLoraModelFile) }),
+]);
+export type LoraBase = z.infer<typeof ZLoraBase>;
+
+const ZLineProblems = z.strictObject({
+  count,
+  /** The first 50, 1-based line numbers. */
+  lines: z.array(z.strictObject({ line: z.int().positive(), problem: z.string() })),
+});
+
+/** check_data.py _lengths: token counts of one side of the split, after the chat template. */
+const ZTokenLengths = z.strictObject({
+  count,
+  min: count,
+  max: count,
+  mean: z.number().nonnegative(),
+  p50: count,
+  p95: count,
+  tokens: count,
+  overMaxLength: count,
+  droppedNoAnswerLeft: count,
+});
+
+const ZMessage = z.strictObject({ role: z.enum(["system", "user", "assistant"]), content: z.string() });
+
+/** checks.json (check_data.py): what the user reads before training. */
+export const ZLoraChecks = z.strictObject({
+  version: z.literal(1),
+  formats: z.array(z.enum(["chat", "prompt_completion", "alpaca"])).min(1),
+  lines: z.strictObject({ usable: z.int().positive(), problems: ZLineProblems }),
+  duplicates: z.strictObject({
+    count,
+    first: z.array(z.strictObject({ line: z.int().positive(), duplicateOf: z.int().positive() })),
+    rule: z.string(),
+  }),
+  split: z.discriminatedUnion("strategy", [
+    z.strictObject({ strategy: z.literal("user_file"), evalFile: z.string(), evalProblems: ZLineProblems }),
+    z.strictObject({
+      strategy: z.literal("random_by_prompt"),
+      evalFraction: z.number().min(0.01).max(0.5),
+      seed: count,
+      dedup: z.literal("exact_duplicates_first_kept"),
+    }),
+  ]),
+  overlap: z.strictObject({ removedFromTraining: count, lines: z.array(z.int().positive()), rule: z.literal("normalised prompt") }),
+  maxLength: z.int().min(16),
+  truncation: z.string(),
+  tokens: z.strictObject({ train: ZTokenLengths, eval: ZTokenLengths }),
+  counts: z.strictObject({ train: z.int().positive(), eval: z.int().positive() }),
+  /** The first training examples, normalised, with their line in the data file. */
+  preview: z.array(z.strictObject({ line: z.int().positive(), messages: z.array(ZMessage).min(2) })),
+});
+export type LoraChecks = z.infer<typeof ZLoraChecks>;
+
+/** memory.py estimate, in bytes. */
+const ZMemoryEstimate = z.strictObject({ weights: count, lora: count, activations: count, total: count });
+
+const memoryFields = { estimate: ZMemoryEstimate, availableBytes: count, lengthUsed: z.int().positive() };
+
+const preflightFields = {
+  version: z.literal(1),
+  /** device_check: cuda adds the GPU's name and whether it does bf16. */
+  device: z.strictObject({
+    device: ZLoraDevice,
+    ok: z.boolean(),
+    seconds: z.number().nonnegative(),
+    name: z.string().optional(),
+    bf16: z.boolean().optional(),
+  }),
+};
+
+/**
+ * preflight.json (preflight.py). When the estimate does not fit, it is written with the
+ * settings that would (and the job refuses does_not_fit_memory) before any step runs;
+ * otherwise with the measured smoke step and the time estimate (also when it then refuses
+ * over_budget).
+ */
+export const ZLoraPreflight = z.union([
+  z.strictObject({
+    ...preflightFields,
+    memory: z.strictObject({ ...memoryFields, fits: z.literal(true) }),
+    smokeStep: z.strictObject({
+      batchSize: z.int().positive(),
+      /** Padded width of the batch of the longest examples. */
+      length: z.int().positive(),
+      /** The first step (allocation, kernel choice), then the measured one. */
+      seconds: z.array(z.number().nonnegative()).length(2),
+      loss: z.number(),
+      tokensPerSecond: z.number().nonnegative(),
+      peakBytes: count,
+      longestFirst: z.literal(true),
+    }),
+    time: z.strictObject({
+      plannedSteps: z.int().positive(),
+      plannedTokens: count,
+      estimatedSeconds: z.number().nonnegative(),
+      cpus: z.int().positive(),
+      note: z.string(),
+      basis: z.string(),
+    }),
+  }),
+  z.strictObject({
+    ...preflightFields,
+    memory: z.strictObject({
+      ...memoryFields,
+      fits: z.literal(false),
+      /** Up to 4 (batchSize, maxLength) pairs whose estimate fits; empty when none does. */
+      fitting: z.array(z.strictObject({ batchSize: z.int().positive(), maxLength: z.int().positive() })).max(4),
+    }),
+  }),
+]);
+export type LoraPreflight = z.infer<typeof ZLoraPreflight>;
+
+const ZLossPoint = z.strictObject({ step: z.int().nonnegative(), loss: z.number() });
+
+/** training.json (train.py). A SIGTERM'd attempt writes none (it exits 130 with a checkpoint). */
+export const ZLoraTraining = z.strictObject({
+  version: z.literal(1),
+  device: ZLoraDevice,
+  bf16: z.boolean(),
+  lora: z.strictObject({
+    rank: z.int().positive(),
+    alpha: z.int().positive(),
+    dropout: z.number().min(0),
+    targetModules: z.union([z.literal("all-linear"), z.array(z.string()).min(1)]),
+  }),
+  /** The run's settings with the recipe's defaults applied (null: not set). */
+  settings: z.strictObject({
+    maxLength: z.int(),
+    batchSize: z.int(),
+    gradientAccumulation: z.int(),
+    learningRate: z.number(),
+    epochs: z.number(),
+    maxSteps: z.int().nullable(),
+    maxMinutes: z.number().nullable(),
+    checkpointEverySteps: z.int(),
+    evalEverySteps: z.int().nullable(),
+    seed: z.int().nonnegative(),
+  }),
+  steps: count,
+  plannedSteps: z.int().positive(),
+  /** budget: maxMinutes ran out (a checkpoint was saved; the adapter is the one at that step). */
+  stoppedBy: z.enum(["completed", "budget"]),
+  resumedFromStep: count.nullable(),
+  trainExamples: z.int().positive(),
+  droppedNoAnswerLeft: count,
+  evalExamples: count,
+  trainableParameters: z.int().positive(),
+  trainLoss: z.array(ZLossPoint),
+  evalLoss: z.array(ZLossPoint),
+  finalTrainLoss: z.number().nullable(),
+  tokensSeen: count,
+  trainRuntimeSeconds: z.number().nonnegative().nullable(),
+  seconds: z.number().nonnegative(),
+  tokensPerSecond: z.number().nonnegative(),
+  /** base.json of the model input without its file list; null when the input was a bare model folder. */
+  base: z.discriminatedUnion("source", [baseSource[0], baseSource[1]]).nullable(),
+});
+export type LoraTraining = z.infer<typeof ZLoraTraining>;
+
+/** scoring.py score without the per-example list: the same answer tokens for base and adapter. */
+const ZLoraScore = z.strictObject({
+  meanNll: z.number().nonnegative(),
+  perplexity: z.number().min(1),
+  tokens: count,
+  examples: z.int().positive(),
+});
+
+const share = z.number().min(0).max(1);
+
+/** receipt.json (evaluate.py): betterThanBase is the adapter's meanNll below the base's. */
+export const ZLoraReceipt = z.strictObject({
+  version: z.literal(1),
+  evaluator: z.string(),
+  metric: z.literal("mean_nll_per_answer_token"),
+  direction: z.literal("lower"),
+  evalSetSha256: ZSha256Hex,
+  maxLength: z.int().min(16),
+  examples: z.int().positive(),
+  droppedNoAnswerLeft: count,
+  base: ZLoraScore,
+  adapter: ZLoraScore,
+  betterThanBase: z.boolean(),
+  /** Greedy answers side by side; prompt is the last user message. */
+  generations: z.array(z.strictObject({ prompt: z.string(), reference: z.string(), base: z.string(), adapter: z.string() })),
+  /** Only with answerPattern: the share of prompts whose extracted answer equals the reference's. */
+  exactMatch: z.strictObject({ pattern: z.string(), examples: z.int().positive(), base: share, adapter: share }).optional(),
+});
+export type LoraReceipt = z.infer<typeof ZLoraReceipt>;
+
+const ZExampleNll = z.strictObject({ nll: z.number().nonnegative(), tokens: count });
+/** per_example.json (evaluate.py): summed NLL and answer-token count per example, in eval.jsonl order. */
+export const ZLoraPerExample = z.strictObject({ base: z.array(ZExampleNll), adapter: z.array(ZExampleNll) });
+export type LoraPerExample = z.infer<typeof ZLoraPerExample>;
+
+/** model/, adapter/, train.jsonl, eval.jsonl and MODEL_CARD.md are read by the recipe itself, not parsed here. */
+export const llmLora = {
+  import_base: { input: ZLoraImportBaseInput, outputs: { "base.json": ZLoraBase } },
+  check_data: { input: ZLoraCheckDataInput, outputs: { "checks.json": ZLoraChecks } },
+  preflight: { input: ZLoraPreflightInput, outputs: { "preflight.json": ZLoraPreflight } },
+  train: { input: ZLoraTrainInput, outputs: { "training.json": ZLoraTraining } },
+  evaluate: { input: ZLoraEvaluateInput, outputs: { "receipt.json": ZLoraReceipt, "per_example.json": ZLoraPerExample } },
+} as const;
