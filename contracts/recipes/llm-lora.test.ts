@@ -40,7 +40,9 @@ describe("llm-lora output contracts and the files the recipe writes", () => {
     expect(folder.source).toBe("folder");
     expect(ZLoraBase.safeParse({ ...folder, dequantizedFrom: "Q4_1" }).success).toBe(false);
     expect(ZLoraBase.safeParse({ ...folder, source: "gguf" }).success).toBe(false);
-    expect(ZLoraBase.safeParse({ ...folder, source: "gguf", dequantizedFrom: "Q4_1" }).success).toBe(true);
+    const gguf = ZLoraBase.parse(fixture("import_base.gguf.base.json"));
+    expect(gguf).toMatchObject({ source: "gguf", dequantizedFrom: "Q4_1" });
+    expect(ZLoraBase.safeParse({ ...gguf, dequantizedFrom: null }).success).toBe(false);
   });
 
   it("a preflight that fits carries its measured step, and one that does not carries the settings that would fit", () => {
