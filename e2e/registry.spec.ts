@@ -10,11 +10,18 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { createProject, expectNoHorizontalOverflow, trainWithRecommendedChoices } from "./steps";
+import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trainWithRecommendedChoices } from "./steps";
 
 const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
 const TRAINING_TIMEOUT = 10 * 60_000;
 const MODEL = "Species classifier";
+// A click that cannot land (something covers it) fails in a minute, not at the test timeout.
+test.use({ actionTimeout: 60_000 });
+
+async function phoneFits(page: Page) {
+  await expectNoHorizontalOverflow(page);
+  await expectLaidOutAtScreenWidth(page, 390);
+}
 
 async function waitForSuccess(page: Page) {
   await expect(page.getByTestId("experiment-status")).toContainText("Succeeded", { timeout: TRAINING_TIMEOUT });
@@ -41,7 +48,7 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   await register.getByRole("button", { name: "Register this experiment" }).click();
   await expect(register.getByTestId("register-result")).toContainText(`Registered as version 1 of “${MODEL}”`);
   await expectNoSeriousAxeViolations(page);
-  if (phone) await expectNoHorizontalOverflow(page);
+  if (phone) await phoneFits(page);
   await register.getByRole("combobox", { name: "Model", exact: true }).selectOption({ label: `${MODEL} (1 version)` });
   await register.getByRole("button", { name: "Register this experiment" }).click();
   await expect(register.getByTestId("register-result")).toContainText(`Already registered as version 1 of “${MODEL}”`);
@@ -72,7 +79,7 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   if (phone) {
     const table = card.getByRole("region", { name: `Versions of ${MODEL}` });
     expect(await table.evaluate((el) => getComputedStyle(el).overflowX)).toBe("auto");
-    await expectNoHorizontalOverflow(page);
+    await phoneFits(page);
   }
   await expectNoSeriousAxeViolations(page);
 
@@ -100,7 +107,7 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   await expect(sheet.getByRole("button", { name: `Promote version ${lo}` })).toBeDisabled();
   await ack.check();
   await expectNoSeriousAxeViolations(page);
-  if (phone) await expectNoHorizontalOverflow(page);
+  if (phone) await phoneFits(page);
   const list = await page.request.get(`/api/trpc/models.list?input=${encodeURIComponent(JSON.stringify({ json: { projectId } }))}`);
   const modelId = ((await list.json()) as { result: { data: { json: { id: string }[] } } }).result.data.json[0]!.id;
   const elsewhere = await page.request.post("/api/trpc/models.promote", {
@@ -139,7 +146,7 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   await expect(card.getByTestId("compare-verdict")).toContainText(/^Both scored \w+ on the same split, snapshot and evaluator\./);
   await expect(card.getByRole("region", { name: "Data: version 1 and version 2" })).toContainText("snapshotSha256");
   await expectNoSeriousAxeViolations(page);
-  if (phone) await expectNoHorizontalOverflow(page);
+  if (phone) await phoneFits(page);
   await page.screenshot({ path: testInfo.outputPath(`models-${testInfo.project.name}.png`), fullPage: true });
 
   // The Overview answers "Which model is in use?" with the selected version and its evidence.
@@ -149,5 +156,5 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   await expect(inUse).toContainText("Rolled back by");
   await expect(inUse).toContainText("“the new one misbehaves”");
   await expectNoSeriousAxeViolations(page);
-  if (phone) await expectNoHorizontalOverflow(page);
+  if (phone) await phoneFits(page);
 });

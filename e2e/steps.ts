@@ -59,3 +59,13 @@ export async function trainWithRecommendedChoices(page: Page, file: string, targ
   await page.waitForURL(/\/ml\/experiments\/[^/]+$/);
   return page.url();
 }
+
+/**
+ * The phone lays the page out at the screen's width: a mobile browser widens its layout
+ * viewport to fit content that sticks out (then innerWidth grows with scrollWidth and
+ * expectNoHorizontalOverflow alone cannot see it), so the width itself is checked too.
+ */
+export async function expectLaidOutAtScreenWidth(page: Page, width: number) {
+  const { inner, scroll } = await page.evaluate(() => ({ inner: window.innerWidth, scroll: document.documentElement.scrollWidth }));
+  expect({ inner, scroll }).toEqual({ inner: width, scroll: width });
+}

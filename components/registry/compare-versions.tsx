@@ -10,7 +10,7 @@ const cell = (v: unknown) => (v === null || v === undefined ? "—" : typeof v =
 
 function Rows({ title, rows, a, b }: { title: string; rows: Comparison["metrics"]; a: number; b: number }) {
   return (
-    <div className="max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`${title}: version ${a} and version ${b}`}>
+    <div className="relative max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`${title}: version ${a} and version ${b}`}>
       <table className="min-w-full text-left text-xs">
         <caption className="bg-slate-50 px-2 py-1 text-left font-semibold">{title}</caption>
         <thead className="bg-slate-100">

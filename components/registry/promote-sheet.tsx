@@ -8,7 +8,7 @@ import { errorText } from "@/components/ui/error-text";
 import { formatMetric } from "@/components/experiment/format";
 import { acknowledgementWords, canPromote, refusalOf } from "./decision-words";
 import type { Decision, Preview } from "./registry-types";
-import { Sheet } from "./sheet";
+import { ReasonField, Sheet } from "./sheet";
 
 /**
  * Promote one version: the sheet says what changes (selected version → this one, both
@@ -89,10 +89,7 @@ export function PromoteSheet({ modelId, version, onClose }: { modelId: string; v
           {!canPromote(decision) && decision.verdict !== "already_selected" && <ErrorMessage>Version {version} cannot be promoted: {decision.reason}</ErrorMessage>}
           {canPromote(decision) && (
             <>
-              <label className="flex flex-col gap-1">
-                <span className="font-medium">Reason (recorded with the event)</span>
-                <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={2} maxLength={2000} required className="rounded-md border border-slate-400 p-2" />
-              </label>
+              <ReasonField value={reason} onChange={setReason} />
               {ack && (
                 <label className="flex items-start gap-2">
                   <input type="checkbox" checked={accepted} onChange={(e) => setAccepted(e.target.checked)} className="mt-1 h-4 w-4" />

@@ -7,7 +7,7 @@ import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { formatMetric } from "@/components/experiment/format";
 import { refusalOf } from "./decision-words";
-import { Sheet } from "./sheet";
+import { ReasonField, Sheet } from "./sheet";
 
 /**
  * Roll the selection back from the version in use to an earlier selected one: the sheet
@@ -57,10 +57,7 @@ export function RollbackSheet(props: { modelId: string; from: number; to: number
             <p>{cmp.data.comparability.reason}</p>
           </>
         )}
-        <label className="flex flex-col gap-1">
-          <span className="font-medium">Reason (recorded with the event)</span>
-          <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={2} maxLength={2000} required className="rounded-md border border-slate-400 p-2" />
-        </label>
+        <ReasonField value={reason} onChange={setReason} />
         {refusal && (
           <ErrorMessage>
             {refusal.message}

@@ -26,3 +26,13 @@ export function Sheet({ title, onClose, children }: { title: string; onClose: ()
     </dialog>
   );
 }
+
+/** The reason every alias move records with its event. */
+export function ReasonField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  return (
+    <label className="flex flex-col gap-1">
+      <span className="font-medium">Reason (recorded with the event)</span>
+      <textarea value={value} onChange={(e) => onChange(e.target.value)} rows={2} maxLength={2000} required className="rounded-md border border-slate-400 p-2" />
+    </label>
+  );
+}

@@ -4,11 +4,13 @@ import type { Version } from "./registry-types";
 
 /**
  * The decision table: every version with its score, baseline, data and status, and
- * Promote one tap away. It scrolls inside its card on a narrow screen.
+ * Promote one tap away. It scrolls inside its card on a narrow screen; `relative` keeps
+ * the absolutely placed screen-reader labels inside that scroll box (else they widen the
+ * page and a phone lays it out wider than the screen).
  */
 export function VersionsTable({ modelId, modelName, versions, onPromote }: { modelId: string; modelName: string; versions: Version[]; onPromote: (n: number) => void }) {
   return (
-    <div className="max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`Versions of ${modelName}`}>
+    <div className="relative max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`Versions of ${modelName}`}>
       <table className="min-w-full text-left text-sm">
         <thead className="bg-slate-100 text-xs">
           <tr>
@@ -38,7 +40,8 @@ export function VersionsTable({ modelId, modelName, versions, onPromote }: { mod
                 <td className="whitespace-nowrap px-2 py-1">{formatMetric(v.baselineValue)}</td>
                 <td className="whitespace-nowrap px-2 py-1">{new Date(v.createdAt).toLocaleString()}</td>
                 <td className="whitespace-nowrap px-2 py-1">{v.status === "registered" ? "ready" : "export missing"}</td>
-                <td className="flex items-center gap-3 whitespace-nowrap px-2 py-1">
+                <td className="whitespace-nowrap px-2 py-1">
+                  <div className="flex items-center gap-3">
                   {v.status === "registered" && (
                     <a href={`/api/models/${encodeURIComponent(modelId)}/versions/${v.number}/export`} download className="font-medium text-blue-800 underline">
                       Download<span className="sr-only"> version {v.number}</span>
@@ -49,6 +52,7 @@ export function VersionsTable({ modelId, modelName, versions, onPromote }: { mod
                       Promote<span className="sr-only"> version {v.number}</span>
                     </Button>
                   )}
+                  </div>
                 </td>
               </tr>
             );
