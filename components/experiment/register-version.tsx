@@ -53,10 +53,12 @@ export function RegisterVersion({ projectId, experimentId }: { projectId: string
             <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} className="min-h-10 rounded-md border border-slate-400 px-2" placeholder="Species classifier" />
           </label>
         )}
-        <Button type="submit" className="self-start" disabled={register.isPending}>
+        {/* Only once the models are known: else "a new model" is preselected while the list loads. */}
+        <Button type="submit" className="self-start" disabled={register.isPending || !models.data}>
           {register.isPending ? "Registering…" : "Register this experiment"}
         </Button>
       </form>
+      {models.error && <ErrorMessage>Could not load the project&apos;s models: {errorText(models.error)}</ErrorMessage>}
       {register.error && <ErrorMessage>Not registered: {errorText(register.error)}</ErrorMessage>}
       {r && (
         <p role="status" data-testid="register-result">
