@@ -8,6 +8,9 @@ import type { Comparison } from "./registry-types";
 
 const cell = (v: unknown) => (v === null || v === undefined ? "—" : typeof v === "number" ? String(Number(v.toPrecision(6))) : typeof v === "string" ? v : JSON.stringify(v));
 
+const improvementWords = (d: number, a: number, b: number, metric: string) =>
+  d === 0 ? `Versions ${a} and ${b} score the same on ${metric}.` : `Version ${b} is ${d > 0 ? "better" : "worse"} than version ${a} by ${Number(Math.abs(d).toPrecision(3))} on ${metric}.`;
+
 function Rows({ title, rows, a, b }: { title: string; rows: Comparison["metrics"]; a: number; b: number }) {
   return (
     <div className="relative max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`${title}: version ${a} and version ${b}`}>
@@ -74,7 +77,7 @@ export function CompareVersions({ modelId, numbers }: { modelId: string; numbers
         <>
           <p className="text-sm" data-testid="compare-verdict">
             {cmp.data.comparability.reason}
-            {cmp.data.improvement !== null && ` Version ${b} is ${cmp.data.improvement >= 0 ? "better" : "worse"} by ${Math.abs(cmp.data.improvement).toPrecision(3)} on ${cmp.data.a.primaryMetric}.`}
+            {cmp.data.improvement !== null && ` ${improvementWords(cmp.data.improvement, a, b, cmp.data.a.primaryMetric)}`}
           </p>
           {!cmp.data.comparability.comparable && cmp.data.comparability.differences.length > 0 && (
             <ul className="list-disc pl-5 text-sm">
