@@ -176,7 +176,7 @@ describe("the model registry", { timeout: 900_000 }, () => {
     expect([shown.model.revision, shown.model.selected?.number, shown.history.length]).toEqual([4, hi, 3]);
   });
 
-  it("rolls back to the exact previously selected version, and refuses a version that was never selected or does not exist", async () => {
+  it("rolls back to the exact previously selected version, and refuses a version that does not exist", async () => {
     const before = await server.client.models.show.query({ modelId });
     const previous = before.history[0]!.from!;
     const r = await cliJson(server.url, ["models", "rollback", MODEL, "--reason", "the new one misbehaves"]);
@@ -187,9 +187,10 @@ describe("the model registry", { timeout: 900_000 }, () => {
     expect((history.json as unknown as { kind: string }[]).map((e) => e.kind)).toEqual(["rollback", "promote", "promote", "promote"]);
   });
 
-  it("needs an acknowledgement for an incomparable pair and says which contract fields differ", async () => {
+  it("needs an acknowledgement for an incomparable pair, says which contract fields differ, and will not roll back to a never-selected version", async () => {
     const reg = await server.client.models.register.mutate({ experimentId: exp.c, modelId });
     expect(reg.version.number).toBe(3);
+    expect(await refusal(server.client.models.rollback.mutate({ modelId, to: 3, reason: "x" }))).toMatchObject({ code: "BAD_REQUEST", reason: "never_selected" });
     const now = await server.client.models.show.query({ modelId });
     const refused = await refusal(server.client.models.promote.mutate({ modelId, version: 3, reason: "better?", expectedRevision: now.model.revision }));
     expect(refused).toMatchObject({ code: "CONFLICT", reason: "needs_acknowledgement", details: { decision: { why: "not_comparable" } } });
