@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { comparability } from "@/server/registry/gate";
 import { acknowledgementWords, canPromote, refusalOf } from "./decision-words";
 import type { Decision } from "./registry-types";
 
@@ -23,11 +22,13 @@ describe("the acknowledgement a promotion needs", () => {
     expect(acknowledgementWords(notBetter(0.81, 0.81), 2, 1)).toBe("I accept no useful gain on balanced_accuracy: 0.8100 → 0.8100");
   });
   it("says why an incomparable pair cannot be compared", () => {
-    const base = { primaryMetric: "accuracy", direction: "higher_is_better", splitSha256: "s", evaluatorVersion: "1", snapshotSha256: "x", partition: "test" };
-    const receipt = (metric: string) => ({ evaluationContract: { ...base, primaryMetric: metric }, contractSha256: metric }) as unknown as Parameters<typeof comparability>[0];
-    const comp = comparability(receipt("accuracy"), receipt("balanced_accuracy"));
+    const comp = {
+      comparable: false as const,
+      reason: "Not comparable: the metric differs.",
+      differences: [{ field: "primaryMetric", words: "metric", a: "accuracy", b: "balanced_accuracy" }],
+    };
     const d: Decision = { verdict: "needs_acknowledgement", why: "not_comparable", reason: comp.reason, comparability: comp, metric: "accuracy", candidate: 0.9, selected: 0.8, improvement: null };
-    expect(acknowledgementWords(d, 3, 1)).toBe("I accept promoting version 3 although it cannot be compared with version 1: the metric differ.");
+    expect(acknowledgementWords(d, 3, 1)).toBe("I accept promoting version 3 although it cannot be compared with version 1: the metric differs.");
   });
   it("asks nothing when the gate promotes on the evidence, and refuses what cannot be promoted", () => {
     const better: Decision = { verdict: "better", reason: "…", metric: "accuracy", candidate: 0.9, selected: 0.8, improvement: 0.1 };

@@ -13,7 +13,7 @@ export function RowsTable({
   testId?: string;
 }) {
   return (
-    <div className="max-w-full overflow-x-auto rounded-md border border-slate-200 bg-white" tabIndex={0} role="region" aria-label={label}>
+    <div className="relative max-w-full overflow-x-auto rounded-md border border-slate-200 bg-white" tabIndex={0} role="region" aria-label={label}>
       <table className="min-w-full text-left text-xs" data-testid={testId}>
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className="bg-slate-100">

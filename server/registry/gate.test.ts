@@ -84,6 +84,12 @@ describe("the promotion gate", () => {
     }
   });
 
+  it("says the differing fields in a sentence", () => {
+    expect(comparability(receipt(0.9, { contract: { primaryMetric: "accuracy" }, contractSha256: h("7") }), receipt(0.8)).reason).toBe("Not comparable: the metric differs.");
+    const two = comparability(receipt(0.9, { contract: { splitSha256: h("9"), evaluatorVersion: "2.0.0" }, contractSha256: h("7") }), receipt(0.8));
+    expect(two.reason).toBe("Not comparable: the split contract and evaluator version differ.");
+  });
+
   it("treats equal fields with unequal contract hashes as not comparable", () => {
     expect(comparability(receipt(0.9, { contractSha256: h("7") }), receipt(0.9)).comparable).toBe(false);
   });

@@ -41,7 +41,9 @@ export function comparability(a: Receipt, b: Receipt): Comparability {
     .filter((k) => a.evaluationContract[k] !== b.evaluationContract[k])
     .map((k) => ({ field: k, words: CONTRACT_FIELDS[k], a: a.evaluationContract[k], b: b.evaluationContract[k] }));
   if (differences.length) {
-    return { comparable: false, differences, reason: `Not comparable: the ${differences.map((d) => d.words).join(", ")} differ.` };
+    const words = differences.map((d) => d.words);
+    const list = words.length === 1 ? words[0] : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+    return { comparable: false, differences, reason: `Not comparable: the ${list} ${words.length === 1 ? "differs" : "differ"}.` };
   }
   // Same fields but another hash: a contract field this code does not know yet.
   if (a.contractSha256 !== b.contractSha256) {
