@@ -52,28 +52,32 @@ FOREST_FAMILIES = ("RF", "XT")
 FOREST_TIME_RATIO = 0.5
 
 
-def with_forest_margin(hyperparameters: dict) -> dict:
-    out = copy.deepcopy(hyperparameters)
-    for family in FOREST_FAMILIES:
-        if family not in out:
-            continue
-        configs = out[family] if isinstance(out[family], list) else [out[family]]
-        for config in configs:
-            config.setdefault("ag_args_fit", {}).setdefault("max_time_limit_ratio", FOREST_TIME_RATIO)
-        out[family] = configs
-    return out
-
-
-def without_tuning(hyperparameters: dict, families) -> dict:
+def _each_config(hyperparameters: dict, families, change) -> dict:
+    """A deep copy where `change` has run on every config of the named families (one or a list each)."""
     out = copy.deepcopy(hyperparameters)
     for family in families:
         if family not in out:
             continue
         configs = out[family] if isinstance(out[family], list) else [out[family]]
         for config in configs:
-            config.setdefault("ag_args", {})["hyperparameter_tune_kwargs"] = None
+            change(config)
         out[family] = configs
     return out
+
+
+def with_forest_margin(hyperparameters: dict) -> dict:
+    return _each_config(
+        hyperparameters,
+        FOREST_FAMILIES,
+        lambda config: config.setdefault("ag_args_fit", {}).setdefault("max_time_limit_ratio", FOREST_TIME_RATIO),
+    )
+
+
+def without_tuning(hyperparameters: dict, families) -> dict:
+    def untuned(config: dict) -> None:
+        config.setdefault("ag_args", {})["hyperparameter_tune_kwargs"] = None
+
+    return _each_config(hyperparameters, families, untuned)
 
 
 def fit_kwargs(options: TrainOptions, cpus: int, callbacks: list) -> dict:
