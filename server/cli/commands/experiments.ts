@@ -1,7 +1,7 @@
 /** `trainyard experiments list|show|cancel|logs` against the running server. */
-import { parseArgs } from "node:util";
 import { isExperimentTerminal } from "@/server/experiments/experiment-state";
 import { CliError } from "../cli-error";
+import { parseSubcommand } from "../subcommand-args";
 import { connect, withRetry, type Connection } from "../api-client";
 import { experimentJson } from "../train/result-json";
 import { describeProgress } from "../train/progress-line";
@@ -43,16 +43,9 @@ async function logs(conn: Connection, id: string, step: string | undefined, foll
 }
 
 export async function experimentsCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      project: { type: "string", default: "Default" },
-      json: { type: "boolean", default: false },
-      step: { type: "string" },
-      follow: { type: "boolean", default: false },
-    },
+  const { sub, values, positionals } = parseSubcommand(argv, {
+    step: { type: "string" },
+    follow: { type: "boolean", default: false },
   });
   const conn = connect();
   const id = positionals[0];

@@ -1,7 +1,7 @@
 /** `trainyard models list|show|register|promote|rollback|history|compare` against the running server. */
-import { parseArgs } from "node:util";
 import { TRPCClientError } from "@trpc/client";
 import { CliError } from "../cli-error";
+import { parseSubcommand } from "../subcommand-args";
 import { connect, withRetry, type Connection } from "../api-client";
 import { projectId } from "./experiments";
 import { eventLine, modelLine, moveJson, versionLine, type ModelOut } from "./models-format";
@@ -44,20 +44,13 @@ async function refusalsKept<T>(call: () => Promise<T>): Promise<T> {
 const print = (json: boolean, value: unknown, text: () => string) => console.log(json ? JSON.stringify(value, null, 2) : text());
 
 export async function modelsCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      project: { type: "string", default: "Default" },
-      json: { type: "boolean", default: false },
-      experiment: { type: "string" },
-      model: { type: "string" },
-      reason: { type: "string" },
-      to: { type: "string" },
-      "accept-regression": { type: "boolean", default: false },
-      "expected-revision": { type: "string" },
-    },
+  const { sub, values, positionals } = parseSubcommand(argv, {
+    experiment: { type: "string" },
+    model: { type: "string" },
+    reason: { type: "string" },
+    to: { type: "string" },
+    "accept-regression": { type: "boolean", default: false },
+    "expected-revision": { type: "string" },
   });
   const conn = connect();
   const json = values.json ?? false;
