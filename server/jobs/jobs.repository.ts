@@ -2,34 +2,17 @@
 import { getDb, type Db } from "@/server/db/client";
 import type { JobState } from "@/contracts/worker";
 import { ACTIVE_STATES } from "./job-state";
-import type { JobDetailView, JobView } from "./jobs.schema";
+import type { JobDetailView, JobFields, JobView } from "./jobs.schema";
 
-export interface JobRow {
-  id: string;
-  opId: string;
+export interface JobRow extends JobFields {
   intentHash: string;
-  targetId: string;
-  targetRevision: number;
-  workerId: string | null;
-  recipe: string;
-  recipeVersion: string;
-  jobName: string;
-  environmentId: string;
   input: string;
   resources: string;
-  priority: number;
-  deadlineSeconds: number;
-  state: string;
-  reason: string | null;
-  detail: string | null;
-  queuedReason: string | null;
-  workerJobId: string | null;
   cancelRequestedAt: Date | null;
   unreachableSince: Date | null;
   lastContactAt: Date | null;
   usage: string | null;
   report: string | null;
-  outputSha256: string | null;
   createdAt: Date;
   startedAt: Date | null;
   endedAt: Date | null;

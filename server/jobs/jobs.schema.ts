@@ -51,11 +51,11 @@ export const ZPrepareRecipeInput = z.strictObject({
   recipe: z.string().min(1).max(100),
 });
 
-export interface JobView {
+/** The columns a job row and its view carry unchanged; the row (jobs.repository) and the view both extend it. */
+export interface JobFields {
   id: string;
   opId: string;
   targetId: string;
-  targetName: string;
   targetRevision: number;
   workerId: string | null;
   recipe: string;
@@ -69,9 +69,13 @@ export interface JobView {
   workerJobId: string | null;
   priority: number;
   deadlineSeconds: number;
+  outputSha256: string | null;
+}
+
+export interface JobView extends JobFields {
+  targetName: string;
   resources: unknown;
   usage: unknown;
-  outputSha256: string | null;
   cancelRequestedAt: string | null;
   unreachableSince: string | null;
   lastContactAt: string | null;
