@@ -120,23 +120,18 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function rssBytes(pid: number): number {
+/** One `VmXxx:  N kB` line of /proc/<pid>/status in bytes; 0 once the process is gone. */
+function statusBytes(pid: number, field: "VmRSS" | "VmHWM"): number {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
     return 0;
   }
 }
 
-export function hwmBytes(pid: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
+export const rssBytes = (pid: number): number => statusBytes(pid, "VmRSS");
+export const hwmBytes = (pid: number): number => statusBytes(pid, "VmHWM");
 
 /** Kernel OOM-kill counter of this process's cgroup (v2), or null where unavailable. */
 export function cgroupOomKills(): number | null {
