@@ -1,4 +1,5 @@
 "use client";
+import { ColumnHeaders } from "@/components/ui/column-headers";
 import type { Profile, ProfileColumn } from "@/contracts/recipes";
 
 function summary(c: ProfileColumn): string {
@@ -16,15 +17,7 @@ export function ProfileTable({ profile, name }: { profile: Profile; name: string
           {profile.rows.toLocaleString("en")} rows, {profile.columns.length} columns
           {profile.duplicateRows ? `, ${profile.duplicateRows.toLocaleString("en")} exact duplicate rows` : ""}
         </caption>
-        <thead className="bg-slate-100">
-          <tr>
-            <th scope="col" className="px-2 py-1">Column</th>
-            <th scope="col" className="px-2 py-1">Type</th>
-            <th scope="col" className="px-2 py-1">Missing</th>
-            <th scope="col" className="px-2 py-1">Distinct</th>
-            <th scope="col" className="px-2 py-1">Range or most common</th>
-          </tr>
-        </thead>
+        <ColumnHeaders names={["Column", "Type", "Missing", "Distinct", "Range or most common"]} />
         <tbody>
           {profile.columns.map((c) => (
             <tr key={c.name} className="border-t border-slate-100">

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
+import { ColumnHeaders } from "@/components/ui/column-headers";
 import { errorText } from "@/components/ui/error-text";
 import { issueWords } from "@/contracts/vocabulary";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
@@ -71,14 +72,7 @@ export function TargetChecks({ datasetId, columns }: { datasetId: string; column
             <div className="overflow-x-auto rounded-md border border-slate-200 bg-white" tabIndex={0} role="region" aria-label="Data issues">
               <table className="min-w-full text-left text-sm">
                 <caption className="px-2 py-1 text-left text-sm text-slate-700">Data issues for {c?.target}</caption>
-                <thead className="bg-slate-100">
-                  <tr>
-                    <th scope="col" className="px-2 py-1">Issue</th>
-                    <th scope="col" className="px-2 py-1">Columns</th>
-                    <th scope="col" className="px-2 py-1">Severity</th>
-                    <th scope="col" className="px-2 py-1">Recommended</th>
-                  </tr>
-                </thead>
+                <ColumnHeaders names={["Issue", "Columns", "Severity", "Recommended"]} />
                 <tbody>
                   {result.issues.map((i, n) => (
                     <tr key={n} className="border-t border-slate-100 align-top">
