@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { ColumnHeaders } from "@/components/ui/column-headers";
 import { errorText } from "@/components/ui/error-text";
 import { issueWords } from "@/contracts/vocabulary";
+import { SelectField, sameLabel } from "@/components/ui/select-field";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { ReadinessNotes } from "./readiness-notes";
 import { SetupProgressView } from "./setup-progress";
@@ -39,19 +40,15 @@ export function TargetChecks({ datasetId, columns }: { datasetId: string; column
         What should the model predict?
       </h3>
       <div className="flex flex-wrap items-end gap-2">
-        <div className="flex flex-col gap-1">
-          <label htmlFor="target-column" className="text-sm font-medium">
-            Column to predict
-          </label>
-          <select id="target-column" value={target} onChange={(e) => setTarget(e.target.value)} className="min-h-10 rounded-md border border-slate-400 bg-white px-2 text-sm">
-            <option value="">Choose a column…</option>
-            {columns.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="target-column"
+          label="Column to predict"
+          className="text-sm"
+          value={target}
+          onChange={setTarget}
+          placeholder="Choose a column…"
+          options={sameLabel(columns)}
+        />
         <Button disabled={!target || start.isPending} onClick={() => start.mutate({ id: datasetId, target })}>
           Check this target
         </Button>

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
+import { SelectField } from "@/components/ui/select-field";
 import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { experimentLifecycle } from "@/contracts/lifecycles";
@@ -34,18 +35,7 @@ export function ExperimentsView({ projectId }: { projectId: string }) {
           Train a prediction model
         </Link>
       </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="experiment-filter" className="text-sm font-medium">
-          Show
-        </label>
-        <select id="experiment-filter" className="min-h-10 max-w-xs rounded-md border border-slate-400 bg-white px-2" value={filter} onChange={(e) => setFilter(e.target.value as typeof filter)}>
-          {FILTERS.map((f) => (
-            <option key={f.key} value={f.key}>
-              {f.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField id="experiment-filter" label="Show" className="max-w-xs" value={filter} onChange={setFilter} options={FILTERS.map((f) => [f.key, f.label] as const)} />
       {list.isPending && <Loading label="Loading experiments…" />}
       {list.error && <ErrorMessage>Could not load experiments: {errorText(list.error)}</ErrorMessage>}
       {list.data && list.data.length === 0 && (

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
+import { SelectField, sameLabel } from "@/components/ui/select-field";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
@@ -93,52 +94,23 @@ export function StepTarget({ draft, update }: Props) {
             <span className="font-medium">Suggested metric: {metricLabel(r.metric)}.</span> {r.metricReason}
           </p>
           <div className="grid gap-3 sm:grid-cols-3">
-            <div className="flex flex-col gap-1">
-              <label htmlFor="wizard-task" className="text-sm font-medium">
-                Task
-              </label>
-              <select
-                id="wizard-task"
-                className="min-h-10 rounded-md border border-slate-400 bg-white px-2"
-                value={draft.task}
-                onChange={(e) => {
-                  const task = e.target.value as NonNullable<TWizardDraftData["task"]>;
-                  update({ task, metric: (metricsFor(task) as readonly string[]).includes(draft.metric ?? "") ? draft.metric : metricsFor(task)[0]! });
-                }}
-              >
-                {Object.entries(TASK_LABELS).map(([k, v]) => (
-                  <option key={k} value={k}>
-                    {v}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="flex flex-col gap-1">
-              <label htmlFor="wizard-metric" className="text-sm font-medium">
-                Metric
-              </label>
-              <select id="wizard-metric" className="min-h-10 rounded-md border border-slate-400 bg-white px-2" value={draft.metric ?? ""} onChange={(e) => update({ metric: e.target.value })}>
-                {metricsFor(draft.task).map((m) => (
-                  <option key={m} value={m}>
-                    {metricLabel(m)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              id="wizard-task"
+              label="Task"
+              value={draft.task}
+              onChange={(task) => update({ task, metric: (metricsFor(task) as readonly string[]).includes(draft.metric ?? "") ? draft.metric : metricsFor(task)[0]! })}
+              options={Object.entries(TASK_LABELS) as [NonNullable<TWizardDraftData["task"]>, string][]}
+            />
+            <SelectField id="wizard-metric" label="Metric" value={draft.metric ?? ""} onChange={(metric) => update({ metric })} options={metricsFor(draft.task).map((m) => [m, metricLabel(m)] as const)} />
             {draft.task === "binary" && classes.length > 0 && (
-              <div className="flex flex-col gap-1">
-                <label htmlFor="wizard-positive" className="text-sm font-medium">
-                  Positive class
-                </label>
-                <select id="wizard-positive" className="min-h-10 rounded-md border border-slate-400 bg-white px-2" value={draft.positiveClass ?? ""} onChange={(e) => update({ positiveClass: e.target.value || null })}>
-                  <option value="">The minority class</option>
-                  {classes.map((c) => (
-                    <option key={c} value={c}>
-                      {c}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <SelectField
+                id="wizard-positive"
+                label="Positive class"
+                value={draft.positiveClass ?? ""}
+                onChange={(c) => update({ positiveClass: c || null })}
+                placeholder="The minority class"
+                options={sameLabel(classes)}
+              />
             )}
           </div>
         </div>
