@@ -128,8 +128,10 @@ describe("a locked server on loopback, no proxy", () => {
     const host = { host: `127.0.0.1:${server.port}` };
     const big = await post(server.port, "/api/trpc/projects.create", host, createProject("x".repeat(256 * 1024)));
     expect(big.status).toBe(413);
+    expect(JSON.parse(big.body)).toMatchObject({ code: "too_large", error: expect.stringMatching(/larger than 256 KiB/) });
     const small = await post(server.port, "/api/trpc/projects.create", host, createProject("x".repeat(1000)));
     expect(small.status).toBe(401); // past the size check, refused for want of a session
+    expect(JSON.parse(small.body)).toMatchObject({ code: "sign_in_required" });
   });
 });
 
@@ -152,7 +154,9 @@ describe("origins and the address behind a proxy", () => {
       post(server.port, "/api/trpc/projects.create", { host, origin, authorization: `Bearer ${token}` }, createProject(`From ${origin}`));
     expect((await send(`http://127.0.0.1:${server.port}`)).status).toBe(200);
     expect((await send(`http://localhost:${server.port}`)).status).toBe(200);
-    expect((await send(`http://127.0.0.1:${server.port + 1}`)).status).toBe(403);
+    const crossSite = await send(`http://127.0.0.1:${server.port + 1}`);
+    expect(crossSite.status).toBe(403);
+    expect(JSON.parse(crossSite.body)).toMatchObject({ code: "cross_site", details: null });
     expect((await send(`http://localhost:1`)).status).toBe(403);
     expect((await send(`https://127.0.0.1:${server.port}`)).status).toBe(403);
     expect((await send("null")).status).toBe(403);

@@ -19,7 +19,18 @@ export { CLIENT_HEADER, PRINCIPAL_HEADER } from "./guard-marker";
 
 export type GuardResult =
   | { ok: true; principal: Principal }
-  | { ok: false; status: number; message: string; redirect?: string };
+  | { ok: false; status: number; code: GuardRefusal; message: string; redirect?: string };
+
+/** Why the guard refused a request: the `code` of its JSON answer, as route handlers answer theirs. */
+export type GuardRefusal =
+  | "bad_path"
+  | "unknown_host"
+  | "cross_site"
+  | "length_required"
+  | "too_large"
+  | "sign_in_required"
+  | "session_refused"
+  | "read_only_token";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -46,8 +57,8 @@ export interface GuardOptions {
   jsonBodyLimit?: number;
 }
 
-function refuse(status: number, message: string, redirect?: string): GuardResult {
-  return { ok: false, status, message, redirect };
+function refuse(status: number, code: GuardRefusal, message: string, redirect?: string): GuardResult {
+  return { ok: false, status, code, message, redirect };
 }
 
 function sameOrigin(origin: string, own: Set<string>): boolean {
@@ -63,10 +74,10 @@ function bodyVerdict(req: IncomingMessage, path: string, limit: number): GuardRe
   if (hasStreamedBody(path)) return null;
   const length = req.headers["content-length"];
   if (req.headers["transfer-encoding"] !== undefined) {
-    return refuse(411, "Send the request body with a Content-Length header.");
+    return refuse(411, "length_required", "Send the request body with a Content-Length header.");
   }
   if (length !== undefined && (!/^\d+$/.test(length) || Number(length) > limit)) {
-    return refuse(413, `The request body is larger than ${Math.round(limit / 1024)} KiB.`);
+    return refuse(413, "too_large", `The request body is larger than ${Math.round(limit / 1024)} KiB.`);
   }
   return null;
 }
@@ -76,35 +87,36 @@ export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Pr
   req.headers[CLIENT_HEADER] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], opts.trustedProxy);
 
   const target = normaliseRequestPath(req.url ?? "/");
-  if (!target.ok) return refuse(400, `Request refused: ${target.reason}.`);
+  if (!target.ok) return refuse(400, "bad_path", `Request refused: ${target.reason}.`);
   const host = req.headers.host;
   if (!host || !opts.allowedHosts.has(hostNameOf(host))) {
-    return refuse(421, `This Trainyard server does not answer to the name "${host ?? ""}".`);
+    return refuse(421, "unknown_host", `This Trainyard server does not answer to the name "${host ?? ""}".`);
   }
   const method = req.method ?? "GET";
   const mutation = !SAFE_METHODS.has(method);
   if (mutation) {
     const origin = req.headers.origin;
     if (origin !== undefined && !sameOrigin(origin, opts.ownOrigins())) {
-      return refuse(403, "Request refused: it came from another site (Origin check).");
+      return refuse(403, "cross_site", "Request refused: it came from another site (Origin check).");
     }
     if (origin === undefined && req.headers["sec-fetch-site"] === "cross-site") {
-      return refuse(403, "Request refused: it came from another site.");
+      return refuse(403, "cross_site", "Request refused: it came from another site.");
     }
   }
   const tooBig = bodyVerdict(req, target.path, opts.jsonBodyLimit ?? JSON_BODY_LIMIT);
   if (tooBig) return tooBig;
 
   const principal = await identify(req, opts);
-  if (principal && "refused" in principal) return refuse(401, principal.refused);
+  if (principal && "refused" in principal) return refuse(401, "session_refused", principal.refused);
   if (principal) {
-    if (mutation && !mayMutate(principal)) return refuse(403, `The API token "${principal.kind === "token" ? principal.name : ""}" is read-only.`);
+    if (mutation && !mayMutate(principal)) return refuse(403, "read_only_token", `The API token "${principal.kind === "token" ? principal.name : ""}" is read-only.`);
     return { ok: true, principal };
   }
   if (isPublicPath(target.path)) return { ok: true, principal: { kind: "open" } };
   const wantsPage = !mutation && !target.path.startsWith("/api/") && target.path !== "/metrics";
   return refuse(
     401,
+    "sign_in_required",
     "Sign in with the owner password, or send an API token.",
     wantsPage ? `/login?next=${encodeURIComponent(target.path + target.search)}` : undefined,
   );

@@ -93,7 +93,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
               res.writeHead(303, { Location: verdict.redirect }).end();
             } else {
               res.writeHead(verdict.status, { "content-type": "application/json" });
-              res.end(JSON.stringify({ error: verdict.message }));
+              res.end(JSON.stringify({ error: verdict.message, code: verdict.code, details: null }));
             }
             return;
           }
