@@ -4,7 +4,8 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
-import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { ErrorMessage } from "@/components/ui/status-message";
+import { QueryState } from "@/components/ui/query-state";
 import { formatBytes } from "@/contracts/vocabulary";
 
 /** "sales.csv in project “Churn”": a dataset of another project, often of the same file name. */
@@ -42,8 +43,7 @@ export function DeleteDataset({ datasetId, onDone }: { datasetId: string; onDone
       <h3 id="delete-heading" className="text-base font-semibold">
         Delete {p?.name ?? "dataset"}?
       </h3>
-      {preview.isPending && <Loading label="Working out what would be freed…" />}
-      {preview.error && <ErrorMessage>{errorText(preview.error)}</ErrorMessage>}
+      <QueryState query={preview} loading="Working out what would be freed…" />
       {p && (
         <>
           <p className="text-sm">

@@ -4,8 +4,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { SelectField } from "@/components/ui/select-field";
-import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
-import { errorText } from "@/components/ui/error-text";
+import { EmptyState } from "@/components/ui/status-message";
+import { QueryState } from "@/components/ui/query-state";
 import { experimentLifecycle } from "@/contracts/lifecycles";
 import { experimentStatusLabel } from "@/contracts/vocabulary";
 import { formatDuration, formatMetric } from "@/components/experiment/format";
@@ -36,8 +36,7 @@ export function ExperimentsView({ projectId }: { projectId: string }) {
         </Link>
       </div>
       <SelectField id="experiment-filter" label="Show" className="max-w-xs" value={filter} onChange={setFilter} options={FILTERS.map((f) => [f.key, f.label] as const)} />
-      {list.isPending && <Loading label="Loading experiments…" />}
-      {list.error && <ErrorMessage>Could not load experiments: {errorText(list.error)}</ErrorMessage>}
+      <QueryState query={list} loading="Loading experiments…" failure="Could not load experiments" />
       {list.data && list.data.length === 0 && (
         <EmptyState title={filter === "all" ? "No experiments yet" : "No experiments match this filter"}>
           {filter === "all" ? "Each training run becomes an experiment listed here with its status, score and time. Start one with “Train a prediction model”." : "Choose “All” to see every experiment."}

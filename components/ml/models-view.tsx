@@ -1,8 +1,8 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc";
-import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
-import { errorText } from "@/components/ui/error-text";
+import { EmptyState } from "@/components/ui/status-message";
+import { QueryState } from "@/components/ui/query-state";
 import { ModelCard } from "@/components/registry/model-card";
 
 /** The model registry: each model with the version in use, its versions, history and comparisons. */
@@ -14,8 +14,7 @@ export function ModelsView({ projectId }: { projectId: string }) {
       <h2 id="models-heading" className="text-lg font-semibold">
         Models
       </h2>
-      {list.isPending && <Loading label="Loading models…" />}
-      {list.error && <ErrorMessage>Could not load models: {errorText(list.error)}</ErrorMessage>}
+      <QueryState query={list} loading="Loading models…" failure="Could not load models" />
       {list.data && list.data.length === 0 && (
         <EmptyState title="No models yet">
           Register a finished experiment as a model version (“Register as a model version” on its page); then promote the version you want in use.

@@ -2,8 +2,8 @@
 import { useQueries, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc";
-import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
-import { errorText } from "@/components/ui/error-text";
+import { EmptyState } from "@/components/ui/status-message";
+import { QueryState } from "@/components/ui/query-state";
 import { experimentStatusLabel, formatBytes } from "@/contracts/vocabulary";
 import { formatDuration, formatMetric, totalUsage, type StepUsage } from "@/components/experiment/format";
 import { InUse } from "@/components/registry/in-use";
@@ -72,8 +72,7 @@ export function OverviewView({ projectId }: { projectId: string }) {
         </h2>
         {train}
       </div>
-      {list.isPending && <Loading label="Loading the overview…" />}
-      {list.error && <ErrorMessage>Could not load the overview: {errorText(list.error)}</ErrorMessage>}
+      <QueryState query={list} loading="Loading the overview…" failure="Could not load the overview" />
       {list.data && all.length === 0 && (
         <EmptyState title="Nothing trained yet">Start with “Train a prediction model”: choose a file, the column to predict, and a time limit.</EmptyState>
       )}

@@ -2,8 +2,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-message";
-import { errorText } from "@/components/ui/error-text";
+import { EmptyState } from "@/components/ui/status-message";
+import { QueryState } from "@/components/ui/query-state";
 import { ProjectCreateForm } from "./project-create-form";
 import { ProjectRow } from "./project-row";
 
@@ -31,8 +31,7 @@ export function ProjectsPage() {
           Show archived projects
         </label>
       </div>
-      {projects.isPending && <Loading label="Loading projects…" />}
-      {projects.error && <ErrorMessage>Could not load projects: {errorText(projects.error)}</ErrorMessage>}
+      <QueryState query={projects} loading="Loading projects…" failure="Could not load projects" />
       {projects.data && projects.data.length === 0 && (
         <EmptyState title={includeArchived ? "No projects yet" : "No active projects"}>
           Create a project above to start: name it after the question you want a model to answer.

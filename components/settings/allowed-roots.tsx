@@ -5,7 +5,8 @@ import type { SettingsView } from "@/server/settings/settings.schema";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
-import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { ErrorMessage } from "@/components/ui/status-message";
+import { QueryState } from "@/components/ui/query-state";
 
 const MIB = 1024 ** 2;
 const GIB = 1024 ** 3;
@@ -31,8 +32,7 @@ export function AllowedRoots() {
       <h2 id="data-settings-heading" className="text-lg font-semibold">
         Data
       </h2>
-      {settings.isPending && <Loading label="Loading the data settings…" />}
-      {settings.error && <ErrorMessage>Could not load the data settings: {errorText(settings.error)}</ErrorMessage>}
+      <QueryState query={settings} loading="Loading the data settings…" failure="Could not load the data settings" />
       {settings.data && <DataSettingsForm key={settings.data.revision} current={settings.data} onSaved={setSavedRevision} />}
       {settings.data && savedRevision === settings.data.revision && (
         <p role="status" className="text-sm text-green-800">

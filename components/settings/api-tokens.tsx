@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
-import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { ErrorMessage } from "@/components/ui/status-message";
+import { QueryState } from "@/components/ui/query-state";
 import { formatTime } from "./format";
 import { TextField } from "./text-field";
 
@@ -35,8 +36,7 @@ export function ApiTokens() {
       <p className="text-sm text-slate-700">
         Scripts send a token as <code className="font-mono">Authorization: Bearer …</code>. A read-only token can look but not change anything.
       </p>
-      {tokens.isPending && <Loading label="Loading tokens…" />}
-      {tokens.error && <ErrorMessage>Could not load the tokens: {errorText(tokens.error)}</ErrorMessage>}
+      <QueryState query={tokens} loading="Loading tokens…" failure="Could not load the tokens" />
       {tokens.data && tokens.data.length === 0 && <p className="text-sm text-slate-700">No API tokens yet.</p>}
       {tokens.data && tokens.data.length > 0 && (
         <ul className="flex flex-col gap-2" aria-label="API tokens">

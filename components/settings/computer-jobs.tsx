@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
-import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { ErrorMessage } from "@/components/ui/status-message";
+import { QueryState } from "@/components/ui/query-state";
 import { controllerJobLifecycle } from "@/contracts/lifecycles";
 import { jobStateLabel } from "@/contracts/vocabulary";
 import { formatAge, formatTime, STATE_STYLE } from "./format";
@@ -26,8 +27,7 @@ export function ComputerJobs({ targetId, targetName }: { targetId: string; targe
       <h4 id={headingId} className="text-sm font-semibold text-slate-900">
         Jobs on {targetName}
       </h4>
-      {jobs.isPending && <Loading label="Loading jobs…" />}
-      {jobs.error && <ErrorMessage>Could not load the jobs: {errorText(jobs.error)}</ErrorMessage>}
+      <QueryState query={jobs} loading="Loading jobs…" failure="Could not load the jobs" />
       {jobs.data && jobs.data.length === 0 && <p className="text-sm text-slate-700">Nothing is running here.</p>}
       {jobs.data && jobs.data.length > 0 && (
         <ul className="flex flex-col gap-2" aria-label={`Jobs on ${targetName}`}>

@@ -4,7 +4,8 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
 import { formatBytes } from "@/contracts/vocabulary";
-import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { ErrorMessage } from "@/components/ui/status-message";
+import { QueryState } from "@/components/ui/query-state";
 import { Busy } from "./busy";
 import { probeLine } from "./access-report";
 
@@ -30,8 +31,7 @@ export function SetupPanel({ targetId, targetName, onInstalled, onClose }: { tar
       <h4 id={headingId} className="font-semibold text-slate-900">
         Set up {targetName}
       </h4>
-      {plan.isPending && <Loading label="Working out what to install…" />}
-      {plan.error && <ErrorMessage>Could not plan the set up: {errorText(plan.error)}</ErrorMessage>}
+      <QueryState query={plan} loading="Working out what to install…" failure="Could not plan the set up" />
       {p && !done && (
         <>
           <p>

@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { errorText } from "@/components/ui/error-text";
-import { ErrorMessage, Loading } from "@/components/ui/status-message";
+import { ErrorMessage } from "@/components/ui/status-message";
+import { QueryState } from "@/components/ui/query-state";
 import { browserLabel } from "./browser-label";
 import { formatTime } from "./format";
 
@@ -37,8 +38,7 @@ export function SignInSessions({ passwordSet }: { passwordSet: boolean }) {
       ) : (
         <>
           <p className="text-sm text-slate-700">A sign-in lasts until it is unused for 7 days, and at most 30 days.</p>
-          {sessions.isPending && <Loading label="Loading sessions…" />}
-          {sessions.error && <ErrorMessage>Could not load the sessions: {errorText(sessions.error)}</ErrorMessage>}
+          <QueryState query={sessions} loading="Loading sessions…" failure="Could not load the sessions" />
           {sessions.data && sessions.data.length === 0 && (
             <p className="text-sm text-slate-700">No browser is signed in (you are using an API token or the open loopback mode).</p>
           )}
