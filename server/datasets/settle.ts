@@ -34,9 +34,8 @@ function transient(err: unknown): boolean {
   return err instanceof DomainError && err.code === "UNAVAILABLE" && !err.details?.setupJobId;
 }
 
-function startFailure(err: unknown): { code: string; message: string } {
-  if (err instanceof DomainError) return { code: (err.details?.code as string) ?? err.code.toLowerCase(), message: err.message };
-  return { code: "error", message: (err as Error).message };
+function startFailure(err: DomainError): { code: string; message: string } {
+  return { code: (err.details?.code as string) ?? err.code.toLowerCase(), message: err.message };
 }
 
 export async function profileInput(db: Db, d: DatasetRow): Promise<Record<string, unknown>> {
@@ -98,6 +97,9 @@ async function settle<W extends string, P>(db: Db, s: Settlement<W, P>): Promise
       await s.attach(start.job.id);
     } catch (err) {
       if (transient(err)) return null;
+      // Only a refusal (a domain error) fails the row; anything else (a database or
+      // connection error) says nothing about the data and is retried on the next pass.
+      if (!(err instanceof DomainError)) throw err;
       await fail(startFailure(err), true);
     }
     s.notify();
@@ -190,7 +192,8 @@ export async function settleAll(db: Db): Promise<void> {
     ...(await repo.checks.running()).map((c) => () => settleCheck(db, c)),
     ...(await repo.splits.running()).map((s) => () => settleSplit(db, s)),
   ];
-  for (const run of rows) await run().catch(() => {});
+  for (const run of rows)
+    await run().catch((err: unknown) => console.warn(`trainyard: a data step could not be settled now; it is retried on the next pass: ${err instanceof Error ? err.message : String(err)}`));
 }
 
 interface Settler {
