@@ -1,3 +1,5 @@
+import { ColumnHeaders } from "./column-headers";
+
 /** A scrollable, keyboard-reachable table of raw rows (a file's first lines). */
 export function RowsTable({
   header,
@@ -16,15 +18,7 @@ export function RowsTable({
     <div className="relative max-w-full overflow-x-auto rounded-md border border-slate-200 bg-white" tabIndex={0} role="region" aria-label={label}>
       <table className="min-w-full text-left text-xs" data-testid={testId}>
         {caption && <caption className="sr-only">{caption}</caption>}
-        <thead className="bg-slate-100">
-          <tr>
-            {header.map((h, i) => (
-              <th key={i} scope="col" className="whitespace-nowrap px-2 py-1 font-semibold">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <ColumnHeaders names={header} cellClassName="whitespace-nowrap px-2 py-1 font-semibold" />
         <tbody>
           {rows.map((r, i) => (
             <tr key={i} className="border-t border-slate-100">
