@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
+import { DeleteOrKeep } from "@/components/ui/delete-or-keep";
 import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { QueryState } from "@/components/ui/query-state";
@@ -63,14 +64,14 @@ export function DeleteDataset({ datasetId, onDone }: { datasetId: string; onDone
               </ul>
             </div>
           )}
-          <div className="flex flex-wrap gap-2">
-            <Button variant="danger" disabled={!p.canDelete || del.isPending} onClick={() => del.mutate({ id: datasetId })}>
-              {del.isPending ? "Deleting…" : "Delete dataset"}
-            </Button>
-            <Button variant="secondary" onClick={onDone}>
-              Keep it
-            </Button>
-          </div>
+          <DeleteOrKeep
+            className="flex flex-wrap gap-2"
+            label="Delete dataset"
+            pending={del.isPending}
+            disabled={!p.canDelete}
+            onDelete={() => del.mutate({ id: datasetId })}
+            onKeep={onDone}
+          />
           {del.error && <ErrorMessage>{errorText(del.error)}</ErrorMessage>}
         </>
       )}

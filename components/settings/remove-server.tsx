@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc";
-import { Button } from "@/components/ui/button";
+import { DeleteOrKeep } from "@/components/ui/delete-or-keep";
 import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage } from "@/components/ui/status-message";
 
@@ -20,14 +20,13 @@ export function RemoveServer({ targetId, targetName, onCancel }: { targetId: str
         Delete {targetName} from Trainyard? Nothing on the server is removed: its worker directory stays until you delete it there. Projects that used it as their
         default go back to This computer.
       </p>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate({ id: targetId })}>
-          {remove.isPending ? "Deleting…" : `Delete ${targetName}`}
-        </Button>
-        <Button variant="secondary" onClick={onCancel}>
-          Keep it
-        </Button>
-      </div>
+      <DeleteOrKeep
+        className="flex flex-col gap-2 sm:flex-row"
+        label={`Delete ${targetName}`}
+        pending={remove.isPending}
+        onDelete={() => remove.mutate({ id: targetId })}
+        onKeep={onCancel}
+      />
       {remove.error && <ErrorMessage>{errorText(remove.error)}</ErrorMessage>}
     </div>
   );
