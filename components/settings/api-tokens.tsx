@@ -7,6 +7,7 @@ import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { QueryState } from "@/components/ui/query-state";
 import { formatTime } from "./format";
+import { CredentialList } from "./credential-list";
 import { TextField } from "./text-field";
 
 const at = (d: Date | null) => formatTime(d ? d.toISOString() : null);
@@ -37,32 +38,32 @@ export function ApiTokens() {
         Scripts send a token as <code className="font-mono">Authorization: Bearer …</code>. A read-only token can look but not change anything.
       </p>
       <QueryState query={tokens} loading="Loading tokens…" failure="Could not load the tokens" />
-      {tokens.data && tokens.data.length === 0 && <p className="text-sm text-slate-700">No API tokens yet.</p>}
-      {tokens.data && tokens.data.length > 0 && (
-        <ul className="flex flex-col gap-2" aria-label="API tokens">
-          {tokens.data.map((t) => (
-            <li key={t.id} className="flex flex-col gap-1 border-t border-slate-100 pt-2 text-sm sm:flex-row sm:items-center sm:justify-between">
-              <div className="min-w-0">
-                <p className="font-medium">
-                  {t.name} <code className="font-mono font-normal text-slate-700">{t.prefix}…</code>{" "}
-                  <span className="font-normal text-slate-700">
-                    ({t.readOnly ? "read-only" : "full access"}, {t.state})
-                  </span>
-                </p>
-                <p className="text-slate-700">
-                  Created {at(t.createdAt)} · last used {at(t.lastUsedAt)} ·{" "}
-                  {t.state === "revoked" ? `revoked ${at(t.revokedAt)}` : t.expiresAt ? `${t.state === "expired" ? "expired" : "expires"} ${at(t.expiresAt)}` : "no expiry"}
-                </p>
-              </div>
-              {t.state === "active" && (
-                <Button variant="secondary" onClick={() => revoke.mutate({ id: t.id })} disabled={revoke.isPending} aria-label={`Revoke the token ${t.name}`}>
-                  Revoke
-                </Button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <CredentialList
+        label="API tokens"
+        items={tokens.data}
+        empty="No API tokens yet."
+        row={(t) => ({
+          title: (
+            <>
+              {t.name} <code className="font-mono font-normal text-slate-700">{t.prefix}…</code>{" "}
+              <span className="font-normal text-slate-700">
+                ({t.readOnly ? "read-only" : "full access"}, {t.state})
+              </span>
+            </>
+          ),
+          dates: (
+            <>
+              Created {at(t.createdAt)} · last used {at(t.lastUsedAt)} ·{" "}
+              {t.state === "revoked" ? `revoked ${at(t.revokedAt)}` : t.expiresAt ? `${t.state === "expired" ? "expired" : "expires"} ${at(t.expiresAt)}` : "no expiry"}
+            </>
+          ),
+          action: t.state === "active" && (
+            <Button variant="secondary" onClick={() => revoke.mutate({ id: t.id })} disabled={revoke.isPending} aria-label={`Revoke the token ${t.name}`}>
+              Revoke
+            </Button>
+          ),
+        })}
+      />
       {revoke.error && <ErrorMessage>{errorText(revoke.error)}</ErrorMessage>}
 
       <form onSubmit={submit} className="mt-2 flex flex-col gap-2 border-t border-slate-100 pt-3" aria-label="Create an API token">

@@ -7,6 +7,7 @@ import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { QueryState } from "@/components/ui/query-state";
 import { browserLabel } from "./browser-label";
+import { CredentialList } from "./credential-list";
 import { formatTime } from "./format";
 
 const at = (d: Date | null) => formatTime(d ? d.toISOString() : null);
@@ -39,36 +40,30 @@ export function SignInSessions({ passwordSet }: { passwordSet: boolean }) {
         <>
           <p className="text-sm text-slate-700">A sign-in lasts until it is unused for 7 days, and at most 30 days.</p>
           <QueryState query={sessions} loading="Loading sessions…" failure="Could not load the sessions" />
-          {sessions.data && sessions.data.length === 0 && (
-            <p className="text-sm text-slate-700">No browser is signed in (you are using an API token or the open loopback mode).</p>
-          )}
-          {sessions.data && sessions.data.length > 0 && (
-            <ul className="flex flex-col gap-2" aria-label="Signed-in browsers">
-              {sessions.data.map((s) => (
-                <li key={s.id} className="flex flex-col gap-1 border-t border-slate-100 pt-2 text-sm sm:flex-row sm:items-center sm:justify-between">
-                  <div className="min-w-0">
-                    <p className="font-medium">
-                      {browserLabel(s.userAgent)}
-                      {s.current && <span className="ml-2 rounded bg-blue-100 px-1.5 py-0.5 text-xs font-semibold text-blue-900">This browser</span>}
-                    </p>
-                    <p className="text-slate-700">
-                      Signed in {at(s.createdAt)} · last seen {at(s.lastSeenAt)} · ends {at(s.endsAt)}
-                    </p>
-                  </div>
-                  {!s.current && (
-                    <Button
-                      variant="secondary"
-                      onClick={() => revoke.mutate({ id: s.id })}
-                      disabled={revoke.isPending}
-                      aria-label={`Sign out ${browserLabel(s.userAgent)}, signed in ${at(s.createdAt)}`}
-                    >
-                      Sign out
-                    </Button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
+          <CredentialList
+            label="Signed-in browsers"
+            items={sessions.data}
+            empty="No browser is signed in (you are using an API token or the open loopback mode)."
+            row={(s) => ({
+              title: (
+                <>
+                  {browserLabel(s.userAgent)}
+                  {s.current && <span className="ml-2 rounded bg-blue-100 px-1.5 py-0.5 text-xs font-semibold text-blue-900">This browser</span>}
+                </>
+              ),
+              dates: `Signed in ${at(s.createdAt)} · last seen ${at(s.lastSeenAt)} · ends ${at(s.endsAt)}`,
+              action: !s.current && (
+                <Button
+                  variant="secondary"
+                  onClick={() => revoke.mutate({ id: s.id })}
+                  disabled={revoke.isPending}
+                  aria-label={`Sign out ${browserLabel(s.userAgent)}, signed in ${at(s.createdAt)}`}
+                >
+                  Sign out
+                </Button>
+              ),
+            })}
+          />
           <div>
             <Button variant="danger" onClick={() => everywhere.mutate()} disabled={everywhere.isPending || !sessions.data?.length}>
               {everywhere.isPending ? "Signing out…" : "Sign out everywhere"}
