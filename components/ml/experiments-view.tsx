@@ -6,6 +6,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { SelectField } from "@/components/ui/select-field";
 import { EmptyState } from "@/components/ui/status-message";
 import { QueryState } from "@/components/ui/query-state";
+import { TabHeading } from "./tab-heading";
 import { experimentLifecycle } from "@/contracts/lifecycles";
 import { experimentStatusLabel } from "@/contracts/vocabulary";
 import { formatDuration, formatMetric } from "@/components/experiment/format";
@@ -27,14 +28,7 @@ export function ExperimentsView({ projectId }: { projectId: string }) {
   const list = useQuery(trpc.experiments.list.queryOptions({ projectId, status: statuses ? [...statuses] : undefined }));
   return (
     <section aria-labelledby="experiments-heading" className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="experiments-heading" className="text-lg font-semibold">
-          Experiments
-        </h2>
-        <Link href={`/projects/${projectId}/ml/train`} className="inline-flex min-h-10 items-center rounded-md bg-blue-700 px-3 py-2 text-sm font-medium text-white hover:bg-blue-800">
-          Train a prediction model
-        </Link>
-      </div>
+      <TabHeading id="experiments-heading" title="Experiments" projectId={projectId} />
       <SelectField id="experiment-filter" label="Show" className="max-w-xs" value={filter} onChange={setFilter} options={FILTERS.map((f) => [f.key, f.label] as const)} />
       <QueryState query={list} loading="Loading experiments…" failure="Could not load experiments" />
       {list.data && list.data.length === 0 && (

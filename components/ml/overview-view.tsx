@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc";
 import { EmptyState } from "@/components/ui/status-message";
 import { QueryState } from "@/components/ui/query-state";
+import { TabHeading } from "./tab-heading";
 import { experimentStatusLabel, formatBytes } from "@/contracts/vocabulary";
 import { formatDuration, formatMetric, totalUsage, type StepUsage } from "@/components/experiment/format";
 import { InUse } from "@/components/registry/in-use";
@@ -59,19 +60,9 @@ export function OverviewView({ projectId }: { projectId: string }) {
   const computerName = (targetId: string | undefined) => (targets.data ?? []).find((t) => t.id === targetId)?.name ?? "a computer";
   const best = succeeded ? detail(succeeded.id) : undefined;
   const usage = best ? totalUsage(best.steps.map((s) => s.usage as StepUsage)) : null;
-  const train = (
-    <Link href={`/projects/${projectId}/ml/train`} className="inline-flex min-h-10 items-center self-start rounded-md bg-blue-700 px-3 py-2 text-sm font-medium text-white hover:bg-blue-800">
-      Train a prediction model
-    </Link>
-  );
   return (
     <section aria-labelledby="overview-heading" className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="overview-heading" className="text-lg font-semibold">
-          Overview
-        </h2>
-        {train}
-      </div>
+      <TabHeading id="overview-heading" title="Overview" projectId={projectId} />
       <QueryState query={list} loading="Loading the overview…" failure="Could not load the overview" />
       {list.data && all.length === 0 && (
         <EmptyState title="Nothing trained yet">Start with “Train a prediction model”: choose a file, the column to predict, and a time limit.</EmptyState>
