@@ -191,7 +191,9 @@ export function scheduleAdvance(db: Db, id: string, log: (l: string) => void = (
   const prev = map.get(id) ?? Promise.resolve();
   const next = prev.then(() =>
     advanceExperiment(db, id).catch(async (err: unknown) => {
-      const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
+      // The first line that says something: Prisma's messages start with a blank line.
+      const text = err instanceof Error ? err.message : String(err);
+      const message = text.split("\n").map((l) => l.trim()).find((l) => l.length > 0) ?? (err instanceof Error ? err.name : "unknown error");
       if (isDomainError(err) && (err.code === "BAD_INPUT" || err.code === "NOT_FOUND")) {
         const exp = await experimentsRepository(db).find(id);
         if (exp && !isExperimentTerminal(exp.status)) await experimentTransition(db, exp, "failed", { reason: message });
