@@ -1,30 +1,16 @@
 // Cancellation is an intent stored first and delivered by the reconcile loop until the
 // worker confirms; the job is `cancelled` only once its process group is gone.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
-import { admitFixtureJob, fixtureInput, isProcessAlive, pidOf, readyRecipe, runCount, waitForState, workerInspect } from "@/server/testing/controller-fixtures";
+import { describe, expect, it } from "vitest";
+import { waitFor } from "@/server/testing/server-harness";
+import { restartableServer } from "@/server/testing/restartable-server";
+import { admitFixtureJob, fixtureInput, isProcessAlive, pidOf, runCount, waitForState, workerInspect } from "@/server/testing/controller-fixtures";
 
-let home: TestHome;
-let server: TestServer | null = null;
-let targetId: string;
-
-async function start(env?: Record<string, string>) {
-  server = await startTestServer({ home, env });
-  return server;
-}
-
-beforeAll(async () => {
-  home = makeTestHome();
-  targetId = await readyRecipe(await start());
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-});
+const ctl = restartableServer();
 
 describe("cancel", () => {
   it("a running job becomes cancelled only after its process is gone", async () => {
-    const s = server ?? (await start());
+    const { home, targetId } = ctl;
+    const s = await ctl.current();
     const input = fixtureInput(home, "cancel");
     const admitted = await admitFixtureJob(s, targetId, input);
     await waitForState(s, admitted.id, ["running"]);
@@ -45,7 +31,8 @@ describe("cancel", () => {
 
   it("cancel intent survives a controller crash before it was delivered", async () => {
     // One pass at start, then none for ten minutes: the intent cannot be delivered.
-    const s = await start({ TRAINYARD_RECONCILE_MS: "600000" });
+    const { home, targetId } = ctl;
+    const s = await ctl.start({ TRAINYARD_RECONCILE_MS: "600000" });
     const input = fixtureInput(home, "cancel-restart");
     const admitted = await admitFixtureJob(s, targetId, input);
     await waitFor("the worker to run the job", async () => (await workerInspect(home, admitted.opId)).state === "running");
@@ -54,11 +41,11 @@ describe("cancel", () => {
     const requested = await s.client.jobs.cancel.mutate({ id: admitted.id });
     expect(requested.cancelRequestedAt).not.toBeNull();
     await s.kill9();
-    server = null;
+    ctl.forget();
     expect((await workerInspect(home, admitted.opId)).cancelRequestedAt).toBeNull();
     expect(isProcessAlive(pid)).toBe(true);
 
-    const again = await start();
+    const again = await ctl.start();
     const done = await waitForState(again, admitted.id, ["cancelled", "succeeded", "failed"]);
     expect(done.state).toBe("cancelled");
     expect(done.cancelRequestedAt).toBe(requested.cancelRequestedAt);

@@ -3,37 +3,23 @@
 // reconciles what really happened — without running anything twice.
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
-import { admitFixtureJob, fixtureInput, pidOf, readyRecipe, runCount, waitForState, workerInspect } from "@/server/testing/controller-fixtures";
+import { describe, expect, it } from "vitest";
+import { waitFor, type TestServer } from "@/server/testing/server-harness";
+import { restartableServer } from "@/server/testing/restartable-server";
+import { admitFixtureJob, fixtureInput, pidOf, runCount, waitForState, workerInspect } from "@/server/testing/controller-fixtures";
 import { parsePrometheusText } from "@/server/testing/prom-text";
 
-let home: TestHome;
-let server: TestServer | null = null;
-let targetId: string;
-
-async function start(env?: Record<string, string>) {
-  server = await startTestServer({ home, env });
-  return server;
-}
+const ctl = restartableServer();
 
 async function passes(s: TestServer): Promise<number> {
   const body = await (await fetch(`${s.url}/metrics`)).text();
   return parsePrometheusText(body).find((x) => x.name === "trainyard_reconcile_passes_total")?.value ?? 0;
 }
 
-beforeAll(async () => {
-  home = makeTestHome();
-  targetId = await readyRecipe(await start());
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-});
-
 describe("controller crash", () => {
   it("a job survives kill -9 of the controller and shows succeeded with its logs after restart, run once", async () => {
-    const s = server ?? (await start());
+    const { home, targetId } = ctl;
+    const s = await ctl.current();
     const input = fixtureInput(home, "crash", { logLines: ["hello from ctltest"] });
     const admitted = await admitFixtureJob(s, targetId, input);
     await waitForState(s, admitted.id, ["running"]);
@@ -48,7 +34,7 @@ describe("controller crash", () => {
     });
     expect(receipt.jobId).toBe(admitted.workerJobId);
 
-    const again = await start();
+    const again = await ctl.start();
     const done = await waitForState(again, admitted.id, ["succeeded", "failed", "unknown"]);
     expect(done.state).toBe("succeeded");
     expect(done.transitions.map((t) => t.to)).toEqual(["queued", ...done.transitions.slice(1).map((t) => t.to)]);
@@ -62,7 +48,8 @@ describe("controller crash", () => {
   });
 
   it("a job whose receipt is gone becomes unknown at once and is never run again", async () => {
-    const s = server ?? (await start());
+    const { home, targetId } = ctl;
+    const s = await ctl.current();
     const input = fixtureInput(home, "gone");
     const admitted = await admitFixtureJob(s, targetId, input);
     const running = await waitForState(s, admitted.id, ["running"]);
@@ -71,7 +58,7 @@ describe("controller crash", () => {
     await waitFor("the worker to finish the job", async () => (await workerInspect(home, admitted.opId)).state === "succeeded");
     rmSync(path.join(home.workerHome, "receipts", `${running.workerJobId}.json`));
 
-    const again = await start();
+    const again = await ctl.start();
     const unknown = await waitForState(again, admitted.id, ["unknown", "succeeded", "failed"]);
     expect(unknown.state).toBe("unknown");
     expect(unknown.reason).toBe("receipt_missing");
