@@ -2,16 +2,12 @@
 // outputs, and the failure classes (bad input, deadline, invalid manifests, missing inputs).
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ZReceipt, parseWorkerResponse } from "../../contracts/worker";
-import { fixtureEnv, importAndWait, makeHome, submitJob, waitForJob, type WorkerHome } from "../testing/harness";
+import { importAndWait, makeHome, submitJob, waitForJob } from "../testing/harness";
+import { workerHomeForFile } from "../testing/shared-home";
 
-let w: WorkerHome;
-beforeAll(async () => {
-  await fixtureEnv();
-  w = await makeHome({ capacity: { cpus: 4, ramGb: 8 } });
-}, 180_000);
-afterAll(() => w?.cleanup());
+const w = workerHomeForFile({ capacity: { cpus: 4, ramGb: 8 } });
 
 describe("job lifecycle", () => {
   it("a quick job succeeds with a verified, read-only output and a state audit trail", async () => {

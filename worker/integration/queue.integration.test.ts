@@ -4,16 +4,12 @@
 // at once makes one job that runs once.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isTerminal } from "../../contracts/worker";
-import { fixtureEnv, makeHome, readReceiptFile, submitJob, waitFor, waitForJob, type WorkerHome } from "../testing/harness";
+import { fixtureEnv, readReceiptFile, submitJob, waitFor, waitForJob } from "../testing/harness";
+import { workerHomeForFile } from "../testing/shared-home";
 
-let w: WorkerHome;
-beforeAll(async () => {
-  await fixtureEnv();
-  w = await makeHome({ capacity: { cpus: 2, ramGb: 8 } });
-}, 180_000);
-afterAll(() => w?.cleanup());
+const w = workerHomeForFile({ capacity: { cpus: 2, ramGb: 8 } });
 
 function maxConcurrent(lines: string[]): number {
   const ev = lines.map((l) => l.split(" ")).map(([kind, , t]) => ({ d: kind === "start" ? 1 : -1, t: Number(t) }));
