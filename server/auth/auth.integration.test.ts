@@ -6,11 +6,12 @@
 import { createHash, randomBytes, scryptSync } from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { cli, REPO, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
+import { beforeAllValue } from "@/tests/support/before-all-value";
 
 const PASSWORD = "correct horse battery";
 
@@ -69,11 +70,7 @@ const login = (server: ServerProcess, password: string) =>
   });
 
 describe("the sign-in limiter", () => {
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await passwordServer();
-  });
-  afterAll(() => server?.stop());
+  const server = beforeAllValue("the password server", passwordServer, (s) => s.stop());
 
   it("resets an address's count when the correct password is given", async () => {
     for (let i = 0; i < 4; i++) expect((await login(server, "wrong password")).status).toBe(401);
@@ -128,11 +125,7 @@ function peakMemoryMiB(server: ServerProcess): number {
 }
 
 describe("password checks at once", () => {
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await passwordServer();
-  });
-  afterAll(() => server?.stop());
+  const server = beforeAllValue("the password server", passwordServer, (s) => s.stop());
 
   it("checks at most 2 passwords at once with 16 waiting, and answers the rest 503 with Retry-After", async () => {
     // 40 guesses from 20 addresses: the per-address limit lets every one through to the gate.
@@ -162,11 +155,7 @@ describe("password checks at once", () => {
 });
 
 describe("the owner password hash", () => {
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await passwordServer();
-  });
-  afterAll(() => server?.stop());
+  const server = beforeAllValue("the password server", passwordServer, (s) => s.stop());
 
   it("is made with N=2^17, and an old N=2^15 hash is replaced at the next sign-in", async () => {
     const stored = () => withDb(server, (db) => (db.prepare("SELECT passwordHash FROM OwnerCredential").get() as { passwordHash: string }).passwordHash);
@@ -185,11 +174,7 @@ describe("the owner password hash", () => {
 });
 
 describe("login sessions", () => {
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await passwordServer();
-  });
-  afterAll(() => server?.stop());
+  const server = beforeAllValue("the password server", passwordServer, (s) => s.stop());
 
   /** Signs in; returns the cookie to send and the session's row id. */
   async function newSession(): Promise<{ cookie: Record<string, string>; id: string }> {
@@ -259,11 +244,7 @@ describe("login sessions", () => {
 });
 
 describe("API tokens with expiry and scope", () => {
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await passwordServer();
-  });
-  afterAll(() => server?.stop());
+  const server = beforeAllValue("the password server", passwordServer, (s) => s.stop());
 
   const token = (args: string[]) => cliAsync(["token", ...args], { TRAINYARD_HOME: server.home });
   const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
@@ -312,16 +293,8 @@ describe("API tokens with expiry and scope", () => {
 });
 
 describe("the sign-in page", () => {
-  let locked: ServerProcess;
-  let open: ServerProcess;
-  beforeAll(async () => {
-    locked = await passwordServer();
-    open = await startServer();
-  });
-  afterAll(async () => {
-    await locked?.stop();
-    await open?.stop();
-  });
+  const locked = beforeAllValue("the password server", passwordServer, (s) => s.stop());
+  const open = beforeAllValue("the server without a password", () => startServer(), (s) => s.stop());
 
   const page = async (server: ServerProcess, next?: string) => {
     const res = await fetch(`${server.url}/login${next === undefined ? "" : `?next=${encodeURIComponent(next)}`}`);
