@@ -9,33 +9,17 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
-import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
-import { enrollTestComputer } from "@/server/testing/ssh-computer";
-import { startSshd, type TestSshd } from "@/server/testing/sshd-harness";
+import { REPO, waitFor } from "@/server/testing/server-harness";
+import { sshLabForFile } from "@/server/testing/ssh-lab";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 
-let home: TestHome;
-let server: TestServer;
-let sshd: TestSshd;
-let lab: { id: string; workerDir: string };
+const { home, server, lab } = sshLabForFile({ name: "Lab server", env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
 
 describe("training on an SSH server", { timeout: 600_000 }, () => {
-  beforeAll(async () => {
-    home = makeTestHome();
-    sshd = await startSshd();
-    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
-    lab = await enrollTestComputer(server, sshd, "Lab server");
-  }, 400_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await sshd?.stop();
-  });
-
   it("trains penguins on the project's default computer and brings back a verified export", async () => {
     const project = await server.client.projects.create.mutate({ name: "Remote" });
     await server.client.projects.setDefaultComputer.mutate({ id: project.id, targetId: lab.id });

@@ -9,46 +9,51 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WORKER_PROTOCOL } from "@/contracts/worker";
 import { admitFixtureJob, fixtureInput, isProcessAlive, pidOf, RECIPE, readyRecipe, runCount, waitForState } from "@/server/testing/controller-fixtures";
-import { makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
-import { enrollTestComputer } from "@/server/testing/ssh-computer";
-import { canUseNetns, directConnectOptions, startSshd, type TestSshd } from "@/server/testing/sshd-harness";
+import { waitFor } from "@/server/testing/server-harness";
+import { sshLabForFile } from "@/server/testing/ssh-lab";
+import { directConnectOptions } from "@/server/testing/sshd-harness";
 import { WorkerUnreachable } from "../transport";
 import { openSftp, statOrNull, uploadFrom } from "./sftp";
 import { sshTransport } from "./ssh-transport";
 
-let home: TestHome;
-let server: TestServer;
-let sshd: TestSshd;
-let lab: { id: string; workerDir: string };
-
 // Needs root and iproute2 (`ip netns`): without them these tests fail and say so rather than checking nothing.
-describe("a server whose network link is cut", { timeout: 180_000 }, () => {
-  beforeAll(async () => {
-    if (!canUseNetns()) throw new Error("these tests put an sshd in its own network namespace: they need root and iproute2 (ip netns)");
-    home = makeTestHome();
-    sshd = await startSshd({ netns: `tynet${process.pid % 1000}` });
-    server = await startTestServer({ home, env: { TRAINYARD_UNREACHABLE_MINUTES: "0.1", TRAINYARD_WORKER_TIMEOUT_MS: "6000" } });
+const { home, server, sshd, lab } = sshLabForFile({
+  name: "Cut server",
+  netns: `tynet${process.pid % 1000}`,
+  env: { TRAINYARD_UNREACHABLE_MINUTES: "0.1", TRAINYARD_WORKER_TIMEOUT_MS: "6000" },
+  prepare: async ({ server, lab }) => {
     await readyRecipe(server);
-    lab = await enrollTestComputer(server, sshd, "Cut server");
     const res = await server.client.targets.prepareRecipe.mutate({ targetId: lab.id, recipe: RECIPE });
     if (!res.ready && res.job) await waitForState(server, res.job.id, ["succeeded"], 180_000);
-  }, 400_000);
+  },
+});
 
-  afterAll(async () => {
-    await server?.stop();
-    await sshd?.destroy();
-  });
+/** A fixture job admitted on the cut server, once its recipe runs there. */
+async function runningJob(name: string) {
+  const input = fixtureInput(home, name);
+  const job = await admitFixtureJob(server, lab.id, input);
+  await waitForState(server, job.id, ["running"]);
+  const pid = await waitFor("the recipe pid", () => pidOf(input.pidFile));
+  return { input, job, pid };
+}
 
+/** Runs `fn` with the link down, and brings the link back even when `fn` fails. */
+async function whileLinkIsCut(fn: () => Promise<void>): Promise<void> {
+  sshd.cutLink();
+  try {
+    await fn();
+  } finally {
+    sshd.restoreLink();
+  }
+}
+
+describe("a server whose network link is cut", { timeout: 180_000 }, () => {
   it("a running job finishes on the server, shows unreachable meanwhile, and is reconciled when the link returns", async () => {
-    const input = fixtureInput(home, "cut-run");
-    const job = await admitFixtureJob(server, lab.id, input);
-    await waitForState(server, job.id, ["running"]);
-    const pid = await waitFor("the recipe pid", () => pidOf(input.pidFile));
-    sshd.cutLink();
-    try {
+    const { input, job, pid } = await runningJob("cut-run");
+    await whileLinkIsCut(async () => {
       writeFileSync(input.releaseFile, "go");
       await waitFor("the job to end on the server", () => !isProcessAlive(pid), 60_000);
       const away = await waitFor("the job to be unknown while the server cannot be reached", async () => {
@@ -58,27 +63,19 @@ describe("a server whose network link is cut", { timeout: 180_000 }, () => {
       expect(away.unreachableSince).not.toBeNull();
       const target = await server.client.targets.get.query({ id: lab.id });
       expect(target.unreachableSince).not.toBeNull();
-    } finally {
-      sshd.restoreLink();
-    }
+    });
     expect((await waitForState(server, job.id, ["succeeded", "failed", "cancelled"], 90_000)).state).toBe("succeeded");
     expect(runCount(input.runLog)).toBe(1);
   });
 
   it("a cancel made while the link is down is delivered when it returns", async () => {
-    const input = fixtureInput(home, "cut-cancel");
-    const job = await admitFixtureJob(server, lab.id, input);
-    await waitForState(server, job.id, ["running"]);
-    const pid = await waitFor("the recipe pid", () => pidOf(input.pidFile));
-    sshd.cutLink();
-    try {
+    const { job, pid } = await runningJob("cut-cancel");
+    await whileLinkIsCut(async () => {
       const pending = await server.client.jobs.cancel.mutate({ id: job.id });
       expect(pending.cancelRequestedAt).not.toBeNull();
       await waitFor("the job to show unreachable", async () => (await server.client.jobs.get.query({ id: job.id })).unreachableSince, 60_000);
       expect(isProcessAlive(pid)).toBe(true);
-    } finally {
-      sshd.restoreLink();
-    }
+    });
     expect((await waitForState(server, job.id, ["cancelled", "succeeded", "failed"], 90_000)).state).toBe("cancelled");
     expect(isProcessAlive(pid)).toBe(false);
   });
