@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
+import { pidsWhere } from "@/server/testing/proc-scan";
 import { makeTestHome, REPO, startTestServer, TEST_ENVS_DIR, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
@@ -28,17 +29,7 @@ function tabularPython(): string {
 
 /** Processes whose environment names this worker job id (recipe processes carry it). */
 function processesOfJob(workerJobId: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const env = readFileSync(`/proc/${entry}/environ`, "utf8");
-      if (env.split("\0").includes(`TRAINYARD_JOB_ID=${workerJobId}`)) pids.push(Number(entry));
-    } catch {
-      // gone or not ours to read
-    }
-  }
-  return pids;
+  return pidsWhere("environ", (env) => env.split("\0").includes(`TRAINYARD_JOB_ID=${workerJobId}`));
 }
 
 // Real training: generous limits so a slow or busy machine is not a failure.

@@ -4,12 +4,13 @@
  * its own network namespace reached over a veth pair, so a test can cut the link.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { SshConnectOptions } from "@/server/targets/ssh/ssh-connection";
 import { parseKnownHosts, verifyHostKey } from "@/server/targets/ssh/known-hosts";
+import { pidsWhere } from "./proc-scan";
 import { freePort, waitFor } from "./server-harness";
 
 export interface TestSshd {
@@ -42,18 +43,8 @@ export function keygen(file: string): string {
 }
 
 function childrenOf(pid: number): number[] {
-  const kids: number[] = [];
-  for (const e of readdirSync("/proc")) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) kids.push(Number(e));
-    } catch {
-      // gone
-    }
-  }
-  return kids;
+  // The parent pid is the second field after the command name, which may hold spaces or ")".
+  return pidsWhere("stat", (stat) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid);
 }
 
 const ip = (...args: string[]) => execFileSync("ip", args, { stdio: "pipe" });
