@@ -10,9 +10,10 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
-import { makeTestHome, REPO, startTestServer, TEST_ENVS_DIR, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { REPO, TEST_ENVS_DIR } from "@/server/testing/server-harness";
+import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 const COLUMNS = "species, island, bill_length_mm, bill_depth_mm, flipper_length_mm, body_mass_g, sex, year";
@@ -33,13 +34,7 @@ interface JsonError {
 }
 
 describe("the trainyard CLI against the real server", { timeout: 600_000 }, () => {
-  let home: TestHome;
-  let server: TestServer;
-  beforeAll(async () => {
-    home = makeTestHome();
-    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
-  });
-  afterAll(() => server?.stop());
+  const { home, server } = realRecipesServerForBlock();
 
   it("refuses a --target that is not in the file's header before uploading, listing the columns (CSV, gzip CSV, Parquet)", async () => {
     const gz = path.join(home.scratch, "penguins.csv.gz");

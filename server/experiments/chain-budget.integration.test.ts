@@ -8,20 +8,15 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
-import { makeTestHome, REPO, startTestServer, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { REPO } from "@/server/testing/server-harness";
+import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 
 describe("a budget shorter than the training", { timeout: 600_000 }, () => {
-  let home: TestHome;
-  let server: TestServer;
-  beforeAll(async () => {
-    home = makeTestHome();
-    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
-  });
-  afterAll(() => server?.stop());
+  const { home, server } = realRecipesServerForBlock();
 
   it("keeps the trained model: scores, a verified export, and a note on the budget", async () => {
     const out = path.join(home.scratch, "out");
