@@ -4,25 +4,16 @@
  * ended within seconds, which is what lets an experiment's chain start its next step.
  */
 import { writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
-import { admitFixtureJob, fixtureInput, readyRecipe } from "@/server/testing/controller-fixtures";
+import { describe, expect, it } from "vitest";
+import { waitFor } from "@/server/testing/server-harness";
+import { fixtureServerForFile } from "@/server/testing/fixture-server";
+import { admitFixtureJob, fixtureInput } from "@/server/testing/controller-fixtures";
 
-let home: TestHome;
-let server: TestServer;
-let targetId: string;
-
-beforeAll(async () => {
-  home = makeTestHome();
-  server = await startTestServer({ home, env: { TRAINYARD_RECONCILE_MS: "60000" } });
-  targetId = await readyRecipe(server);
-}, 300_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const fx = fixtureServerForFile({ env: () => ({ TRAINYARD_RECONCILE_MS: "60000" }), timeoutMs: 300_000 });
 
 describe("the reconcile loop on This computer", () => {
   it("records a job's start and end within seconds, though it polls once a minute", async () => {
+    const { home, server, targetId } = fx;
     const input = fixtureInput(home, "quick");
     const job = await admitFixtureJob(server, targetId, input);
     const state = async () => (await server.client.jobs.get.query({ id: job.id })).state;

@@ -4,14 +4,12 @@
 // queued, and everything reconciles to the real outcome once the worker answers again.
 import { copyFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareBuilds, makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
-import { admitFixtureJob, fixtureInput, readyRecipe, runCount, waitForState } from "@/server/testing/controller-fixtures";
+import { describe, expect, it } from "vitest";
+import { prepareBuilds, waitFor } from "@/server/testing/server-harness";
+import { fixtureServerForFile } from "@/server/testing/fixture-server";
+import { admitFixtureJob, fixtureInput, runCount, waitForState } from "@/server/testing/controller-fixtures";
 import { parsePrometheusText } from "@/server/testing/prom-text";
 
-let home: TestHome;
-let server: TestServer;
-let targetId: string;
 let bundleDir: string;
 
 const awayDir = () => `${bundleDir}.away`;
@@ -19,28 +17,23 @@ const moveAway = () => renameSync(bundleDir, awayDir());
 const moveBack = () => renameSync(awayDir(), bundleDir);
 
 async function metric(name: string): Promise<number | undefined> {
-  const body = await (await fetch(`${server.url}/metrics`)).text();
+  const body = await (await fetch(`${fx.server.url}/metrics`)).text();
   return parsePrometheusText(body).find((s) => s.name === name && s.labels.target === "This computer")?.value;
 }
 
-beforeAll(async () => {
-  home = makeTestHome();
-  const entry = await prepareBuilds();
-  bundleDir = path.join(home.root, "worker-bundle");
-  mkdirSync(bundleDir);
-  copyFileSync(entry, path.join(bundleDir, "trainyard-worker.mjs"));
-  server = await startTestServer({
-    home,
-    env: { TRAINYARD_WORKER_BUNDLE: path.join(bundleDir, "trainyard-worker.mjs"), TRAINYARD_UNREACHABLE_MINUTES: "0.05" },
-  });
-  targetId = await readyRecipe(server);
-});
-afterAll(async () => {
-  await server?.stop();
+const fx = fixtureServerForFile({
+  env: async (home) => {
+    const entry = await prepareBuilds();
+    bundleDir = path.join(home.root, "worker-bundle");
+    mkdirSync(bundleDir);
+    copyFileSync(entry, path.join(bundleDir, "trainyard-worker.mjs"));
+    return { TRAINYARD_WORKER_BUNDLE: path.join(bundleDir, "trainyard-worker.mjs"), TRAINYARD_UNREACHABLE_MINUTES: "0.05" };
+  },
 });
 
 describe("unreachable worker", () => {
   it("shows unreachable since, becomes unknown after the timeout, then reconciles to the real outcome", async () => {
+    const { home, server, targetId } = fx;
     const input = fixtureInput(home, "unreach");
     const admitted = await admitFixtureJob(server, targetId, input);
     await waitForState(server, admitted.id, ["running"]);
@@ -69,6 +62,7 @@ describe("unreachable worker", () => {
   });
 
   it("a job the worker never received waits queued and is handed over once it answers", async () => {
+    const { home, server, targetId } = fx;
     const input = fixtureInput(home, "never-seen");
     writeFileSync(input.releaseFile, "go");
     // Admission needs a recent probe of the computer; take it while the worker answers.
