@@ -278,4 +278,22 @@ describe("the model registry", { timeout: 900_000 }, () => {
       db.close();
     }
   });
+  it("removes a version no alias points at (kept in the history, out of the budget, never selectable again) and refuses to remove the selected one", async () => {
+    const before = await server.client.models.show.query({ modelId });
+    const selected = before.model.selected!;
+    const events = before.history.length;
+    expect(await refusal(server.client.models.removeVersion.mutate({ modelId, version: selected.number, reason: "tidy up" }))).toMatchObject({ code: "CONFLICT", reason: "version_in_use" });
+    const listed = await server.client.models.retentionPreview.query({ projectId });
+    expect(listed.removable.some((r) => r.modelId === modelId && r.number === 3)).toBe(true);
+    const removed = await server.client.models.removeVersion.mutate({ modelId, version: 3, reason: "scored on another metric" });
+    expect(removed).toMatchObject({ number: 3, status: "removed" });
+    const after = await server.client.models.retentionPreview.query({ projectId });
+    expect(after.removable.some((r) => r.modelId === modelId && r.number === 3)).toBe(false);
+    expect(await refusal(server.client.models.promote.mutate({ modelId, version: 3, reason: "x", acceptRegression: true, expectedRevision: before.model.revision }))).toMatchObject({ reason: "version_removed" });
+    expect(await refusal(server.client.models.removeVersion.mutate({ modelId, version: 3, reason: "again" }))).toMatchObject({ reason: "already_removed" });
+    const now = await server.client.models.show.query({ modelId });
+    expect(now.model.selected!.id).toBe(selected.id);
+    expect(now.history).toHaveLength(events);
+    expect(now.versions.find((v) => v.number === 3)!.status).toBe("removed");
+  });
 });

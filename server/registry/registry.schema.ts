@@ -72,6 +72,8 @@ export type TRollbackInput = z.infer<typeof ZRollbackInput>;
 export const ZCompareInput = z.strictObject({ modelId: id, a: z.int().positive(), b: z.int().positive() });
 export const ZHistoryInput = z.strictObject({ modelId: id, limit: z.int().positive().max(LIMITS.eventsShown).default(LIMITS.eventsShown) });
 export const ZRetentionInput = z.strictObject({ projectId: id });
+export const ZRemoveVersionInput = z.strictObject({ modelId: id, version: z.int().positive(), reason });
+export type TRemoveVersionInput = z.infer<typeof ZRemoveVersionInput>;
 
 /** Who moved an alias: the owner, an API token (by name), a policy, or open loopback. */
 export const ZActor = z.strictObject({ kind: z.enum(["owner", "token", "policy", "open"]), name: z.string() });

@@ -7,9 +7,10 @@ import { promote, promotionPreview } from "./promote";
 import { register } from "./register";
 import { registrySettings } from "./registry-settings";
 import { history, findModel, modelView, versionsOf, type ModelView } from "./registry-views";
+import { removeVersion } from "./remove-version";
 import { retentionPreview } from "./retention";
 import { rollback } from "./rollback";
-import { SELECTED, type TPromoteInput, type TRegisterInput, type TRollbackInput } from "./registry.schema";
+import { SELECTED, type TPromoteInput, type TRegisterInput, type TRemoveVersionInput, type TRollbackInput } from "./registry.schema";
 
 export function registryService(db: Db = getDb()) {
   return {
@@ -30,5 +31,6 @@ export function registryService(db: Db = getDb()) {
       return promotionPreview(db, modelId, version, SELECTED, (await registrySettings(db)).minUsefulGain);
     },
     retentionPreview: (projectId: string) => retentionPreview(db, projectId),
+    removeVersion: (input: TRemoveVersionInput) => removeVersion(db, input),
   };
 }

@@ -10,6 +10,8 @@
  * - rollback {modelId, to?, reason, expectedRevision?} → { model, event, decision }
  * - history {modelId, limit?} → EventView[]; compare {modelId, a, b} → VersionComparison
  * - retentionPreview {projectId} → what could be removed (aliased versions never)
+ * - removeVersion {modelId, version, reason} → VersionView (status "removed"); CONFLICT
+ *   version_in_use while an alias points at it
  * Download: GET /api/models/<modelId>/versions/<number>/export (X-Checksum-SHA256).
  */
 import { procedure, router } from "../trpc";
@@ -21,6 +23,7 @@ import {
   ZModelIdInput,
   ZPromoteInput,
   ZRegisterInput,
+  ZRemoveVersionInput,
   ZRetentionInput,
   ZRollbackInput,
 } from "@/server/registry/registry.schema";
@@ -38,4 +41,5 @@ export const modelsRouter = router({
   history: procedure.input(ZHistoryInput).query(({ input }) => registryService().history(input.modelId, input.limit)),
   compare: procedure.input(ZCompareInput).query(({ input }) => registryService().compare(input.modelId, input.a, input.b)),
   retentionPreview: procedure.input(ZRetentionInput).query(({ input }) => registryService().retentionPreview(input.projectId)),
+  removeVersion: procedure.input(ZRemoveVersionInput).mutation(({ input }) => registryService().removeVersion(input)),
 });
