@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Experiment" ADD COLUMN "kind" TEXT NOT NULL DEFAULT 'tabular';
+ALTER TABLE "Experiment" ADD COLUMN "evalDatasetId" TEXT;
