@@ -86,4 +86,15 @@ describe("llm-lora input contracts", () => {
     expect(jobs.check_data.input.safeParse({ ...base, evalFraction: 0.9 }).success).toBe(false);
     expect(jobs.import_base.input.safeParse({}).success).toBe(false);
   });
+
+  it("import_base takes exactly one of a source or an uploaded folder's files, each at a relative path inside the folder", () => {
+    const file = (path: string) => ({ path, file: "sha256:f" });
+    expect(jobs.import_base.input.safeParse({ source: "sha256:a" }).success).toBe(true);
+    expect(jobs.import_base.input.safeParse({ files: [file("config.json"), file("tokenizer/vocab.json")], name: "m" }).success).toBe(true);
+    expect(jobs.import_base.input.safeParse({ source: "sha256:a", files: [file("config.json")] }).success).toBe(false);
+    expect(jobs.import_base.input.safeParse({ files: [] }).success).toBe(false);
+    for (const bad of ["../config.json", "/etc/passwd", "a/../../b", "a//b", "./config.json", "a\\b", ""]) {
+      expect(jobs.import_base.input.safeParse({ files: [file(bad)] }).success, bad).toBe(false);
+    }
+  });
 });

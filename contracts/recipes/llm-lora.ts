@@ -1,8 +1,9 @@
 /**
- * The `llm-lora` recipe (training/recipes/llm_lora: transformers + PEFT + TRL): import a base
- * model, check JSONL examples, preflight the device, train a LoRA adapter, score base vs
- * adapter. Inputs mirror the Python readers (fields.py, setup.py, each job's module); the
- * outputs are what import_base.py, check_data.py, preflight.py, train.py and evaluate.py write.
+ * The `llm-lora` recipe (training/recipes/llm_lora: transformers + PEFT + TRL): profile JSONL
+ * examples, import a base model, check the examples against it, preflight the device, train a
+ * LoRA adapter, score base vs adapter, export a verified archive, answer one prompt ("Try
+ * it"), and merge the adapter into the base. Inputs mirror the Python readers (fields.py,
+ * setup.py, each job's module); the outputs are what each job's module writes.
  */
 import { z } from "zod";
 import { ZSha256Hex, ref } from "./common";
@@ -33,9 +34,33 @@ const loraRun = {
   maxMinutes: z.number().min(0.05).describe("wall-time budget").optional(),
 };
 
-export const ZLoraImportBaseInput = z.strictObject({
-  source: ref("a model folder or a .gguf file (resolved to a read-only path)"),
-  name: z.string().describe("display name; default: the folder or file name").optional(),
+const importName = z.string().describe("display name; default: the folder or file name").optional();
+
+/** One file of a model folder uploaded file by file: where it goes in the folder, and its blob. */
+export const ZLoraUploadedFile = z.strictObject({
+  path: z
+    .string()
+    .min(1)
+    .max(1024)
+    .refine((p) => !p.startsWith("/") && !p.includes("\\") && p.split("/").every((part) => part !== "" && part !== "." && part !== ".."), "a relative path inside the folder (no '..', not absolute)")
+    .describe("relative path inside the model folder, e.g. config.json"),
+  file: ref("the file's blob"),
+});
+
+/**
+ * Exactly one of `source` (a folder or GGUF on the training computer, or the blob of an
+ * uploaded .gguf: GGUF is recognised by its magic bytes, not its name) or `files` (a folder
+ * uploaded file by file).
+ */
+export const ZLoraImportBaseInput = z.union([
+  z.strictObject({ source: ref("a model folder, a .gguf file, or the blob of an uploaded .gguf (resolved to a read-only path)"), name: importName }),
+  z.strictObject({ files: z.array(ZLoraUploadedFile).min(1).max(10_000).describe("a model folder uploaded file by file"), name: importName }),
+]);
+
+/** No model needed: the wizard's preview of an uploaded JSONL before a base is chosen. */
+export const ZLoraProfileExamplesInput = z.strictObject({
+  data: ref("JSONL file of examples"),
+  maxPreview: z.int().min(0).max(50).default(5).describe("conversations shown in the preview"),
 });
 
 export const ZLoraCheckDataInput = z.strictObject({
@@ -55,7 +80,7 @@ export const ZLoraTrainInput = z.strictObject({
   checkpointEverySteps: z.int().min(1).default(50),
   evalEverySteps: z.int().min(1).describe("default: 4 evaluations per run").optional(),
   seed,
-  resumeFrom: ref("a checkpoint-N folder of an earlier attempt").optional(),
+  resumeFrom: ref("an earlier attempt's checkpoint folder (its newest complete checkpoint-N is used) or one checkpoint-N folder; read only").optional(),
 });
 
 export const ZLoraEvaluateInput = z.strictObject({
@@ -70,7 +95,31 @@ export const ZLoraEvaluateInput = z.strictObject({
   answerExamples: z.int().min(0).describe("prompts generated for exact match; default 20 with a pattern").optional(),
 });
 
+const adapter = ref("output folder of train (holding adapter/)");
+
+export const ZLoraExportInput = z.strictObject({
+  model,
+  adapter,
+  receipt: ref("output folder of evaluate (receipt.json) for this adapter"),
+  checks: checkedData,
+  name: z.string().max(200).describe("experiment name for the archive's folder and card; default: the base's name").optional(),
+});
+
+export const ZLoraGenerateInput = z.strictObject({
+  model,
+  adapter,
+  prompt: z.string().min(1).max(32_000),
+  maxNewTokens: z.int().min(1).max(4096).default(128),
+  device,
+});
+
+export const ZLoraMergeInput = z.strictObject({ model, adapter });
+
 /** The inputs as a caller writes them (defaulted fields optional). */
+export type LoraProfileExamplesJobInput = z.input<typeof ZLoraProfileExamplesInput>;
+export type LoraExportJobInput = z.input<typeof ZLoraExportInput>;
+export type LoraGenerateJobInput = z.input<typeof ZLoraGenerateInput>;
+export type LoraMergeJobInput = z.input<typeof ZLoraMergeInput>;
 export type LoraImportBaseJobInput = z.input<typeof ZLoraImportBaseInput>;
 export type LoraCheckDataJobInput = z.input<typeof ZLoraCheckDataInput>;
 export type LoraPreflightJobInput = z.input<typeof ZLoraPreflightInput>;
@@ -126,9 +175,11 @@ const ZTokenLengths = z.strictObject({
 });
 
 const ZMessage = z.strictObject({ role: z.enum(["system", "user", "assistant"]), content: z.string() });
+/** A normalised example with its line in the data file. */
+const ZPreviewExample = z.strictObject({ line: z.int().positive(), messages: z.array(ZMessage).min(2) });
 
-/** checks.json (check_data.py): what the user reads before training. */
-export const ZLoraChecks = z.strictObject({
+/** What the data file holds, read without a model (check_data.py and profile_examples.py alike). */
+const examplesFields = {
   version: z.literal(1),
   formats: z.array(z.enum(["chat", "prompt_completion", "alpaca"])).min(1),
   lines: z.strictObject({ usable: z.int().positive(), problems: ZLineProblems }),
@@ -137,6 +188,19 @@ export const ZLoraChecks = z.strictObject({
     first: z.array(z.strictObject({ line: z.int().positive(), duplicateOf: z.int().positive() })),
     rule: z.string(),
   }),
+};
+
+/** examples.json (profile_examples.py): a JSONL file's profile; a file with no usable example is refused. */
+export const ZLoraExamples = z.strictObject({
+  ...examplesFields,
+  /** The first maxPreview usable examples, in file order. */
+  preview: z.array(ZPreviewExample),
+});
+export type LoraExamples = z.infer<typeof ZLoraExamples>;
+
+/** checks.json (check_data.py): what the user reads before training. */
+export const ZLoraChecks = z.strictObject({
+  ...examplesFields,
   split: z.discriminatedUnion("strategy", [
     z.strictObject({ strategy: z.literal("user_file"), evalFile: z.string(), evalProblems: ZLineProblems }),
     z.strictObject({
@@ -152,7 +216,7 @@ export const ZLoraChecks = z.strictObject({
   tokens: z.strictObject({ train: ZTokenLengths, eval: ZTokenLengths }),
   counts: z.strictObject({ train: z.int().positive(), eval: z.int().positive() }),
   /** The first training examples, normalised, with their line in the data file. */
-  preview: z.array(z.strictObject({ line: z.int().positive(), messages: z.array(ZMessage).min(2) })),
+  preview: z.array(ZPreviewExample),
 });
 export type LoraChecks = z.infer<typeof ZLoraChecks>;
 
@@ -297,7 +361,78 @@ const ZExampleNll = z.strictObject({ nll: z.number().nonnegative(), tokens: coun
 export const ZLoraPerExample = z.strictObject({ base: z.array(ZExampleNll), adapter: z.array(ZExampleNll) });
 export type LoraPerExample = z.infer<typeof ZLoraPerExample>;
 
-/** model/, adapter/, train.jsonl, eval.jsonl and MODEL_CARD.md are read by the recipe itself, not parsed here. */
+/** The base's identity as the export, generate and merge outputs name it. */
+const ZBaseIdentity = z.strictObject({
+  name: z.string(),
+  snapshotSha256: ZSha256Hex,
+  source: z.enum(["folder", "gguf"]),
+  dequantizedFrom: z.string().nullable(),
+});
+
+/** verification.json (export.py): the unpacked archive reloaded in a fresh process reproduces the receipt. */
+export const ZLoraExportVerification = z.strictObject({
+  version: z.literal(1),
+  verified: z.literal(true),
+  device: z.literal("cpu"),
+  dtype: z.literal("float32"),
+  examples: z.int().positive(),
+  tokens: z.int().positive(),
+  receiptMeanNll: z.number().nonnegative(),
+  reproducedMeanNll: z.number().nonnegative(),
+  absoluteDifference: z.number().nonnegative(),
+  tolerance: z.number().positive(),
+  seconds: z.number().nonnegative(),
+});
+export type LoraExportVerification = z.infer<typeof ZLoraExportVerification>;
+
+/** export.json (export.py): the archive, named and hashed like the tabular export's. */
+export const ZLoraExport = z.strictObject({
+  recipeVersion: z.string(),
+  archive: z.literal("export.tar.gz"),
+  /** The archive's one top folder; fileName is `<folder>.tar.gz`. */
+  folder: z.string(),
+  fileName: z.string(),
+  loadingCommands: z.array(z.string()),
+  sha256: ZSha256Hex,
+  bytes: z.int().nonnegative(),
+  files: z.int().nonnegative(),
+  manifestSha256: ZSha256Hex,
+  /** SHA-256 of adapter_model.safetensors. */
+  adapterSha256: ZSha256Hex,
+  /** The base weights are not in the archive: they are named by this identity. */
+  base: ZBaseIdentity,
+  betterThanBase: z.boolean(),
+});
+export type LoraExport = z.infer<typeof ZLoraExport>;
+
+/** answer.json (generate.py): one prompt answered greedily by the base and by base + adapter. */
+export const ZLoraAnswer = z.strictObject({
+  version: z.literal(1),
+  prompt: z.string(),
+  base: z.string(),
+  adapter: z.string(),
+  device: ZLoraDevice,
+  maxNewTokens: z.int().positive(),
+  seconds: z.number().nonnegative(),
+  baseModel: ZBaseIdentity.nullable(),
+  adapterSha256: ZSha256Hex,
+});
+export type LoraAnswer = z.infer<typeof ZLoraAnswer>;
+
+/** merged.json (merge.py): the merged model/ folder's identity, naming the base and adapter it came from. */
+export const ZLoraMerged = z.strictObject({
+  version: z.literal(1),
+  name: z.string(),
+  snapshotSha256: ZSha256Hex,
+  architecture: z.string(),
+  parameters: count,
+  chatTemplate: z.enum(["model", "default"]),
+  mergedFrom: z.strictObject({ base: ZBaseIdentity.nullable(), baseSnapshotSha256: ZSha256Hex, adapterSha256: ZSha256Hex }),
+  files: z.array(ZLoraModelFile),
+});
+export type LoraMerged = z.infer<typeof ZLoraMerged>;
+
+/** model/, adapter/, train.jsonl, eval.jsonl, export.tar.gz and MODEL_CARD.md are read by the recipe itself, not parsed here. */
 export const llmLora = {
   import_base: { input: ZLoraImportBaseInput, outputs: { "base.json": ZLoraBase } },
   check_data: { input: ZLoraCheckDataInput, outputs: { "checks.json": ZLoraChecks } },
