@@ -4,3 +4,4 @@ export * from "./states";
 export * from "./requests";
 export * from "./receipt";
 export * from "./responses";
+export * from "./refs";

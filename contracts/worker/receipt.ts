@@ -66,7 +66,7 @@ export const ZReceipt = z.object({
   logBytes: z.number().int(),
   logDroppedBytes: z.number().int(),
   eventsBytes: z.number().int(),
-  /** Store hashes / job outputs this job's input resolved (kept from gc while active). */
+  /** What this job's input resolved (refs.ts): store hashes / job output hashes, and `checkpoints:<jobId>`; kept from gc while active. */
   inputRefs: z.array(z.string()),
   jobDir: z.string(),
   gcAt: ZIso.nullable(),

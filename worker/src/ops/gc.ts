@@ -1,7 +1,8 @@
 // gc: delete job dirs of terminal jobs older than N days (receipts stay, marked gcAt),
 // incoming parts older than a day, and — only with includeStore — store blobs older
-// than N days that no active job references. A dry run reports the same list. A request
-// naming `blobs` removes only those (see gcNamed).
+// than N days that no active job references. A job dir whose checkpoints an active job
+// resumes from (`checkpoints:<jobId>` in its inputRefs) is kept until that job ends. A dry
+// run reports the same list. A request naming `blobs` removes only those (see gcNamed).
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
@@ -9,6 +10,7 @@ import type { ZGcRequest } from "../../../contracts/worker/requests";
 import { isActive, isTerminal } from "../../../contracts/worker/states";
 import { verifiedMarker } from "../blob-verify";
 import { nowIso } from "../fsx";
+import { checkpointJobsOf } from "../inputs";
 import { listReceipts, updateReceipt } from "../receipts";
 import type { Ctx } from "./context";
 
@@ -69,9 +71,12 @@ export function gc(ctx: Ctx, req: z.output<typeof ZGcRequest>) {
   const incoming: string[] = [];
   const blobs: string[] = [];
   let freedBytes = 0;
+  const active = receipts.filter((r) => isActive(r.state));
+  const resumedFrom = new Set(active.flatMap((r) => checkpointJobsOf(r.inputRefs)));
 
   for (const r of receipts) {
     if (!isTerminal(r.state) || r.gcAt || !r.endedAt || Date.parse(r.endedAt) > cutoff) continue;
+    if (resumedFrom.has(r.jobId)) continue;
     if (!fs.existsSync(r.jobDir)) continue;
     jobs.push(r.jobId);
     freedBytes += duBytes(r.jobDir);
@@ -93,7 +98,7 @@ export function gc(ctx: Ctx, req: z.output<typeof ZGcRequest>) {
   }
 
   if (req.includeStore) {
-    const referenced = new Set(receipts.filter((r) => isActive(r.state)).flatMap((r) => r.inputRefs));
+    const referenced = new Set(active.flatMap((r) => r.inputRefs));
     for (const sub of fs.readdirSync(home.p("store"))) {
       for (const sha of fs.readdirSync(home.p("store", sub))) {
         const p = home.p("store", sub, sha);

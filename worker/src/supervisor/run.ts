@@ -86,6 +86,7 @@ export async function supervise(home: Home, cfg: WorkerConfig, jobId: string): P
 /** Re-hash the job's store blobs not yet verified in this boot; the first mismatch, in words. */
 async function corruptInput(home: Home, refs: string[]): Promise<string | null> {
   for (const sha of refs) {
+    if (!/^[0-9a-f]{64}$/.test(sha)) continue; // `checkpoints:<jobId>`: an earlier job's own files
     if (!fs.existsSync(home.blob(sha))) continue; // an earlier job's output dir, not a blob
     try {
       await verifyBlobForBoot(home, sha);

@@ -114,6 +114,30 @@ def main(argv):
         seen = {k: os.environ.get(k) for k in ("CUDA_VISIBLE_DEVICES", "TRAINYARD_CPUS", "OMP_NUM_THREADS")}
         print(json.dumps(seen), flush=True)
         write_manifest([output_file("env.json", json.dumps(seen).encode())])
+    elif job == "ckpt":
+        # Train until SIGTERM, then save checkpoint-<step> and exit 130 (the recipe protocol's
+        # stop). With resumeFrom (a checkpoints dir), record what it holds in the output.
+        ckpt_dir = os.environ["TRAINYARD_CHECKPOINT_DIR"]
+        step = {"n": 0}
+
+        def save_and_stop(*_):
+            folder = os.path.join(ckpt_dir, f"checkpoint-{step['n']}")
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, "state.json"), "w") as f:
+                json.dump({"step": step["n"], "job": JOB_ID}, f)
+            sys.exit(130)
+
+        signal.signal(signal.SIGTERM, save_and_stop)
+        event("phase", phase="training")
+        resume = inp.get("resumeFrom")
+        if resume:
+            seen = {name: json.load(open(os.path.join(resume, name, "state.json"))) for name in sorted(os.listdir(resume))}
+            write_manifest([output_file("resumed.json", json.dumps({"from": resume, "checkpoints": seen}, sort_keys=True).encode())])
+        else:
+            while True:
+                step["n"] += 1
+                event("progress", step=step["n"])
+                time.sleep(0.05)
     elif job == "exit2":
         print("bad input: this job always refuses", file=sys.stderr)
         sys.exit(2)
