@@ -434,6 +434,7 @@ export type LoraMerged = z.infer<typeof ZLoraMerged>;
 
 /** model/, adapter/, train.jsonl, eval.jsonl, export.tar.gz and MODEL_CARD.md are read by the recipe itself, not parsed here. */
 export const llmLora = {
+  profile_examples: { input: ZLoraProfileExamplesInput, outputs: { "examples.json": ZLoraExamples } },
   import_base: { input: ZLoraImportBaseInput, outputs: { "base.json": ZLoraBase } },
   check_data: { input: ZLoraCheckDataInput, outputs: { "checks.json": ZLoraChecks } },
   preflight: { input: ZLoraPreflightInput, outputs: { "preflight.json": ZLoraPreflight } },

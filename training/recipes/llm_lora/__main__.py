@@ -1,4 +1,4 @@
-"""Entry point: python -m recipes.llm_lora <import_base|check_data|preflight|train|evaluate> --input input.json"""
+"""Entry point: python -m recipes.llm_lora <job> --input input.json"""
 
 import sys
 
@@ -8,8 +8,10 @@ from .check_data import run_check_data
 from .evaluate import run_evaluate
 from .import_base import run_import_base
 from .preflight import run_preflight
+from .profile_examples import run_profile_examples
 from .train import run_train
 
 if __name__ == "__main__":
-    sys.exit(run_recipe({"import_base": run_import_base, "check_data": run_check_data, "preflight": run_preflight,
-                         "train": run_train, "evaluate": run_evaluate}))
+    sys.exit(run_recipe({"profile_examples": run_profile_examples, "import_base": run_import_base,
+                         "check_data": run_check_data, "preflight": run_preflight, "train": run_train,
+                         "evaluate": run_evaluate}))

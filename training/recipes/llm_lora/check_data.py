@@ -17,26 +17,13 @@ from trainyard_recipe import BadInput, JobContext, requires
 from trainyard_recipe.atomic import write_json_atomic
 from trainyard_recipe.events import phase
 
-from .conversations import Example, LineProblem, read_examples
+from .conversations import Example
 from .fields import existing_path, number
 from .model_folder import resolve_model_dir
+from .profile_examples import LISTED, examples_report, preview, problems_json, read_usable, unique
 from .template import load_tokenizer, tokenise
 
 PREVIEW = 5
-LISTED_PROBLEMS = 50
-
-
-def _unique(examples: list[Example]) -> tuple[list[Example], list[dict]]:
-    """First of each exact duplicate (normalised text) kept; the others listed by line."""
-    seen: dict[str, int] = {}
-    kept, duplicates = [], []
-    for example in examples:
-        first = seen.setdefault(example.key(), example.line)
-        if first == example.line:
-            kept.append(example)
-        else:
-            duplicates.append({"line": example.line, "duplicateOf": first})
-    return kept, duplicates
 
 
 def split_by_prompt(examples: list[Example], fraction: float, seed: int) -> tuple[list[Example], list[Example]]:
@@ -68,22 +55,8 @@ def _lengths(tokenizer, examples: list[Example], max_length: int) -> dict:
     }
 
 
-def _problems(problems: list[LineProblem]) -> dict:
-    return {"count": len(problems), "lines": [{"line": p.line, "problem": p.problem} for p in problems[:LISTED_PROBLEMS]]}
-
-
 def _write_jsonl(path: Path, examples: list[Example]) -> None:
     path.write_text("".join(json.dumps(e.as_json(), ensure_ascii=False) + "\n" for e in examples), encoding="utf-8")
-
-
-def _read_usable(path: Path, which: str) -> tuple[list[Example], list[LineProblem]]:
-    examples, problems = read_examples(path)
-    if not examples:
-        first = f" (line {problems[0].line}: {problems[0].problem})" if problems else " (the file is empty)"
-        raise BadInput(f"the {which} file {path.name} has no usable example{first}. Each line must be a JSON object "
-                       "with prompt/completion, messages, or instruction/input/output.", code="no_usable_example",
-                       details=_problems(problems))
-    return examples, problems
 
 
 @requires("model", "data")
@@ -96,30 +69,27 @@ def run_check_data(ctx: JobContext, job_input: dict) -> dict:
     max_length = number(job_input, "maxLength", 512, minimum=16, maximum=32768, integer=True)
     phase(ctx, "preparing_data", step="check_data")
 
-    examples, problems = _read_usable(data_path, "training")
-    unique, duplicates = _unique(examples)
-    report: dict = {"version": 1, "formats": sorted({e.format for e in examples}), "lines": {
-        "usable": len(examples), "problems": _problems(problems)}, "duplicates": {
-        "count": len(duplicates), "first": duplicates[:LISTED_PROBLEMS], "rule": "exact duplicates (case and "
-        "whitespace normalised): the first is kept"}}
+    examples, problems = read_usable(data_path, "training")
+    kept, duplicates = unique(examples)
+    report = examples_report(examples, problems, duplicates)
     if eval_path is not None:
-        held, eval_problems = _read_usable(eval_path, "evaluation")
-        held, _ = _unique(held)
+        held, eval_problems = read_usable(eval_path, "evaluation")
+        held, _ = unique(held)
         eval_prompts = {e.prompt_key() for e in held}
-        overlapping = [e for e in unique if e.prompt_key() in eval_prompts]
-        train = [e for e in unique if e.prompt_key() not in eval_prompts]
+        overlapping = [e for e in kept if e.prompt_key() in eval_prompts]
+        train = [e for e in kept if e.prompt_key() not in eval_prompts]
         if not train or {e.prompt_key() for e in overlapping} >= eval_prompts:
             raise BadInput(f"every evaluation prompt in {eval_path.name} is also a training prompt, so the evaluation "
                            "would measure memorisation. Use held-out examples the model does not train on.",
                            code="eval_overlaps_train", details={"evalPrompts": len(eval_prompts)})
         report["split"] = {"strategy": "user_file", "evalFile": eval_path.name,
-                           "evalProblems": _problems(eval_problems)}
+                           "evalProblems": problems_json(eval_problems)}
         # The user's evaluation file stays as given (comparable across runs); overlapping
         # training examples go instead.
         report["overlap"] = {"removedFromTraining": len(overlapping),
-                             "lines": [e.line for e in overlapping[:LISTED_PROBLEMS]], "rule": "normalised prompt"}
+                             "lines": [e.line for e in overlapping[:LISTED]], "rule": "normalised prompt"}
     else:
-        train, held = split_by_prompt(unique, fraction, seed)
+        train, held = split_by_prompt(kept, fraction, seed)
         if not train or not held:
             raise BadInput("there are too few distinct prompts to hold some out for evaluation; add examples or "
                            "give an evaluation file.", code="no_usable_example")
@@ -133,7 +103,7 @@ def run_check_data(ctx: JobContext, job_input: dict) -> dict:
                             "an example whose prompt alone fills maxLength has no answer left and is dropped")
     report["tokens"] = {"train": _lengths(tokenizer, train, max_length), "eval": _lengths(tokenizer, held, max_length)}
     report["counts"] = {"train": len(train), "eval": len(held)}
-    report["preview"] = [{"line": e.line, **e.as_json()} for e in train[:PREVIEW]]
+    report["preview"] = preview(train, PREVIEW)
     _write_jsonl(ctx.output_dir / "train.jsonl", train)
     _write_jsonl(ctx.output_dir / "eval.jsonl", held)
     write_json_atomic(ctx.output_dir / "checks.json", report)

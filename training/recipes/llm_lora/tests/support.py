@@ -11,5 +11,5 @@ DATA = Path(__file__).resolve().parent / "fixtures"
 RECIPE = "llm_lora"
 
 
-def run(job: str, job_input: dict, root: Path, timeout: float = 300):
-    return start_recipe_job(RECIPE, job, job_input, root, cpus=2).wait(timeout)
+def run(job: str, job_input: dict, root: Path, timeout: float = 300, extra_env: dict[str, str] | None = None):
+    return start_recipe_job(RECIPE, job, job_input, root, cpus=2, extra_env=extra_env).wait(timeout)
