@@ -10,7 +10,8 @@ import { parseArgs } from "node:util";
 import type { DatasetView } from "@/server/datasets/datasets.schema";
 import { isExperimentTerminal } from "@/server/experiments/experiment-state";
 import { CliError } from "../cli-error";
-import { connect, withRetry, type Connection } from "../api-client";
+import { connect, withRetry } from "../api-client";
+import { resolveComputer, resolveProject } from "../resolve-names";
 import { downloadExport } from "../train/download-export";
 import { waitUntil } from "../train/follow";
 import { applyRecommendedActions } from "@/contracts/vocabulary";
@@ -24,20 +25,6 @@ import { describeProgress } from "../train/progress-line";
 const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --target COLUMN [--project NAME]
   [--computer NAME] [--mode quick|improve] [--max-minutes N] [--max-trials N]
   [--split random|group:COLUMN|time:COLUMN] [--keep COLUMN]... [--out DIR] [--json]`;
-
-async function resolveProject(conn: Connection, name: string) {
-  const projects = await withRetry(() => conn.api.projects.list.query({ includeArchived: true }));
-  const found = projects.find((p) => p.name.toLowerCase() === name.toLowerCase());
-  if (found?.archived) throw new CliError(`Project "${found.name}" is archived; restore it first.`);
-  return found ?? (await withRetry(() => conn.api.projects.create.mutate({ name })));
-}
-
-async function resolveComputer(conn: Connection, name: string): Promise<string> {
-  const targets = await withRetry(() => conn.api.targets.list.query());
-  const t = targets.find((x) => x.name.toLowerCase() === name.toLowerCase() || (name === "local" && x.thisComputer));
-  if (!t) throw new CliError(`No training computer named "${name}" (have: ${targets.map((x) => x.name).join(", ")}).`);
-  return t.id;
-}
 
 export async function trainCommand(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {

@@ -9,9 +9,16 @@ import { exportNames } from "@/server/experiments/export-names";
 import { CliError } from "../cli-error";
 import { unreachableError, type Connection } from "../api-client";
 
-export async function downloadExport(conn: Connection, exp: ExperimentDetailView, outDir: string, log: (l: string) => void): Promise<string> {
-  if (!exp.exportSha256) throw new CliError(`Experiment ${exp.id} has no export.`, 1, "no_export");
-  const res = await fetch(`${conn.url}/api/experiments/${exp.id}/export`, { headers: conn.headers }).catch((err: unknown) => {
+/** What to fetch (a path on the server), the SHA-256 it must have, and the file name to save it under. */
+export interface VerifiedDownload {
+  urlPath: string;
+  sha256: string;
+  fileName: string;
+}
+
+/** Saves `d` into `outDir` only when its bytes hash to `d.sha256` (written as .part, renamed after the check). */
+export async function downloadVerified(conn: Connection, d: VerifiedDownload, outDir: string, log: (l: string) => void): Promise<string> {
+  const res = await fetch(`${conn.url}${d.urlPath}`, { headers: conn.headers }).catch((err: unknown) => {
     throw unreachableError(err);
   });
   if (!res.ok || !res.body) {
@@ -19,16 +26,30 @@ export async function downloadExport(conn: Connection, exp: ExperimentDetailView
     throw new CliError(`Downloading the export failed (HTTP ${res.status}): ${body.slice(0, 300)}`, 1, "download_failed");
   }
   mkdirSync(outDir, { recursive: true });
-  // The same name as the browser download and the model card's commands (server/experiments/export-names.ts).
-  const file = path.resolve(outDir, exportNames(exp.results?.export, exp.name, exp.exportSha256).fileName);
+  const file = path.resolve(outDir, d.fileName);
   const tmp = `${file}.part`;
   const hash = createHash("sha256");
   const source = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream<Uint8Array>);
-  source.on("data", (d: Buffer) => hash.update(d));
+  source.on("data", (chunk: Buffer) => hash.update(chunk));
   await pipeline(source, createWriteStream(tmp));
   const sha = hash.digest("hex");
-  if (sha !== exp.exportSha256) throw new CliError(`The downloaded export's SHA-256 ${sha} does not match ${exp.exportSha256}; it was not saved.`, 1, "download_corrupt");
+  if (sha !== d.sha256) throw new CliError(`The downloaded export's SHA-256 ${sha} does not match ${d.sha256}; it was not saved.`, 1, "download_corrupt");
   renameSync(tmp, file);
   log(`Saved the export to ${file} (sha256 ${sha}).`);
   return file;
+}
+
+export async function downloadExport(conn: Connection, exp: ExperimentDetailView, outDir: string, log: (l: string) => void): Promise<string> {
+  if (!exp.exportSha256) throw new CliError(`Experiment ${exp.id} has no export.`, 1, "no_export");
+  return downloadVerified(
+    conn,
+    {
+      urlPath: `/api/experiments/${exp.id}/export`,
+      sha256: exp.exportSha256,
+      // The same name as the browser download and the model card's commands (server/experiments/export-names.ts).
+      fileName: exportNames(exp.results?.export, exp.name, exp.exportSha256).fileName,
+    },
+    outDir,
+    log,
+  );
 }

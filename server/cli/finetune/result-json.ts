@@ -1,0 +1,76 @@
+/**
+ * The one JSON object `trainyard finetune --json` prints, built from the server's
+ * FineTuneView: the losses and the verdict come from the trusted receipt only (base and
+ * adapter scored on the same evaluation examples), never from training's own loss.
+ */
+import type { FineTuneView } from "@/server/finetune/finetune.schema";
+
+export interface FineTuneJson {
+  experimentId: string;
+  status: string;
+  /** Mean NLL per answer token of the base model on the evaluation examples (the receipt). */
+  baseLoss: number | null;
+  /** The same for the adapter, on the same examples and tokens. */
+  adapterLoss: number | null;
+  /** The receipt's verdict: adapterLoss below baseLoss. Null until evaluated. */
+  betterThanBase: boolean | null;
+  metrics: {
+    basePerplexity: number | null;
+    adapterPerplexity: number | null;
+    evalExamples: number | null;
+    answerTokens: number | null;
+    trainSteps: number | null;
+    finalTrainLoss: number | null;
+    /** Only with --answer-pattern: the share of generated answers equal to the reference's. */
+    exactMatch: { pattern: string; examples: number; base: number; adapter: number } | null;
+  };
+  exportPath: string | null;
+  /** SHA-256 of the export the server verified; the saved file was checked against it. */
+  exportSha256: string | null;
+  seconds: number;
+  /** Training throughput: the finished run's, else the last live reading. */
+  tokensPerSecond: number | null;
+  /** Training stopped with a checkpoint and can continue (Resume) instead of starting over. */
+  resumable: boolean;
+}
+
+export function fineTuneJson(view: FineTuneView, extra: { exportPath: string | null; seconds: number }): FineTuneJson {
+  const receipt = view.receipt;
+  const final = view.training?.final ?? null;
+  return {
+    experimentId: view.experiment.id,
+    status: view.experiment.status,
+    baseLoss: receipt?.base.meanNll ?? null,
+    adapterLoss: receipt?.adapter.meanNll ?? null,
+    betterThanBase: receipt?.betterThanBase ?? null,
+    metrics: {
+      basePerplexity: receipt?.base.perplexity ?? null,
+      adapterPerplexity: receipt?.adapter.perplexity ?? null,
+      evalExamples: receipt?.examples ?? null,
+      answerTokens: receipt?.adapter.tokens ?? null,
+      trainSteps: final?.steps ?? view.training?.step ?? null,
+      finalTrainLoss: final?.finalTrainLoss ?? null,
+      exactMatch: receipt?.exactMatch ?? null,
+    },
+    exportPath: extra.exportPath,
+    exportSha256: view.export?.sha256 ?? null,
+    seconds: extra.seconds,
+    tokensPerSecond: final?.tokensPerSecond ?? view.training?.tokensPerSecond ?? null,
+    resumable: view.resumable,
+  };
+}
+
+/** The text summary for people: the verdict with rounded losses, exact match, then the export's path last. */
+export function fineTuneSummary(result: FineTuneJson, note: string | null): string[] {
+  const lines = [`Experiment ${result.experimentId}: ${result.status} in ${result.seconds} s${note ? ` (${note})` : ""}`];
+  if (result.baseLoss !== null && result.adapterLoss !== null) {
+    const verdict = result.betterThanBase ? "better than the base model" : "not better than the base model";
+    lines.push(`mean NLL per answer token ${result.adapterLoss.toFixed(3)} (base ${result.baseLoss.toFixed(3)}) on ${result.metrics.evalExamples} held-out examples: ${verdict}`);
+  }
+  const em = result.metrics.exactMatch;
+  if (em) lines.push(`exact match of the answer on ${em.examples} prompts: ${(em.adapter * 100).toFixed(1)} % (base ${(em.base * 100).toFixed(1)} %)`);
+  if (result.resumable) lines.push("Training stopped with a checkpoint: Resume continues it from the saved step.");
+  // Last, so that `| tail -1` gives the file.
+  if (result.exportPath) lines.push(`Export: ${result.exportPath}`);
+  return lines;
+}
