@@ -28,8 +28,13 @@ def smollm2_gguf() -> Path:
 
 @pytest.fixture(scope="session")
 def smollm2(tmp_path_factory, smollm2_gguf):
-    """import_base of the real GGUF (dequantized to an fp32 folder), as a finished job."""
-    result = run("import_base", {"source": str(smollm2_gguf)}, tmp_path_factory.mktemp("smollm2"))
+    """import_base of the real GGUF (dequantized to an fp32 folder), as a finished job. The GGUF
+    is given as the worker gives an upload: a blob named by its hash, with no .gguf extension."""
+    root = tmp_path_factory.mktemp("smollm2")
+    blob = root / "blobs" / "9f2c4e1d7a"
+    blob.parent.mkdir()
+    shutil.copyfile(smollm2_gguf, blob)
+    result = run("import_base", {"source": str(blob), "name": "SmolLM2-135M-Instruct"}, root)
     assert result.returncode == 0, result.describe()
     return result
 

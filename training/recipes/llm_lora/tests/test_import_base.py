@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from recipes.llm_lora.import_base import check_folder
+from conftest import make_job_context
+from recipes.llm_lora.import_base import check_folder, run_import_base
 from recipes.llm_lora.tests.support import TINY_GPT2, run
 from trainyard_recipe import BadInput
 
@@ -33,7 +34,7 @@ def test_gguf_is_dequantized_to_a_folder_that_loads_without_gguf_and_answers(smo
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     base = smollm2.output_json("base.json")
-    assert base["source"] == "gguf" and base["dequantizedFrom"] == "Q4_1"
+    assert base["source"] == "gguf" and base["dequantizedFrom"] == "Q4_1" and base["name"] == "SmolLM2-135M-Instruct"
     assert base["architecture"] == "LlamaForCausalLM" and 134_000_000 < base["parameters"] < 135_000_000
     assert "dequantized from Q4_1" in smollm2.output("MODEL_CARD.md").read_text()
     assert {e["path"] for e in smollm2.manifest["files"]} >= {"model/model.safetensors", "model/config.json",
@@ -103,3 +104,49 @@ def test_a_truncated_gguf_is_refused_by_the_job_with_exit_2(tmp_path, smollm2_gg
     assert result.returncode == 2, result.describe()
     assert result.report["error"]["code"] == "gguf_unreadable"
     assert "truncated" in result.report["error"]["message"]
+
+
+def _blobs(tmp_path) -> list[dict]:
+    """The tiny GPT-2's files as a browser uploads a folder: blobs named by hash, no extensions,
+    each with its path under the folder's name."""
+    store = tmp_path / "blobs"
+    store.mkdir()
+    files = []
+    for index, path in enumerate(sorted(p for p in TINY_GPT2.iterdir() if p.is_file())):
+        blob = store / f"{index:02d}ab{index:02d}cd"
+        blob.write_bytes(path.read_bytes())
+        files.append({"path": f"{TINY_GPT2.name}/{path.name}", "file": str(blob)})
+    return files
+
+
+def test_a_folder_uploaded_file_by_file_imports_with_the_same_identity_as_the_folder(tmp_path, tiny):
+    ctx = make_job_context(tmp_path, cpus=2)
+    run_import_base(ctx, {"files": _blobs(tmp_path)})
+    base = json.loads((ctx.output_dir / "base.json").read_text())
+    folder = json.loads((tiny / "base.json").read_text())
+    assert base["snapshotSha256"] == folder["snapshotSha256"] and base["files"] == folder["files"]
+    assert base["name"] == TINY_GPT2.name and base["source"] == "folder"
+    assert not [p for p in (ctx.output_dir / "model").rglob("*") if p.is_symlink()]
+
+
+@pytest.mark.parametrize("bad", ["../config.json", "/etc/config.json", "a/../../config.json", "./config.json"])
+def test_an_uploaded_path_outside_the_folder_is_refused(tmp_path, bad):
+    files = _blobs(tmp_path)
+    files[0]["path"] = bad
+    with pytest.raises(BadInput) as refused:
+        run_import_base(make_job_context(tmp_path, cpus=2), {"files": files})
+    assert refused.value.code == "invalid_input" and "relative path" in str(refused.value)
+
+
+def test_a_source_and_files_together_are_refused(tmp_path):
+    with pytest.raises(BadInput) as refused:
+        run_import_base(make_job_context(tmp_path, cpus=2), {"source": str(TINY_GPT2), "files": _blobs(tmp_path)})
+    assert refused.value.code == "invalid_input" and "exactly one" in str(refused.value)
+
+
+def test_a_file_that_is_not_gguf_is_not_a_model_whatever_its_name(tmp_path):
+    blob = tmp_path / "0123abcd"
+    blob.write_bytes(b"PK\x03\x04 not a GGUF")
+    with pytest.raises(BadInput) as refused:
+        run_import_base(make_job_context(tmp_path, cpus=2), {"source": str(blob)})
+    assert refused.value.code == "not_a_model" and "GGUF" in str(refused.value)
