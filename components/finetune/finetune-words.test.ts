@@ -1,0 +1,87 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "@/contracts/recipes/llm-lora";
+import { fieldErrors, fineTuneVerdict, insideRoots, preflightWords, trainingProgress } from "./finetune-words";
+
+// The recipe's own outputs (contracts/recipes/fixtures/llm-lora, written by make_fixtures.py from real runs).
+const fixture = (name: string) => JSON.parse(readFileSync(path.resolve("contracts/recipes/fixtures/llm-lora", name), "utf8"));
+const receipt = ZLoraReceipt.parse(fixture("evaluate.receipt.json"));
+const preflight = ZLoraPreflight.parse(fixture("preflight.preflight.json"));
+const training = ZLoraTraining.parse(fixture("train.training.json"));
+
+describe("fineTuneVerdict", () => {
+  it("says better than base only when the receipt says so, whatever the numbers", () => {
+    const notBetter = fineTuneVerdict(receipt)!;
+    expect(notBetter.better).toBe(false);
+    expect(notBetter.headline).toMatch(/^The adapter is not better than the base model/);
+    // A receipt that judged "better" is read as is: the page never recomputes the comparison.
+    const better = fineTuneVerdict({ ...receipt, betterThanBase: true })!;
+    expect(better.headline).toMatch(/^The adapter is better than the base model/);
+    expect(better.detail).toContain(`same ${receipt.examples} held-out examples`);
+  });
+
+  it("has no verdict before the receipt exists", () => {
+    expect(fineTuneVerdict(null)).toBeNull();
+  });
+});
+
+describe("trainingProgress", () => {
+  it("reads step of planned, tokens/s and time left while training runs", () => {
+    const p = trainingProgress({ step: 3, plannedSteps: 12, trainLoss: [], evalLoss: [], tokensPerSecond: 101.6, etaSeconds: 95, resumedFromStep: null, final: null });
+    expect(p.percent).toBe(25);
+    expect(p.words).toBe("step 3 of 12 · 102 tokens/s · about 1 min 35 s left");
+  });
+
+  it("takes training.json's counts once training ended, without a time left", () => {
+    const p = trainingProgress({ step: 1, plannedSteps: 9, trainLoss: [], evalLoss: [], tokensPerSecond: 1, etaSeconds: 30, resumedFromStep: 2, final: training });
+    expect(p.percent).toBe(100);
+    expect(p.words).toMatch(/^step 4 of 4 · \d+ tokens\/s · resumed at step 2$/);
+  });
+
+  it("says training has not started before it has any data", () => {
+    expect(trainingProgress(null)).toEqual({ percent: null, words: "Training has not started yet." });
+  });
+});
+
+describe("preflightWords", () => {
+  it("states the device check, memory against what is available, and the time estimate", () => {
+    const w = preflightWords(preflight);
+    expect(w.fits).toBe(true);
+    expect(w.device).toMatch(/^cpu: works/);
+    expect(w.memory).toMatch(/needed .* of .* available/);
+    if (!("time" in preflight)) throw new Error("the fixture preflight fits and carries its time estimate");
+    expect(w.time).toContain(preflight.time.note);
+  });
+
+  it("lists the smaller settings that would fit when the estimate does not", () => {
+    const refused = ZLoraPreflight.parse({
+      version: 1,
+      device: preflight.device,
+      memory: { estimate: preflight.memory.estimate, availableBytes: 1000, lengthUsed: 512, fits: false, fitting: [{ batchSize: 1, maxLength: 128 }] },
+    });
+    const w = preflightWords(refused);
+    expect(w.fits).toBe(false);
+    expect(w.time).toBeNull();
+    expect(w.fitting).toBe("Settings that would fit: batch size 1 with max length 128.");
+  });
+});
+
+describe("fieldErrors", () => {
+  it("keys zod issues by their dotted path and a domain error by its field", () => {
+    const zod = { message: "bad", data: { zodIssues: [{ path: ["settings", "base", "path"], message: "not a model folder" }], details: null } };
+    expect(fieldErrors(zod)).toEqual({ "settings.base.path": "not a model folder" });
+    const domain = { message: "/etc is outside the allowed folders", data: { zodIssues: null, details: { field: "settings.base.path" } } };
+    expect(fieldErrors(domain)).toEqual({ "settings.base.path": "/etc is outside the allowed folders" });
+    expect(fieldErrors(new Error("network"))).toEqual({});
+  });
+});
+
+describe("insideRoots", () => {
+  it("matches a root or a path below it on a folder boundary only", () => {
+    expect(insideRoots("/data/models/gpt2", ["/data"])).toBe("/data");
+    expect(insideRoots("/data", ["/data/"])).toBe("/data/");
+    expect(insideRoots("/database/x", ["/data"])).toBeNull();
+    expect(insideRoots("relative/x", ["/data"])).toBeNull();
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The fine-tuning page in words (pure; unit-tested): the verdict read only from the
+ * trusted receipt, the training progress (step of planned, tokens/s, time left), the
+ * preflight's memory and time estimates, and server errors keyed by the field they name.
+ */
+import type { LoraPreflight, LoraReceipt } from "@/contracts/recipes/llm-lora";
+import { formatBytes } from "@/contracts/vocabulary";
+import { formatDuration } from "@/components/experiment/format";
+import type { FineTuneView } from "@/server/finetune/finetune.schema";
+
+const nll = (v: number) => v.toFixed(3);
+const ppl = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(2));
+
+export interface FineTuneVerdict {
+  better: boolean;
+  headline: string;
+  detail: string;
+}
+
+/** "Better than base" comes from the receipt's own judgement, never recomputed here. */
+export function fineTuneVerdict(receipt: LoraReceipt | null): FineTuneVerdict | null {
+  if (!receipt) return null;
+  const { base, adapter } = receipt;
+  const headline = receipt.betterThanBase
+    ? `The adapter is better than the base model: ${nll(adapter.meanNll)} vs ${nll(base.meanNll)} mean loss per answer token.`
+    : `The adapter is not better than the base model: ${nll(adapter.meanNll)} vs ${nll(base.meanNll)} mean loss per answer token.`;
+  const detail =
+    `Both scored on the same ${receipt.examples} held-out examples (${adapter.tokens} answer tokens), lower is better; ` +
+    `perplexity ${ppl(adapter.perplexity)} vs ${ppl(base.perplexity)}.`;
+  return { better: receipt.betterThanBase, headline, detail };
+}
+
+export interface TrainingProgress {
+  /** 0–100 of the planned steps; null before the plan is known. */
+  percent: number | null;
+  words: string;
+}
+
+export function trainingProgress(training: FineTuneView["training"]): TrainingProgress {
+  if (!training) return { percent: null, words: "Training has not started yet." };
+  const planned = training.final?.plannedSteps ?? training.plannedSteps;
+  const step = training.final?.steps ?? training.step;
+  const parts = [planned ? `step ${step} of ${planned}` : `step ${step}`];
+  const tps = training.final?.tokensPerSecond ?? training.tokensPerSecond;
+  if (tps !== null) parts.push(`${Math.round(tps)} tokens/s`);
+  if (!training.final && training.etaSeconds !== null) parts.push(`about ${formatDuration(training.etaSeconds)} left`);
+  if (training.resumedFromStep !== null) parts.push(`resumed at step ${training.resumedFromStep}`);
+  if (training.final?.stoppedBy === "budget") parts.push("stopped by the time budget (the adapter is the one at that step)");
+  const percent = planned ? Math.min(100, Math.round((step / planned) * 100)) : null;
+  return { percent, words: parts.join(" · ") };
+}
+
+export interface PreflightWords {
+  device: string;
+  memory: string;
+  fits: boolean;
+  time: string | null;
+  /** Smaller settings that would fit, when the estimate does not. */
+  fitting: string | null;
+}
+
+export function preflightWords(p: LoraPreflight): PreflightWords {
+  const d = p.device;
+  const device = `${d.device}${d.name ? ` (${d.name})` : ""}: ${d.ok ? "works" : "does not work"} — a test allocation and one training step took ${d.seconds.toFixed(1)} s${d.bf16 ? "; bf16 supported" : ""}.`;
+  const m = p.memory;
+  const memory = `About ${formatBytes(m.estimate.total)} needed (weights ${formatBytes(m.estimate.weights)}, LoRA ${formatBytes(m.estimate.lora)}, activations ${formatBytes(m.estimate.activations)} at ${m.lengthUsed} tokens) of ${formatBytes(m.availableBytes)} available.`;
+  if (!m.fits) {
+    const fitting = m.fitting.length
+      ? `Settings that would fit: ${m.fitting.map((f) => `batch size ${f.batchSize} with max length ${f.maxLength}`).join("; ")}.`
+      : "No smaller batch size or max length fits this device.";
+    return { device, memory, fits: false, time: null, fitting };
+  }
+  if (!("time" in p)) return { device, memory, fits: true, time: null, fitting: null };
+  const t = p.time;
+  const time = `${t.note} (${t.plannedSteps} steps, ${t.plannedTokens.toLocaleString("en-US")} tokens, about ${formatDuration(t.estimatedSeconds)}; measured ${Math.round(p.smokeStep.tokensPerSecond)} tokens/s on the longest examples).`;
+  return { device, memory, fits: true, time, fitting: null };
+}
+
+/** Zod issues (their path joined with dots) and a domain error's `details.field`, by field. */
+export function fieldErrors(err: unknown): Record<string, string> {
+  const data = (err as { data?: { zodIssues?: { path: (string | number)[]; message: string }[] | null; details?: { field?: unknown } | null } } | null)?.data;
+  const out: Record<string, string> = {};
+  for (const i of data?.zodIssues ?? []) {
+    const key = i.path.join(".");
+    if (key && !(key in out)) out[key] = i.message;
+  }
+  const field = data?.details?.field;
+  if (typeof field === "string" && !(field in out)) out[field] = (err as { message?: string }).message ?? "This value was refused.";
+  return out;
+}
+
+/** The first path inside any of `roots` that `p` is under, else null (a plain prefix check on folder boundaries). */
+export function insideRoots(p: string, roots: readonly string[]): string | null {
+  const trimmed = p.trim();
+  for (const r of roots) {
+    const root = r.endsWith("/") ? r.slice(0, -1) : r;
+    if (trimmed === root || trimmed.startsWith(`${root}/`)) return r;
+  }
+  return null;
+}

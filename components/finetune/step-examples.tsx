@@ -1,0 +1,108 @@
+"use client";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/components/providers/trpc";
+import { QueryState } from "@/components/ui/query-state";
+import { SelectField } from "@/components/ui/select-field";
+import { ExamplesPreview } from "./examples-preview";
+import { Field, numberFrom } from "./field";
+import { JsonlUpload } from "./jsonl-upload";
+
+type Props = {
+  projectId: string;
+  datasetId: string | null;
+  evalDatasetId: string | null;
+  evalFraction: number;
+  onChange: (patch: { datasetId?: string | null; evalDatasetId?: string | null; evalFraction?: number }) => void;
+  errors: Record<string, string>;
+};
+
+/**
+ * Step 3: the training examples (a JSONL file uploaded or one of the project's), their
+ * preview as conversations, and what is held out for evaluation: a file of its own, else
+ * a seeded fraction of the examples.
+ */
+export function StepExamples({ projectId, datasetId, evalDatasetId, evalFraction, onChange, errors }: Props) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const datasets = useQuery(trpc.datasets.list.queryOptions({ projectId }));
+  const refreshList = () => void queryClient.invalidateQueries({ queryKey: trpc.datasets.list.queryKey() });
+  const options = (datasets.data ?? []).map((d) => [d.id, `${d.name} (${d.status})`] as const);
+  return (
+    <div className="flex flex-col gap-5">
+      <p className="text-sm text-slate-700">
+        One example per line, as <code>{`{"prompt", "completion"}`}</code>, chat <code>{`{"messages": [...]}`}</code> or alpaca <code>{`{"instruction", "input", "output"}`}</code>. Only the answer
+        (completion or assistant) tokens are trained on.
+      </p>
+      <JsonlUpload
+        id="ft-upload"
+        label="Upload training examples (JSONL)"
+        projectId={projectId}
+        onUploaded={(id) => {
+          refreshList();
+          onChange({ datasetId: id });
+        }}
+      />
+      <QueryState query={datasets} loading="Loading datasets…" failure="Could not list datasets" />
+      {datasets.data && (
+        <SelectField
+          id="ft-dataset"
+          label="Or use examples of this project"
+          value={datasetId ?? ""}
+          onChange={(id) => onChange({ datasetId: id || null })}
+          placeholder={options.length ? "Choose a dataset…" : "No datasets yet"}
+          options={options}
+        />
+      )}
+      {errors.datasetId && (
+        <p role="alert" className="text-sm text-red-800">
+          {errors.datasetId}
+        </p>
+      )}
+      {datasetId && <ExamplesPreview datasetId={datasetId} label="Training examples" />}
+
+      <fieldset className="flex flex-col gap-3 rounded-md border border-slate-200 p-3">
+        <legend className="px-1 text-sm font-medium text-slate-800">Held out for evaluation</legend>
+        <JsonlUpload
+          id="ft-eval-upload"
+          label="Upload an evaluation file (JSONL, optional)"
+          projectId={projectId}
+          onUploaded={(id) => {
+            refreshList();
+            onChange({ evalDatasetId: id });
+          }}
+        />
+        {datasets.data && (
+          <SelectField
+            id="ft-eval-dataset"
+            label="Or evaluate on examples of this project"
+            value={evalDatasetId ?? ""}
+            onChange={(id) => onChange({ evalDatasetId: id || null })}
+            placeholder="None: hold out a fraction of the training examples"
+            options={options.filter(([id]) => id !== datasetId)}
+          />
+        )}
+        {errors.evalDatasetId && (
+          <p role="alert" className="text-sm text-red-800">
+            {errors.evalDatasetId}
+          </p>
+        )}
+        {evalDatasetId ? (
+          <ExamplesPreview datasetId={evalDatasetId} label="Evaluation examples" />
+        ) : (
+          <Field
+            id="ft-eval-fraction"
+            label="Fraction held out for evaluation"
+            type="number"
+            min={0.01}
+            max={0.5}
+            step={0.01}
+            value={evalFraction}
+            onChange={(e) => onChange({ evalFraction: numberFrom(e.target.value, evalFraction) })}
+            hint="A seeded split by prompt, after exact duplicates are removed: the same prompt never lands on both sides."
+            error={errors["settings.evalFraction"]}
+          />
+        )}
+      </fieldset>
+    </div>
+  );
+}

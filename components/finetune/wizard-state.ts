@@ -1,0 +1,100 @@
+/**
+ * The fine-tuning wizard's choices and how they become finetune.start's input. Pure;
+ * the zod schema of the start input is the one the server validates with, so a choice
+ * the server would refuse is shown next to its field before Start.
+ */
+import type { LORA_DEVICES } from "@/contracts/recipes/llm-lora";
+import { FINETUNE_DEFAULTS, ZFineTuneSettings, type TFineTuneSettings } from "@/server/finetune/finetune.schema";
+
+export interface FineTuneChoices {
+  step: number;
+  targetId: string | null;
+  modelPath: string;
+  datasetId: string | null;
+  /** null: a seeded split of the data (evalFraction) is held out instead. */
+  evalDatasetId: string | null;
+  evalFraction: number;
+  device: (typeof LORA_DEVICES)[number];
+  rank: number;
+  /** null: the recipe's default, 2 × rank. */
+  alpha: number | null;
+  learningRate: number;
+  maxLength: number;
+  batchSize: number;
+  epochs: number;
+  maxMinutes: number;
+  /** "" for none. */
+  answerPattern: string;
+}
+
+export const INITIAL_CHOICES: FineTuneChoices = {
+  step: 0,
+  targetId: null,
+  modelPath: "",
+  datasetId: null,
+  evalDatasetId: null,
+  evalFraction: FINETUNE_DEFAULTS.evalFraction,
+  device: "cpu",
+  rank: FINETUNE_DEFAULTS.rank,
+  alpha: null,
+  learningRate: FINETUNE_DEFAULTS.learningRate,
+  maxLength: FINETUNE_DEFAULTS.maxLength,
+  batchSize: FINETUNE_DEFAULTS.batchSize,
+  epochs: FINETUNE_DEFAULTS.epochs,
+  maxMinutes: FINETUNE_DEFAULTS.maxMinutes,
+  answerPattern: "",
+};
+
+export const STEP_TITLES = ["Training computer", "Base model", "Examples", "Settings", "Budget", "Review and start"] as const;
+
+/** The step that shows each field (a key is a dotted path of the start input). */
+const FIELD_STEP: Record<string, number> = {
+  targetId: 0,
+  "settings.base.path": 1,
+  "settings.base": 1,
+  datasetId: 2,
+  evalDatasetId: 2,
+  "settings.evalFraction": 2,
+  "settings.device": 3,
+  "settings.rank": 3,
+  "settings.alpha": 3,
+  "settings.learningRate": 3,
+  "settings.maxLength": 3,
+  "settings.batchSize": 3,
+  "settings.maxMinutes": 4,
+  "settings.epochs": 4,
+  "settings.maxSteps": 4,
+  "settings.answerPattern": 4,
+};
+
+/** The first step holding a field with an error, else the review. */
+export function firstStepWithError(errors: Record<string, string>): number {
+  const steps = Object.keys(errors).map((k) => FIELD_STEP[k] ?? 5);
+  return steps.length ? Math.min(...steps) : 5;
+}
+
+export function settingsOf(c: FineTuneChoices): TFineTuneSettings {
+  return {
+    base: { kind: "path", path: c.modelPath.trim() },
+    evalFraction: c.evalFraction,
+    seed: 0,
+    device: c.device,
+    rank: c.rank,
+    ...(c.alpha !== null && { alpha: c.alpha }),
+    learningRate: c.learningRate,
+    maxLength: c.maxLength,
+    batchSize: c.batchSize,
+    epochs: c.epochs,
+    maxMinutes: c.maxMinutes,
+    ...(c.answerPattern.trim() && { answerPattern: c.answerPattern.trim() }),
+  };
+}
+
+/** The settings' problems before Start, keyed like the server's issues ("settings.rank"). */
+export function settingsErrors(c: FineTuneChoices): Record<string, string> {
+  const r = ZFineTuneSettings.safeParse(settingsOf(c));
+  const out: Record<string, string> = {};
+  if (!c.modelPath.trim()) out["settings.base.path"] = "Give the path of a model folder or a .gguf file on the training computer.";
+  if (!r.success) for (const i of r.error.issues) out[["settings", ...i.path].join(".")] ??= i.message;
+  return out;
+}
