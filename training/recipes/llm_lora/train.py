@@ -2,9 +2,13 @@
 
 Checkpoints (adapter, optimizer, scheduler, step, RNG: the Trainer's checkpoint-N folders)
 go to TRAINYARD_CHECKPOINT_DIR every `checkpointEverySteps` and when SIGTERM arrives; then
-the job exits 130. A new attempt resumes from `resumeFrom` (an earlier attempt's checkpoint
-folder) or from the newest checkpoint already in its own checkpoint folder, and continues at
-the saved step with the saved loss history.
+the job exits 130. A new attempt resumes from `resumeFrom` (an earlier attempt's whole
+checkpoint folder, whose newest complete checkpoint-N is used, or one checkpoint-N folder;
+only read, never written) or from the newest checkpoint already in its own checkpoint folder,
+and continues at the saved step with the saved loss history.
+Batches are grouped by length (the Trainer's length-grouped sampler: similar lengths share a
+batch, so little compute goes to padding), with the batch holding the longest example first,
+as in preflight's smoke step, so an out-of-memory shows at step 1.
 Output: adapter/ (adapter_model.safetensors, adapter_config.json, tokenizer + chat template),
 training.json.
 """
@@ -42,10 +46,25 @@ def _settings(job_input: dict) -> dict:
     }
 
 
+def _complete(path: Path) -> bool:
+    """A checkpoint-N folder the Trainer finished writing (trainer_state.json comes last)."""
+    return path.is_dir() and path.name.startswith("checkpoint-") and path.name.split("-")[-1].isdigit() \
+        and (path / "trainer_state.json").is_file()
+
+
 def _last_checkpoint(folder: Path) -> Path | None:
-    found = [p for p in folder.glob("checkpoint-*") if p.is_dir() and p.name.split("-")[-1].isdigit()
-             and (p / "trainer_state.json").is_file()]
+    found = [p for p in folder.glob("checkpoint-*") if _complete(p)]
     return max(found, key=lambda p: int(p.name.split("-")[-1])) if found else None
+
+
+def resume_checkpoint(path: Path) -> Path:
+    """resumeFrom: a complete checkpoint-N folder, or the newest complete one in a folder of them."""
+    found = path if _complete(path) else _last_checkpoint(path) if path.is_dir() else None
+    if found is None:
+        raise BadInput(f"resumeFrom {path} holds no complete checkpoint (a checkpoint-N folder with "
+                       "trainer_state.json); start a new run instead", code="no_checkpoint",
+                       details={"field": "resumeFrom"})
+    return found
 
 
 def _callback(ctx: JobContext, total_steps: int, max_seconds: float | None, stop: dict):
@@ -103,6 +122,7 @@ def run_train(ctx: JobContext, job_input: dict) -> dict:
     model_dir = resolve_model_dir(model_root)
     data_dir = check_data_dir(existing_path(job_input, "data"))
     resume_from = existing_path(job_input, "resumeFrom", required=False)
+    resume_from = resume_checkpoint(resume_from) if resume_from else None
     device = chosen_device(job_input)
     lora = LoraSettings.from_input(job_input)
     s = _settings(job_input)
@@ -130,6 +150,7 @@ def run_train(ctx: JobContext, job_input: dict) -> dict:
         eval_steps=s["evalEverySteps"] or math.ceil(total_steps / 4), use_cpu=device == "cpu", bf16=use_bf16(device),
         fp16=False, report_to=[], disable_tqdm=True, dataloader_num_workers=0, dataloader_pin_memory=device == "cuda",
         include_num_input_tokens_seen="non_padding", save_only_model=False,
+        train_sampling_strategy="group_by_length",
     )
     trainer = SFTTrainer(model=model, args=config, train_dataset=as_dataset(train_items),
                          eval_dataset=as_dataset(eval_items) if eval_items else None, processing_class=tokenizer,

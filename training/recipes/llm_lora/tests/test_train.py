@@ -3,9 +3,11 @@ that resumes at its saved step."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import time
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,7 @@ from conftest import make_job_context
 from recipes.llm_lora.preflight import run_preflight
 from recipes.llm_lora.setup import chosen_device
 from recipes.llm_lora.tests.support import TINY_GPT2, run
+from recipes.llm_lora.train import resume_checkpoint
 from trainyard_recipe import BadInput
 
 SMALL = {"device": "cpu", "maxLength": 64, "batchSize": 2, "rank": 2, "learningRate": 0.05, "seed": 0}
@@ -94,6 +97,29 @@ def test_evaluate_scores_base_then_adapter_on_the_same_answer_tokens(tmp_path, t
     assert result.report["metrics"]["betterThanBase"] == receipt["betterThanBase"]
 
 
+def _tree(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _read_only(folder: Path) -> None:
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+
+
+def test_resume_from_takes_a_checkpoint_folder_or_the_newest_complete_one_in_a_folder_of_them(tmp_path):
+    for step, complete in ((3, True), (12, True), (20, False)):
+        (tmp_path / f"checkpoint-{step}").mkdir()
+        if complete:
+            (tmp_path / f"checkpoint-{step}" / "trainer_state.json").write_text("{}")
+    assert resume_checkpoint(tmp_path) == tmp_path / "checkpoint-12"
+    assert resume_checkpoint(tmp_path / "checkpoint-3") == tmp_path / "checkpoint-3"
+    for empty in (tmp_path / "checkpoint-20", tmp_path / "checkpoint-3" / "trainer_state.json"):
+        with pytest.raises(BadInput) as refused:
+            resume_checkpoint(empty)
+        assert refused.value.code == "no_checkpoint"
+
+
 def test_sigterm_saves_a_checkpoint_exits_130_and_a_new_attempt_continues_at_the_saved_step(
         tmp_path, start_job, tiny, tiny_data):
     from recipes.llm_lora.tests.support import RECIPE
@@ -114,9 +140,16 @@ def test_sigterm_saves_a_checkpoint_exits_130_and_a_new_attempt_continues_at_the
     first_losses = [e["value"] for e in stopped.events if e["type"] == "metric" and e["name"] == "train_loss"]
     assert saved_step >= 2 and len(first_losses) >= saved_step
 
-    resumed = run("train", {**job_input, "maxSteps": saved_step + 2, "resumeFrom": str(checkpoints[0])},
-                  tmp_path / "second")
+    # The new attempt gets the earlier attempt's whole checkpoint folder, read only (as the worker
+    # lends it), beside a checkpoint whose save was cut off (no trainer_state.json): it is skipped.
+    folder = running.paths["checkpoint"]
+    (folder / f"checkpoint-{saved_step + 50}").mkdir()
+    (folder / f"checkpoint-{saved_step + 50}" / "adapter_config.json").write_text("{}")
+    before = _tree(folder)
+    _read_only(folder)
+    resumed = run("train", {**job_input, "maxSteps": saved_step + 2, "resumeFrom": str(folder)}, tmp_path / "second")
     assert resumed.returncode == 0, resumed.describe()
+    assert _tree(folder) == before
     summary = resumed.output_json("training.json")
     assert summary["resumedFromStep"] == saved_step and summary["steps"] == saved_step + 2
     # the loss curve continues: the saved history, then only the new steps
