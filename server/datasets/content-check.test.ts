@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ContentChecker, type ContentLimits } from "./content-check";
 
-const limits: ContentLimits = { encoding: "utf-8", maxLineBytes: 64, maxColumns: 5 };
+const limits: ContentLimits = { shape: "table", encoding: "utf-8", maxLineBytes: 64, maxColumns: 5 };
 function check(chunks: (string | Buffer)[], l = limits) {
   const c = new ContentChecker("f.csv", l);
   for (const ch of chunks) c.push(typeof ch === "string" ? Buffer.from(ch) : ch);
@@ -63,6 +63,18 @@ describe("content checks while streaming", () => {
     expect(codeOf(() => check(["a\tb\tc\td\te\tf\n1\t2\t3\t4\t5\t6\n"]))).toBe("too_many_columns");
     expect(check(['a,"b,c,d,e,f",g\n1,2,3\n']).sniffed).toBe("text");
     expect(check(['"a;b;c;d;e;f",g\n1,2\n']).sniffed).toBe("text");
+  });
+  it("reads a JSONL file of examples as lines: one example is enough, commas are not columns", () => {
+    const jsonl = { ...limits, shape: "lines" as const };
+    const one = '{"prompt": "a, b, c, d, e, f?", "completion": "g"}\n';
+    expect(check([one], jsonl).sniffed).toBe("text");
+    expect(codeOf(() => check([one]))).toBe("too_many_columns");
+    expect(codeOf(() => check([" \n"], jsonl))).toBe("empty_file");
+    expect(codeOf(() => check([Buffer.from([0x7b, 0x00])], jsonl))).toBe("not_text");
+    expect(codeOf(() => check(["x".repeat(65)], jsonl))).toBe("line_too_long");
+  });
+  it("refuses a compressed file as JSONL examples", () => {
+    expect(() => check([Buffer.from([0x1f, 0x8b, 0x08, 0x00])], { ...limits, shape: "lines" })).toThrow(/gzip-compressed, not a JSONL text file/);
   });
   it("skips text checks for gzip and Parquet by magic bytes", () => {
     expect(check([Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00])]).sniffed).toBe("gzip");

@@ -8,6 +8,8 @@
  * (decompressed cap, header-only, ragged rows). Limit: a header whose quoted field spans
  * lines counts as two lines here, so such a header-only file is left to the profile.
  * Memory: constant (the header is kept only up to the line cap while it is counted).
+ * Shape "lines" (a JSONL file of examples) keeps the text checks (empty, NUL, UTF-8, line
+ * cap) but has no header: one line is a whole example, and compressed files are refused.
  */
 import { formatBytes } from "@/contracts/vocabulary";
 import { badInput, type DomainError } from "@/server/errors";
@@ -17,6 +19,8 @@ export type Encoding = "utf-8" | "latin-1";
 export type SniffedKind = "text" | "gzip" | "parquet";
 
 export interface ContentLimits {
+  /** "table" (CSV, TSV, gzip, Parquet) or "lines" (JSONL: one example per line). */
+  shape: "table" | "lines";
   encoding: Encoding;
   maxLineBytes: number;
   maxColumns: number;
@@ -53,6 +57,9 @@ export class ContentChecker {
     if (this.kind === null && chunk.length > 0) {
       this.kind = chunk[0] === 0x1f && chunk[1] === 0x8b ? "gzip" : chunk[0] === 0x50 && chunk[1] === 0x41 && chunk[2] === 0x52 && chunk[3] === 0x31 ? "parquet" : "text";
     }
+    if (this.kind !== "text" && this.limits.shape === "lines") {
+      throw refuse("not_text", `${this.fileName} is ${this.kind === "gzip" ? "gzip-compressed" : "a Parquet file"}, not a JSONL text file of examples: upload the uncompressed .jsonl file.`);
+    }
     if (this.kind !== "text") {
       this.offset += chunk.length;
       this.onlyWhitespace = false;
@@ -78,13 +85,13 @@ export class ContentChecker {
       if (b === 0x0a) {
         if (this.lineHasContent) this.contentLines++;
         this.lineHasContent = false;
-        if (!this.headerDone) this.finishHeader();
+        if (!this.headerDone && this.limits.shape === "table") this.finishHeader();
         this.line++;
         this.lineBytes = 0;
         continue;
       }
       this.lineBytes++;
-      if (!this.headerDone) this.header.push(b);
+      if (!this.headerDone && this.limits.shape === "table") this.header.push(b);
       if (this.lineBytes > this.limits.maxLineBytes) {
         throw refuse("line_too_long", `Line ${this.line} of ${this.fileName} is longer than the line limit of ${formatBytes(this.limits.maxLineBytes)} (Settings → Data). Is it really a table with one row per line?`, {
           line: this.line,
@@ -101,6 +108,7 @@ export class ContentChecker {
       throw refuse("empty_file", `${this.fileName} is empty${this.offset > 0 ? " (only whitespace)" : ""}: there is nothing to train on.`);
     }
     if (this.kind === "text" && this.limits.encoding === "utf-8" && this.need > 0) this.badUtf8(this.leadAt, "ends in the middle of a character");
+    if (this.limits.shape === "lines") return;
     if (this.kind === "text" && !this.headerDone) this.finishHeader();
     if (this.lineHasContent) this.contentLines++;
     this.lineHasContent = false;

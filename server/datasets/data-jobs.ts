@@ -1,6 +1,7 @@
 /**
- * Running the `data` recipe's jobs (profile, checks, split) for datasets: first use on a
- * computer starts building the recipe's environment (a tracked prepare job whose state
+ * Running the `data` recipe's jobs (profile, checks, split) for datasets, and
+ * `llm-lora.profile_examples` for a file of examples: first use on a computer starts
+ * building the recipe's environment (a tracked prepare job whose state
  * and log the UI shows as setup progress), then the job is admitted like any other.
  * Also turns a refusal into words (outputs are read with server/jobs/read-output.ts).
  */
@@ -35,24 +36,25 @@ export async function setupProgress(db: Db, job: JobView): Promise<SetupProgress
   return { jobId: job.id, state: job.state, reason: job.reason, detail: job.detail, logTail: await logTail(db, job.id), startedAt: job.startedAt };
 }
 
-/** Setup jobs in progress per target: while one runs, polls do not probe the computer again. */
+/** Setup jobs in progress per target and recipe: while one runs, polls do not probe the computer again. */
 const SETUP = Symbol.for("trainyard.dataSetupJobs");
 const setupJobs = () => ((globalThis as { [SETUP]?: Map<string, string> })[SETUP] ??= new Map<string, string>());
 
 /** null when the data environment is ready on the target; otherwise the build job (started if needed). */
-async function environmentBuild(db: Db, targetId: string): Promise<JobView | null> {
-  const known = setupJobs().get(targetId);
+async function environmentBuild(db: Db, targetId: string, recipe: string): Promise<JobView | null> {
+  const key = `${targetId}:${recipe}`;
+  const known = setupJobs().get(key);
   if (known) {
     const v = await jobsService(db).getView(known).catch(() => null);
     if (v && !isTerminal(v.state)) return v;
-    setupJobs().delete(targetId);
+    setupJobs().delete(key);
     if (v?.state === "succeeded") await targetsService(db).probe(targetId).catch(() => null);
   }
   const { target, probe } = await targetsService(db).freshProbe(targetId, 60_000);
-  if (probe.recipes.find((r) => r.name === DATA_RECIPE)?.environmentReady) return null;
-  const env = await prepareEnvironment(target.id, DATA_RECIPE, db);
+  if (probe.recipes.find((r) => r.name === recipe)?.environmentReady) return null;
+  const env = await prepareEnvironment(target.id, recipe, db);
   if (env.ready || !env.job) return null;
-  if (!isTerminal(env.job.state)) setupJobs().set(targetId, env.job.id);
+  if (!isTerminal(env.job.state)) setupJobs().set(key, env.job.id);
   return env.job;
 }
 
@@ -60,8 +62,15 @@ async function environmentBuild(db: Db, targetId: string): Promise<JobView | nul
  * Starts a data job, or the environment build it waits for. The opId is derived from
  * `key` and the input, so calling again with the same input returns the same job.
  */
-export async function startDataJob(db: Db, targetId: string, job: "profile" | "checks" | "split", input: Record<string, unknown>, key: string): Promise<DataJobStart> {
-  const prep = await environmentBuild(db, targetId);
+export async function startDataJob(
+  db: Db,
+  targetId: string,
+  job: "profile" | "checks" | "split" | "profile_examples",
+  input: Record<string, unknown>,
+  key: string,
+  recipe: string = DATA_RECIPE,
+): Promise<DataJobStart> {
+  const prep = await environmentBuild(db, targetId, recipe);
   if (prep) {
     if (isTerminal(prep.state)) {
       // The build failed: the next call starts a fresh one; say why this one failed.
@@ -71,8 +80,8 @@ export async function startDataJob(db: Db, targetId: string, job: "profile" | "c
     }
     return { kind: "setup", setup: await setupProgress(db, prep) };
   }
-  const opId = `data.${job}:${key}:${intentHash(input).slice(0, 16)}`;
-  const view = await jobsService(db).admitJob({ opId, targetId, recipe: DATA_RECIPE, job, input, resources: RESOURCES, deadlineSeconds: DEADLINE_S });
+  const opId = `${recipe === DATA_RECIPE ? "data" : recipe}.${job}:${key}:${intentHash(input).slice(0, 16)}`;
+  const view = await jobsService(db).admitJob({ opId, targetId, recipe, job, input, resources: RESOURCES, deadlineSeconds: DEADLINE_S });
   return { kind: "job", job: view };
 }
 

@@ -24,6 +24,8 @@ export interface DatasetRow {
   snapshotSha256: string;
   sourceKind: string;
   sourceName: string;
+  /** "table" | "examples" (dataset-kind.ts). */
+  kind: string;
   encoding: string;
   status: string;
   error: string | null;
@@ -88,7 +90,7 @@ export function datasetsRepository(db: Db = getDb()) {
       find: (id: string): Promise<DatasetRow | null> => db.dataset.findUnique({ where: { id } }),
       findInProject: (projectId: string, snapshotSha256: string): Promise<DatasetRow | null> =>
         db.dataset.findUnique({ where: { projectId_snapshotSha256: { projectId, snapshotSha256 } } }),
-      create: (data: Pick<DatasetRow, "projectId" | "name" | "snapshotSha256" | "sourceKind" | "sourceName" | "encoding">): Promise<DatasetRow> =>
+      create: (data: Pick<DatasetRow, "projectId" | "name" | "snapshotSha256" | "sourceKind" | "sourceName" | "kind" | "encoding">): Promise<DatasetRow> =>
         db.dataset.create({ data: { ...data, status: "profiling" } }),
       /** Fields outside the lifecycle; the status moves only through transition() (settle.ts, reprofile). */
       update: (id: string, data: Partial<Pick<DatasetRow, "profileJobId" | "name" | "sourceName">>) => db.dataset.update({ where: { id }, data }),

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { ChecksResult, Profile, SplitContract, SplitJobInput, TableFormat } from "@/contracts/recipes";
+import type { LoraExamples } from "@/contracts/recipes/llm-lora";
+import { ZDatasetKind, type DatasetKind } from "./dataset-kind";
 
 const ZId = z.string().min(1).max(64);
 export const ZEncoding = z.enum(["utf-8", "latin-1"]);
@@ -16,6 +18,8 @@ export const ZUploadQuery = z.strictObject({
   projectId: ZId,
   fileName: ZFileName,
   encoding: ZEncoding.default("utf-8"),
+  /** Default: "examples" for a `.jsonl` file name, else "table". */
+  kind: ZDatasetKind.optional(),
 });
 export type TUploadQuery = z.infer<typeof ZUploadQuery>;
 
@@ -23,6 +27,8 @@ export const ZRegisterPathInput = z.strictObject({
   projectId: ZId,
   path: z.string().trim().min(1, "Type the path of the file.").max(4096),
   encoding: ZEncoding.default("utf-8"),
+  /** Default: "examples" for a `.jsonl` path, else "table". */
+  kind: ZDatasetKind.optional(),
 });
 export type TRegisterPathInput = z.infer<typeof ZRegisterPathInput>;
 
@@ -73,12 +79,15 @@ export interface DatasetView {
   id: string;
   projectId: string;
   name: string;
+  /** "table" (columns, a prediction model) or "examples" (JSONL for fine-tuning a language model). */
+  kind: DatasetKind;
   status: DatasetStatus;
   error: DatasetError | null;
   snapshotSha256: string;
   /** What a job input names the snapshot by; the worker resolves it in its store. */
   snapshotRef: string;
   bytes: number;
+  /** Data rows of a table; usable examples of a file of examples. */
   rowCount: number | null;
   columnCount: number | null;
   columns: ColumnSummary[];
@@ -96,8 +105,10 @@ export interface DatasetView {
 }
 
 export interface DatasetDetailView extends DatasetView {
-  /** profile.json of the data recipe; null until the profile job succeeded. */
+  /** profile.json of the data recipe; null until the profile job succeeded, and for examples. */
   profile: Profile | null;
+  /** examples.json of llm-lora.profile_examples (formats, usable count, problem lines, preview); null for a table. */
+  examples: LoraExamples | null;
 }
 
 export interface SetupProgress {
@@ -120,14 +131,19 @@ export interface ProfileStatusView {
   job: { id: string; state: string; startedAt: string | null; endedAt: string | null } | null;
 }
 
+/** One example of a JSONL file as a conversation, with its line in the file. */
+export type PreviewConversation = LoraExamples["preview"][number];
+
 export interface PreviewView {
   datasetId: string;
-  kind: "table" | "binary";
+  /** "examples": `conversations` holds the first examples (from examples.json); header and rows are empty. */
+  kind: "table" | "binary" | "examples";
   delimiter: string | null;
   header: string[];
   rows: string[][];
   truncated: boolean;
   note: string | null;
+  conversations: PreviewConversation[];
 }
 
 export interface ChecksView {

@@ -33,7 +33,8 @@ import {
 import { parseJson, storedChecks, storedProfile, toDatasetView } from "./datasets.views";
 import { removeCopies, serverCopiesOf } from "./copies";
 import { localTarget } from "./local-store";
-import { previewFromLines } from "./preview";
+import { previewFromLines, previewOfExamples } from "./preview";
+import { requireExamples, requireTable, storedExamples, storedKind } from "./dataset-kind";
 import { registerPath, registerUpload } from "./register";
 import { installSettleListener, requestSettle, settleCheck, settleDataset } from "./settle";
 import { recordSplit, startSplit, type TRecordSplitInput } from "./splits";
@@ -66,15 +67,32 @@ export function datasetsService(db: Db = getDb()) {
       await settleDataset(db, d).catch(() => null);
       d = await requireRow(id);
     }
-    return { ...(await view(d)), profile: storedProfile(d.profile) };
+    const examples = storedKind(d.kind) === "examples";
+    return { ...(await view(d)), profile: examples ? null : storedProfile(d.profile), examples: examples ? storedExamples(d.profile) : null };
   }
 
-  /** A dataset the chain can use: profiled, with its table format. */
-  async function requireReady(id: string): Promise<DatasetDetailView & { datasetFormat: TableFormat }> {
+  /** A profiled dataset, or why not (read failed; still profiling). */
+  async function requireProfiled(id: string): Promise<DatasetDetailView> {
     const d = await get(id);
     if (d.status === "failed") throw badInput(`Dataset ${d.name} could not be read: ${d.error?.message ?? "unknown error"}`, { code: d.error?.code });
-    if (d.status !== "ready" || !d.datasetFormat) throw conflict(`Dataset ${d.name} is still being profiled; try again when it is ready.`, { datasetId: id });
+    if (d.status !== "ready") throw conflict(`Dataset ${d.name} is still being ${d.kind === "examples" ? "read" : "profiled"}; try again when it is ready.`, { datasetId: id });
+    return d;
+  }
+
+  /** A table the chain can use: profiled, with its table format. An examples dataset is refused. */
+  async function requireReady(id: string): Promise<DatasetDetailView & { datasetFormat: TableFormat }> {
+    const d = await requireProfiled(id);
+    requireTable(d, "a prediction model");
+    if (!d.datasetFormat) throw conflict(`Dataset ${d.name} is still being profiled; try again when it is ready.`, { datasetId: id });
     return { ...d, datasetFormat: d.datasetFormat };
+  }
+
+  /** A file of examples a fine-tuning experiment can use: read by profile_examples, with at least one usable example. */
+  async function requireReadyExamples(id: string): Promise<DatasetDetailView & { examples: NonNullable<DatasetDetailView["examples"]> }> {
+    const d = await requireProfiled(id);
+    requireExamples(d);
+    if (!d.examples) throw conflict(`The examples of ${d.name} are still being read; try again when they are ready.`, { datasetId: id });
+    return { ...d, examples: d.examples };
   }
 
   function checksView(c: CheckRow, setup: ChecksView["setup"] = null): ChecksView {
@@ -126,6 +144,7 @@ export function datasetsService(db: Db = getDb()) {
     registerPath: (input: TRegisterPathInput) => registerPath(db, input),
     get,
     requireReady,
+    requireReadyExamples,
 
     async list(projectId: string): Promise<DatasetView[]> {
       await projectsService(db).get(projectId);
@@ -136,6 +155,7 @@ export function datasetsService(db: Db = getDb()) {
 
     async preview(id: string): Promise<PreviewView> {
       const d = await requireRow(id);
+      if (storedKind(d.kind) === "examples") return previewOfExamples(d.id, storedExamples(d.profile), d.status);
       const target = await localTarget(db);
       try {
         const res = await targetsService(db).execOn(target, { protocol: WORKER_PROTOCOL, op: "peek", sha256: d.snapshotSha256, maxRows: PREVIEW_ROWS + 1, maxBytes: 64 * 1024 });
@@ -174,6 +194,7 @@ export function datasetsService(db: Db = getDb()) {
     /** Starts data.checks for a target (cached per dataset, target and positive class). */
     async startChecks(raw: TChecksInput): Promise<ChecksView> {
       const input = ZChecksInput.parse(raw);
+      requireTable(await requireRow(input.id), "data checks for a column to predict");
       const d = await requireReady(input.id);
       if (!d.columns.some((c) => c.name === input.target)) {
         throw badInput(`${d.name} has no column "${input.target}".`, { code: "unknown_column" });

@@ -3,6 +3,7 @@ import { ZChecksResult, ZProfile, ZSplitContract, ZSplitInput } from "@/contract
 import { parseStoredJson } from "@/server/db/stored-json";
 import type { ColumnSummary, DatasetError, DatasetStatus, DatasetView } from "./datasets.schema";
 import type { DatasetRow, SnapshotRow } from "./datasets.repository";
+import { storedExamples, storedKind } from "./dataset-kind";
 
 export const snapshotRef = (sha256: string) => `sha256:${sha256}`;
 
@@ -30,18 +31,21 @@ export function toDatasetView(
   copies: { workerId: string; targetId: string }[],
   usedBy: { id: string; name: string; status: string }[],
 ): DatasetView {
-  const profile = storedProfile(d.profile);
+  const kind = storedKind(d.kind);
+  const profile = kind === "table" ? storedProfile(d.profile) : null;
+  const examples = kind === "examples" ? storedExamples(d.profile) : null;
   const columns = parseJson<ColumnSummary[]>(s.columns) ?? [];
   return {
     id: d.id,
     projectId: d.projectId,
     name: d.name,
+    kind,
     status: d.status as DatasetStatus,
     error: parseJson<DatasetError>(d.error),
     snapshotSha256: s.sha256,
     snapshotRef: snapshotRef(s.sha256),
     bytes: s.bytes,
-    rowCount: profile?.rows ?? s.rowCount,
+    rowCount: examples ? examples.lines.usable : (profile?.rows ?? s.rowCount),
     columnCount: profile?.columnCount ?? (columns.length || null),
     columns,
     datasetFormat: profile?.tableFormat ?? null,

@@ -9,6 +9,9 @@
  *   the path itself, reads only what it checked, detects a file that changes during the
  *   copy); `importOnTarget` starts it and waits for it (import-job.ts).
  * Registering the same bytes again reuses the snapshot (and, in one project, the dataset).
+ * A `.jsonl` file (or one registered with kind "examples") is a file of examples for
+ * fine-tuning: checked as lines (no header, no columns), always read as UTF-8 (JSON is),
+ * and profiled by llm-lora.profile_examples (dataset-kind.ts).
  */
 import { renameSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -22,6 +25,7 @@ import { settingsService } from "@/server/settings/settings.service";
 import { targetsService } from "@/server/targets/targets.service";
 import type { TargetRow } from "@/server/targets/targets.repository";
 import { WorkerRefused, WorkerUnreachable } from "@/server/targets/transport";
+import { datasetKindOf, type DatasetKind } from "./dataset-kind";
 import { datasetsRepository, type DatasetRow } from "./datasets.repository";
 import { ZRegisterPathInput, ZUploadQuery, type TRegisterPathInput, type TUploadQuery } from "./datasets.schema";
 import { importOnTarget } from "./import-job";
@@ -53,7 +57,7 @@ async function workerIdOf(db: Db, t: TargetRow): Promise<string> {
 /** Records the snapshot, its copy on `target`, and the project's dataset (reused when the bytes are known). */
 async function registerSnapshot(
   db: Db,
-  a: { projectId: string; sha256: string; bytes: number; target: TargetRow; name: string; sourceKind: "upload" | "path"; sourceName: string; encoding: "utf-8" | "latin-1" },
+  a: { projectId: string; sha256: string; bytes: number; target: TargetRow; name: string; sourceKind: "upload" | "path"; sourceName: string; kind: DatasetKind; encoding: "utf-8" | "latin-1" },
 ): Promise<{ dataset: DatasetRow; reused: boolean }> {
   const repo = datasetsRepository(db);
   await repo.snapshots.ensure(a.sha256, a.bytes);
@@ -69,7 +73,7 @@ async function registerSnapshot(
   }
   let dataset: DatasetRow;
   try {
-    dataset = await repo.datasets.create({ projectId: a.projectId, name: a.name, snapshotSha256: a.sha256, sourceKind: a.sourceKind, sourceName: a.sourceName, encoding: a.encoding });
+    dataset = await repo.datasets.create({ projectId: a.projectId, name: a.name, snapshotSha256: a.sha256, sourceKind: a.sourceKind, sourceName: a.sourceName, kind: a.kind, encoding: a.encoding });
   } catch (err) {
     const again = await repo.datasets.findInProject(a.projectId, a.sha256); // a concurrent identical upload won
     if (again) return { dataset: again, reused: true };
@@ -94,6 +98,8 @@ export async function registerUpload(
   contentLength: number | null,
 ): Promise<RegisterResult> {
   const q = ZUploadQuery.parse(raw);
+  const kind = datasetKindOf(q.fileName, q.kind);
+  const encoding = kind === "examples" ? "utf-8" : q.encoding;
   await projectsService(db).get(q.projectId);
   const settings = settingsService(db);
   const [limits, faults] = await Promise.all([settings.values(), settings.uploadFaults()]);
@@ -103,10 +109,9 @@ export async function registerUpload(
     dir: incomingDir(home),
     fileName: q.fileName,
     maxBytes: limits.uploadMaxBytes,
+    capHint: " (Settings → Data)",
     expectedBytes: contentLength,
-    encoding: q.encoding,
-    maxLineBytes: limits.maxLineBytes,
-    maxColumns: limits.maxColumns,
+    content: { shape: kind === "examples" ? "lines" : "table", encoding, maxLineBytes: limits.maxLineBytes, maxColumns: limits.maxColumns },
     enospcAfterBytes: faults.enospcAfterBytes,
   });
   const part = partPath(home, up.sha256);
@@ -128,7 +133,8 @@ export async function registerUpload(
     name: q.fileName,
     sourceKind: "upload",
     sourceName: q.fileName,
-    encoding: q.encoding,
+    kind,
+    encoding,
   });
   return { datasetId: r.dataset.id, snapshotSha256: up.sha256, bytes: up.bytes, reused: r.reused };
 }
@@ -151,6 +157,7 @@ export function checkPathAgainstRoots(p: string, roots: string[]): void {
 
 export async function registerPath(db: Db, raw: TRegisterPathInput): Promise<RegisterResult> {
   const input = ZRegisterPathInput.parse(raw);
+  const kind = datasetKindOf(input.path, input.kind);
   await projectsService(db).get(input.projectId);
   const settings = settingsService(db);
   const view = await settings.get(); // also makes the worker's allowedRoots follow the setting
@@ -171,7 +178,8 @@ export async function registerPath(db: Db, raw: TRegisterPathInput): Promise<Reg
     name: path.basename(input.path),
     sourceKind: "path",
     sourceName: input.path,
-    encoding: input.encoding,
+    kind,
+    encoding: kind === "examples" ? "utf-8" : input.encoding,
   });
   return { datasetId: r.dataset.id, snapshotSha256: res.sha256, bytes: res.bytes, reused: r.reused };
 }

@@ -1,6 +1,7 @@
 /**
  * Folds finished data jobs back into dataset rows: a succeeded profile stores
- * profile.json (and the snapshot's row count, format and column schema), checks store
+ * profile.json (and the snapshot's row count, format and column schema) — for a file of
+ * examples, llm-lora.profile_examples' examples.json instead — checks store
  * checks.json, a split stores split.json and the job's output hash. Rows waiting for
  * the data tools to be set up start their job once the environment is ready. Each row's
  * status moves through its lifecycle (data-lifecycles.ts), one event row per move.
@@ -10,6 +11,7 @@
  * twice. Nothing here is lost on restart: the rows say what is still to be settled.
  */
 import { ZChecksResult, ZProfile, ZSplitContract } from "@/contracts/recipes";
+import { ZLoraExamples } from "@/contracts/recipes/llm-lora";
 import { readOutput } from "@/server/jobs/read-output";
 import type { Db } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
@@ -22,6 +24,7 @@ import { settingsService } from "@/server/settings/settings.service";
 import { datasetsRepository, type CheckRow, type DatasetRow, type SplitRow } from "./datasets.repository";
 import type { SetupProgress } from "./datasets.schema";
 import { snapshotRef, storedProfile } from "./datasets.views";
+import { EXAMPLES_PREVIEW, PROFILE_STEP, storedKind } from "./dataset-kind";
 import { checkStore, datasetStore, splitStore, type CheckPatch, type DatasetPatch, type SplitPatch } from "./data-lifecycles";
 import { jobError, startDataJob } from "./data-jobs";
 import { localTarget } from "./local-store";
@@ -74,7 +77,9 @@ interface Settlement<W extends string, P> {
   row: { id: string; status: string; jobId: string | null };
   /** The state the row waits in for its job. */
   waiting: W;
-  job: "profile" | "checks" | "split";
+  job: "profile" | "checks" | "split" | "profile_examples";
+  /** The job's recipe (default: data). */
+  recipe?: string;
   /** The job's input and its operation key (one job per key). */
   start: () => Promise<{ input: Record<string, unknown>; key: string }>;
   attach: (jobId: string) => Promise<unknown>;
@@ -92,7 +97,7 @@ async function settle<W extends string, P>(db: Db, s: Settlement<W, P>): Promise
   if (!s.row.jobId) {
     try {
       const { input, key } = await s.start();
-      const start = await startDataJob(db, (await localTarget(db)).id, s.job, input, key);
+      const start = await startDataJob(db, (await localTarget(db)).id, s.job, input, key, s.recipe);
       if (start.kind === "setup") return start.setup;
       await s.attach(start.job.id);
     } catch (err) {
@@ -114,8 +119,36 @@ async function settle<W extends string, P>(db: Db, s: Settlement<W, P>): Promise
   return null;
 }
 
+/** The profile_examples input of a file of examples. */
+export const examplesProfileInput = (d: DatasetRow) => ({ data: snapshotRef(d.snapshotSha256), maxPreview: EXAMPLES_PREVIEW });
+
+/** Advances one file of examples' profile (llm-lora.profile_examples → examples.json, stored as the row's profile). */
+function settleExamples(db: Db, d: DatasetRow): Promise<SetupProgress | null> {
+  const repo = datasetsRepository(db);
+  const step = PROFILE_STEP.examples;
+  return settle<"profiling", DatasetPatch>(db, {
+    store: datasetStore,
+    row: { id: d.id, status: d.status, jobId: d.profileJobId },
+    waiting: "profiling",
+    job: step.job,
+    recipe: step.recipe,
+    start: async () => ({ input: examplesProfileInput(d), key: `${d.id}:${d.updatedAt.getTime()}` }),
+    attach: (profileJobId) => repo.datasets.update(d.id, { profileJobId }),
+    succeeded: async (job) => {
+      try {
+        return { ok: true, patch: { error: null, profile: JSON.stringify(await readOutput(db, job, step.output, ZLoraExamples)) } };
+      } catch (err) {
+        return { ok: false, error: { code: "profile_unreadable", message: `The examples could not be read: ${(err as Error).message}` } };
+      }
+    },
+    failure: (f) => ({ error: errJson(f.code, f.message) }),
+    notify: () => changed(d),
+  });
+}
+
 /** Advances one dataset's profile; returns setup progress while the data tools are being built. */
 export function settleDataset(db: Db, d: DatasetRow): Promise<SetupProgress | null> {
+  if (storedKind(d.kind) === "examples") return settleExamples(db, d);
   const repo = datasetsRepository(db);
   return settle<"profiling", DatasetPatch>(db, {
     store: datasetStore,

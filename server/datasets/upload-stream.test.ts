@@ -13,7 +13,7 @@ async function* chunks(parts: Buffer[], failAfter?: number) {
     yield new Uint8Array(p);
   }
 }
-const base = { fileName: "t.csv", encoding: "utf-8" as const, maxLineBytes: 1024, maxColumns: 100, maxBytes: 1024 * 1024 };
+const base = { fileName: "t.csv", content: { shape: "table" as const, encoding: "utf-8" as const, maxLineBytes: 1024, maxColumns: 100 }, maxBytes: 1024 * 1024 };
 
 describe("streaming an upload to a temp file", () => {
   it("writes the bytes and their SHA-256", async () => {
@@ -44,6 +44,13 @@ describe("streaming an upload to a temp file", () => {
     await expect(streamUploadToFile(chunks(parts, 2), { ...base, dir: d })).rejects.toMatchObject({ details: { code: "interrupted" } });
     await expect(streamUploadToFile(chunks(parts), { ...base, dir: d, expectedBytes: 100 })).rejects.toMatchObject({ details: { code: "interrupted" } });
     expect(readdirSync(d)).toEqual([]);
+  });
+  it("without content checks, stores binary bytes (a model's weights) as they are", async () => {
+    const d = dir();
+    const weights = Buffer.from([0x47, 0x47, 0x55, 0x46, 0x00, 0xff, 0x0a, 0x00]);
+    const up = await streamUploadToFile(chunks([weights]), { ...base, content: null, fileName: "m.gguf", dir: d });
+    expect(readFileSync(up.tmpPath)).toEqual(weights);
+    expect(up.kind).toBeNull();
   });
   it("a full disk (test hook) is reported as such and leaves nothing", async () => {
     const d = dir();

@@ -15,10 +15,14 @@ import { badInput, DomainError } from "@/server/errors";
 import { formatBytes } from "@/contracts/vocabulary";
 import { ContentChecker, type ContentLimits, type SniffedKind } from "./content-check";
 
-export interface StreamUploadOptions extends ContentLimits {
+export interface StreamUploadOptions {
   dir: string;
   fileName: string;
   maxBytes: number;
+  /** Checks on the bytes as they arrive; null for a file that is not text (a model's weights). */
+  content: ContentLimits | null;
+  /** Where the cap is set, in words, e.g. " (Settings → Data)"; appended to the too-large message. */
+  capHint?: string;
   /** Content-Length, when the client sent one: fewer bytes means an interrupted upload. */
   expectedBytes?: number | null;
   enospcAfterBytes?: number;
@@ -28,7 +32,8 @@ export interface StreamedUpload {
   tmpPath: string;
   sha256: string;
   bytes: number;
-  kind: SniffedKind;
+  /** What the content checks saw; null when none ran. */
+  kind: SniffedKind | null;
 }
 
 export class UploadInterrupted extends DomainError {
@@ -44,7 +49,7 @@ function enospc(): NodeJS.ErrnoException {
 export async function streamUploadToFile(body: AsyncIterable<Uint8Array>, opts: StreamUploadOptions): Promise<StreamedUpload> {
   mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
   if (opts.expectedBytes != null && opts.expectedBytes > opts.maxBytes) {
-    throw badInput(`${opts.fileName} is ${formatBytes(opts.expectedBytes)}, larger than the upload cap of ${formatBytes(opts.maxBytes)} (Settings → Data). Nothing was stored.`, {
+    throw badInput(`${opts.fileName} is ${formatBytes(opts.expectedBytes)}, larger than the upload cap of ${formatBytes(opts.maxBytes)}${opts.capHint ?? ""}. Nothing was stored.`, {
       code: "too_large",
       limit: opts.maxBytes,
     });
@@ -52,7 +57,7 @@ export async function streamUploadToFile(body: AsyncIterable<Uint8Array>, opts: 
   const tmpPath = path.join(opts.dir, `upload-${randomUUID()}.tmp`);
   const file = await open(tmpPath, "wx", 0o600);
   const hash = createHash("sha256");
-  const checker = new ContentChecker(opts.fileName, opts);
+  const checker = opts.content ? new ContentChecker(opts.fileName, opts.content) : null;
   let bytes = 0;
   let ok = false;
   try {
@@ -60,12 +65,12 @@ export async function streamUploadToFile(body: AsyncIterable<Uint8Array>, opts: 
       for await (const chunk of body) {
         bytes += chunk.length;
         if (bytes > opts.maxBytes) {
-          throw badInput(`${opts.fileName} is larger than the upload cap of ${formatBytes(opts.maxBytes)} (Settings → Data); the upload was stopped at that size and nothing was stored.`, {
+          throw badInput(`${opts.fileName} is larger than the upload cap of ${formatBytes(opts.maxBytes)}${opts.capHint ?? ""}; the upload was stopped at that size and nothing was stored.`, {
             code: "too_large",
             limit: opts.maxBytes,
           });
         }
-        checker.push(chunk);
+        checker?.push(chunk);
         hash.update(chunk);
         if (opts.enospcAfterBytes !== undefined && bytes > opts.enospcAfterBytes) throw enospc();
         await file.write(chunk);
@@ -83,10 +88,10 @@ export async function streamUploadToFile(body: AsyncIterable<Uint8Array>, opts: 
     if (opts.expectedBytes != null && bytes !== opts.expectedBytes) {
       throw new UploadInterrupted(`The upload of ${opts.fileName} ended after ${formatBytes(bytes)} of ${formatBytes(opts.expectedBytes)}. The partial file was removed and nothing was stored.`);
     }
-    checker.finish();
+    checker?.finish();
     await file.sync();
     ok = true;
-    return { tmpPath, sha256: hash.digest("hex"), bytes, kind: checker.sniffed };
+    return { tmpPath, sha256: hash.digest("hex"), bytes, kind: checker?.sniffed ?? null };
   } finally {
     await file.close().catch(() => {});
     if (!ok) rmSync(tmpPath, { force: true });

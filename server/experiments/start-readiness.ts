@@ -4,6 +4,7 @@
  * experiments.start. A dataset still being profiled has no answer yet (CONFLICT).
  */
 import type { Db } from "@/server/db/client";
+import { requireTable } from "@/server/datasets/dataset-kind";
 import { ZProfile, type TProfile } from "@/server/datasets/profile.schema";
 import { badInput, conflict, notFound } from "@/server/errors";
 import { experimentsRepository } from "./experiments.repository";
@@ -13,12 +14,15 @@ import { idLikeColumns, refusalText, targetReadiness, type ReadinessSettings, ty
 interface DatasetRowLike {
   id: string;
   name: string;
+  /** "table" | "examples": a file of examples is refused here, before its profile is read as a table's. */
+  kind: string;
   status: string;
   profile: string | null;
 }
 
 /** The parsed profile of a profiled dataset; refuses one that is still being read or failed. */
 export function profileOf(d: DatasetRowLike): TProfile {
+  requireTable(d, "a prediction model");
   if (d.status === "profiling") throw conflict(`Dataset ${d.name} is still being profiled; try again when it is ready.`, { datasetId: d.id });
   if (d.status === "failed" || !d.profile) throw badInput(`The dataset "${d.name}" could not be read; choose another file.`);
   const parsed = ZProfile.safeParse(JSON.parse(d.profile));

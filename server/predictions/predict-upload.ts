@@ -39,9 +39,7 @@ export async function receivePredictFile(db: Db, u: PredictUpload): Promise<Rece
     fileName: u.fileName,
     maxBytes: PREDICT_FILE_MAX_BYTES,
     expectedBytes: u.contentLength,
-    encoding: "utf-8",
-    maxLineBytes: 10 * 1024 * 1024,
-    maxColumns: 10_000,
+    content: { shape: "table", encoding: "utf-8", maxLineBytes: 10 * 1024 * 1024, maxColumns: 10_000 },
   });
   if (up.kind !== "text") {
     await rm(up.tmpPath, { force: true });
