@@ -68,11 +68,14 @@ describe("preflightWords", () => {
 });
 
 describe("fieldErrors", () => {
-  it("keys zod issues by their dotted path and a domain error by its field", () => {
+  it("keys zod issues by their dotted path and a domain error by its field or its known code", () => {
     const zod = { message: "bad", data: { zodIssues: [{ path: ["settings", "base", "path"], message: "not a model folder" }], details: null } };
     expect(fieldErrors(zod)).toEqual({ "settings.base.path": "not a model folder" });
     const domain = { message: "/etc is outside the allowed folders", data: { zodIssues: null, details: { field: "settings.base.path" } } };
     expect(fieldErrors(domain)).toEqual({ "settings.base.path": "/etc is outside the allowed folders" });
+    const coded = { message: "/m on This computer is not a model folder: it has no config.json.", data: { zodIssues: null, details: { code: "not_a_model" } } };
+    expect(fieldErrors(coded)).toEqual({ "settings.base.path": coded.message });
+    expect(fieldErrors({ message: "disabled", data: { zodIssues: null, details: { code: "something_else" } } })).toEqual({});
     expect(fieldErrors(new Error("network"))).toEqual({});
   });
 });

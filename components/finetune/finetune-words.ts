@@ -76,16 +76,26 @@ export function preflightWords(p: LoraPreflight): PreflightWords {
   return { device, memory, fits: true, time, fitting: null };
 }
 
-/** Zod issues (their path joined with dots) and a domain error's `details.field`, by field. */
+/** The field a refusal of finetune.start concerns, by its code (server/finetune: base-source.ts, finetune.service.ts). */
+const FIELD_OF_CODE: Record<string, string> = {
+  path_not_allowed: "settings.base.path",
+  not_found: "settings.base.path",
+  not_a_model: "settings.base.path",
+  base_not_uploaded: "settings.base.path",
+  eval_is_train: "evalDatasetId",
+};
+
+/** Zod issues (their path joined with dots) and a domain error's `details.field` (or its known code), by field. */
 export function fieldErrors(err: unknown): Record<string, string> {
-  const data = (err as { data?: { zodIssues?: { path: (string | number)[]; message: string }[] | null; details?: { field?: unknown } | null } } | null)?.data;
+  const data = (err as { data?: { zodIssues?: { path: (string | number)[]; message: string }[] | null; details?: { field?: unknown; code?: unknown } | null } } | null)?.data;
   const out: Record<string, string> = {};
   for (const i of data?.zodIssues ?? []) {
     const key = i.path.join(".");
     if (key && !(key in out)) out[key] = i.message;
   }
-  const field = data?.details?.field;
-  if (typeof field === "string" && !(field in out)) out[field] = (err as { message?: string }).message ?? "This value was refused.";
+  const d = data?.details;
+  const field = typeof d?.field === "string" ? d.field : typeof d?.code === "string" ? FIELD_OF_CODE[d.code] : undefined;
+  if (field && !(field in out)) out[field] = (err as { message?: string }).message ?? "This value was refused.";
   return out;
 }
 

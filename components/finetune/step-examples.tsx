@@ -26,7 +26,8 @@ export function StepExamples({ projectId, datasetId, evalDatasetId, evalFraction
   const queryClient = useQueryClient();
   const datasets = useQuery(trpc.datasets.list.queryOptions({ projectId }));
   const refreshList = () => void queryClient.invalidateQueries({ queryKey: trpc.datasets.list.queryKey() });
-  const options = (datasets.data ?? []).map((d) => [d.id, `${d.name} (${d.status})`] as const);
+  // Only files of examples: a table cannot be fine-tuned on.
+  const options = (datasets.data ?? []).filter((d) => d.kind === "examples").map((d) => [d.id, `${d.name} (${d.rowCount !== null ? `${d.rowCount} examples` : d.status})`] as const);
   return (
     <div className="flex flex-col gap-5">
       <p className="text-sm text-slate-700">
@@ -49,7 +50,7 @@ export function StepExamples({ projectId, datasetId, evalDatasetId, evalFraction
           label="Or use examples of this project"
           value={datasetId ?? ""}
           onChange={(id) => onChange({ datasetId: id || null })}
-          placeholder={options.length ? "Choose a dataset…" : "No datasets yet"}
+          placeholder={options.length ? "Choose a file of examples…" : "No files of examples yet"}
           options={options}
         />
       )}
