@@ -160,6 +160,9 @@ export function datasetsRepository(db: Db = getDb()) {
         db.experiment.findMany({ where: { datasetId }, select: { id: true, name: true, status: true }, orderBy: { createdAt: "desc" } }),
       exportsOf: (snapshotSha256: string) =>
         db.experiment.findMany({ where: { snapshotSha256, exportSha256: { not: null } }, select: { id: true, name: true } }),
+      /** Fine-tuning experiments whose base model is this blob (an uploaded .gguf or model-folder file). */
+      baseModelOf: (sha256: string) =>
+        db.experiment.findMany({ where: { kind: "finetune", settings: { contains: sha256 } }, select: { id: true, name: true } }),
       /** Active jobs whose input names the snapshot (`sha256:<hash>`). */
       activeJobsUsing: (snapshotSha256: string) =>
         db.job.findMany({

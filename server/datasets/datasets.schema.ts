@@ -180,7 +180,7 @@ export interface DeletePreviewView {
   /** Bytes freed in the store (0 when the snapshot stays). */
   freedBytes: number;
   removesSnapshot: boolean;
-  blockers: { kind: "job" | "export"; id: string; label: string }[];
+  blockers: { kind: "job" | "export" | "base_model"; id: string; label: string }[];
   usedBy: { id: string; name: string; status: string }[];
   /** Servers holding a copy of the snapshot that deleting removes too. */
   serverCopies: string[];

@@ -115,14 +115,17 @@ export function datasetsService(db: Db = getDb()) {
     // Another project's dataset often has the same file name: the project is what tells them apart.
     const projects = await repo.datasets.projectNames([...new Set(others.map((x) => x.projectId))]);
     const sharedWith = others.map((x) => ({ id: x.id, projectId: x.projectId, projectName: projects.get(x.projectId) ?? null, name: x.name }));
-    const [jobs, exports, usedBy] = await Promise.all([
+    const [jobs, exports, usedBy, bases] = await Promise.all([
       repo.references.activeJobsUsing(d.snapshotSha256),
       repo.references.exportsOf(d.snapshotSha256),
       repo.references.experimentsUsing(d.id),
+      // Only the snapshot's removal would take a base model's file away.
+      sharedWith.length === 0 ? repo.references.baseModelOf(d.snapshotSha256) : [],
     ]);
     const blockers: DeletePreviewView["blockers"] = [
       ...jobs.map((j) => ({ kind: "job" as const, id: j.id, label: `job ${j.id} (${j.recipe}.${j.jobName}) is ${j.state} and reads this data` })),
       ...exports.map((e) => ({ kind: "export" as const, id: e.id, label: `the export of experiment "${e.name}" was made from this data` })),
+      ...bases.map((e) => ({ kind: "base_model" as const, id: e.id, label: `fine-tuning experiment "${e.name}" uses the same bytes as its base model` })),
     ];
     const removesSnapshot = sharedWith.length === 0;
     const serverCopies = removesSnapshot ? await serverCopiesOf(db, d.snapshotSha256) : [];

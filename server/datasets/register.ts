@@ -2,9 +2,8 @@
  * Getting data in. Two ways, one result — an immutable snapshot named by the SHA-256 of
  * its bytes, a record of which computer holds it, and a project dataset that uses it,
  * whose profile job starts at once:
- * - upload: the body is streamed into `<workerHome>/incoming/upload-*.tmp` while it is
- *   hashed and checked, renamed to `incoming/<sha256>.part`, and handed to the worker's
- *   `put`, which verifies it and moves it into the shared store (stored once);
+ * - upload: the body is streamed into the shared store while it is hashed and checked
+ *   (store-upload.ts: stored once, verified by the worker's `put`);
  * - path: the worker's `import` job snapshots a file inside its allowed roots (it checks
  *   the path itself, reads only what it checked, detects a file that changes during the
  *   copy); `importOnTarget` starts it and waits for it (import-job.ts).
@@ -13,25 +12,21 @@
  * fine-tuning: checked as lines (no header, no columns), always read as UTF-8 (JSON is),
  * and profiled by llm-lora.profile_examples (dataset-kind.ts).
  */
-import { renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
-import { WORKER_PROTOCOL } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
-import { badInput, unavailable } from "@/server/errors";
+import { badInput } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { projectsService } from "@/server/projects/projects.service";
 import { settingsService } from "@/server/settings/settings.service";
 import { targetsService } from "@/server/targets/targets.service";
 import type { TargetRow } from "@/server/targets/targets.repository";
-import { WorkerRefused, WorkerUnreachable } from "@/server/targets/transport";
 import { datasetKindOf, type DatasetKind } from "./dataset-kind";
 import { datasetsRepository, type DatasetRow } from "./datasets.repository";
 import { ZRegisterPathInput, ZUploadQuery, type TRegisterPathInput, type TUploadQuery } from "./datasets.schema";
 import { importOnTarget } from "./import-job";
-import { incomingDir, localTarget, partPath, workerHomeOf } from "./local-store";
+import { localTarget } from "./local-store";
 import { settleDataset } from "./settle";
-import { streamUploadToFile } from "./upload-stream";
+import { storeUpload, workerTrouble } from "./store-upload";
 
 const REFUSAL_HINTS: Record<string, string> = {
   path_not_allowed: "Add its folder under Settings → Data → Allowed folders, or upload the file instead.",
@@ -39,15 +34,6 @@ const REFUSAL_HINTS: Record<string, string> = {
   not_a_regular_file: "Only regular files can be registered.",
   file_changed: "Wait until the program writing it has finished, then register it again.",
 };
-
-function workerTrouble(err: unknown, what: string, targetName: string): Error {
-  if (err instanceof WorkerRefused) {
-    const hint = REFUSAL_HINTS[err.code];
-    return badInput(`${targetName} refused ${what}: ${err.message}.${hint ? ` ${hint}` : ""}`, { code: err.code });
-  }
-  if (err instanceof WorkerUnreachable) return unavailable(`${targetName} did not answer while ${what}: ${err.message}`);
-  return err as Error;
-}
 
 async function workerIdOf(db: Db, t: TargetRow): Promise<string> {
   if (t.workerId) return t.workerId;
@@ -103,10 +89,7 @@ export async function registerUpload(
   await projectsService(db).get(q.projectId);
   const settings = settingsService(db);
   const [limits, faults] = await Promise.all([settings.values(), settings.uploadFaults()]);
-  const target = await localTarget(db);
-  const home = workerHomeOf(target);
-  const up = await streamUploadToFile(body, {
-    dir: incomingDir(home),
+  const up = await storeUpload(db, body, {
     fileName: q.fileName,
     maxBytes: limits.uploadMaxBytes,
     capHint: " (Settings → Data)",
@@ -114,22 +97,11 @@ export async function registerUpload(
     content: { shape: kind === "examples" ? "lines" : "table", encoding, maxLineBytes: limits.maxLineBytes, maxColumns: limits.maxColumns },
     enospcAfterBytes: faults.enospcAfterBytes,
   });
-  const part = partPath(home, up.sha256);
-  try {
-    renameSync(up.tmpPath, part);
-    await targetsService(db).execOn(target, { protocol: WORKER_PROTOCOL, op: "put", opId: `put:${randomUUID()}`, sha256: up.sha256, bytes: up.bytes });
-    // Known bytes: put answers "complete" from the existing blob and leaves our part.
-    rmSync(part, { force: true });
-  } catch (err) {
-    rmSync(up.tmpPath, { force: true });
-    rmSync(part, { force: true });
-    throw workerTrouble(err, `storing ${q.fileName}`, target.name);
-  }
   const r = await registerSnapshot(db, {
     projectId: q.projectId,
     sha256: up.sha256,
     bytes: up.bytes,
-    target,
+    target: up.target,
     name: q.fileName,
     sourceKind: "upload",
     sourceName: q.fileName,
@@ -167,7 +139,7 @@ export async function registerPath(db: Db, raw: TRegisterPathInput): Promise<Reg
   try {
     res = await importOnTarget(db, target, input.path);
   } catch (err) {
-    throw workerTrouble(err, `to copy ${input.path}`, target.name);
+    throw workerTrouble(err, `to copy ${input.path}`, target.name, REFUSAL_HINTS);
   }
   if (res.bytes === 0) throw badInput(`${input.path} is empty: there is nothing to train on.`, { code: "empty_file" });
   const r = await registerSnapshot(db, {

@@ -1,7 +1,15 @@
-/** Streams a local file to POST /api/datasets/upload, printing progress on stderr. */
+/**
+ * Streams a local file to the server as a raw request body, printing progress on stderr
+ * (every 10 %): a dataset (POST /api/datasets/upload) or one base-model file
+ * (POST /api/finetune/uploads). A model file is hashed here first and skipped when the
+ * server holds those bytes already, so an interrupted folder upload resumes where it
+ * stopped and a model sent twice travels once.
+ */
+import { createHash } from "node:crypto";
 import { accessSync, constants, createReadStream, statSync } from "node:fs";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { CliError } from "../cli-error";
 import { unreachableError, type Connection } from "../api-client";
 
@@ -9,6 +17,14 @@ export interface UploadResult {
   datasetId: string;
   snapshotSha256: string;
   bytes: number;
+  reused: boolean;
+}
+
+/** POST /api/finetune/uploads' answer: the blob a ZBaseModelSource names. */
+export interface ModelUploadResult {
+  sha256: string;
+  bytes: number;
+  /** The server held these bytes already (nothing, or nothing new, was sent). */
   reused: boolean;
 }
 
@@ -25,7 +41,8 @@ export function readableFileSize(file: string): number {
   }
 }
 
-export async function uploadFile(conn: Connection, projectId: string, file: string, log: (l: string) => void): Promise<UploadResult> {
+/** Sends `file` as the body of POST `route` (path and query); returns the JSON answer of a 2xx. */
+async function postFile(conn: Connection, route: string, file: string, label: string, log: (l: string) => void): Promise<unknown> {
   const size = readableFileSize(file);
   let sent = 0;
   let lastPct = -10;
@@ -35,14 +52,13 @@ export async function uploadFile(conn: Connection, projectId: string, file: stri
       const pct = size ? Math.floor((sent / size) * 100) : 100;
       if (pct >= lastPct + 10) {
         lastPct = pct;
-        log(`uploading ${path.basename(file)}: ${pct}% (${sent} of ${size} bytes)`);
+        log(`uploading ${label}: ${pct}% (${sent} of ${size} bytes)`);
       }
       done(null, chunk);
     },
   });
   const body = Readable.toWeb(createReadStream(file).pipe(counter)) as ReadableStream<Uint8Array>;
-  const query = new URLSearchParams({ projectId, fileName: path.basename(file) });
-  const res = await fetch(`${conn.url}/api/datasets/upload?${query}`, {
+  const res = await fetch(`${conn.url}${route}`, {
     method: "POST",
     headers: { ...conn.headers, "content-type": "application/octet-stream", "content-length": String(size) },
     body,
@@ -50,7 +66,42 @@ export async function uploadFile(conn: Connection, projectId: string, file: stri
   } as RequestInit & { duplex: "half" }).catch((err: unknown) => {
     throw unreachableError(err);
   });
-  const answer = (await res.json().catch(() => ({}))) as Partial<UploadResult> & { error?: string };
-  if (!res.ok) throw new CliError(`Upload refused: ${answer.error ?? `HTTP ${res.status}`}`, 1, res.status === 401 ? "unauthorized" : "upload_refused");
-  return answer as UploadResult;
+  const answer = (await res.json().catch(() => ({}))) as { error?: string };
+  if (!res.ok) throw new CliError(`Upload of ${label} refused: ${answer.error ?? `HTTP ${res.status}`}`, 1, res.status === 401 ? "unauthorized" : "upload_refused");
+  return answer;
+}
+
+/** Uploads a data file as a dataset of the project (a `.jsonl` one becomes a file of examples). */
+export async function uploadFile(conn: Connection, projectId: string, file: string, log: (l: string) => void): Promise<UploadResult> {
+  const query = new URLSearchParams({ projectId, fileName: path.basename(file) });
+  return (await postFile(conn, `/api/datasets/upload?${query}`, file, path.basename(file), log)) as UploadResult;
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  await pipeline(createReadStream(file), hash);
+  return hash.digest("hex");
+}
+
+/**
+ * Uploads one base-model file (a .gguf, or one file of a model folder) into the server's
+ * store with progress; `label` names it in the progress lines (default: its file name; a
+ * folder's caller passes the path inside the folder). Returns the blob's sha256 and size.
+ */
+export async function uploadModelFile(conn: Connection, projectId: string, file: string, log: (l: string) => void, label = path.basename(file)): Promise<ModelUploadResult> {
+  const bytes = readableFileSize(file);
+  log(`checking ${label} (${bytes} bytes)`);
+  const sha256 = await sha256Of(file);
+  const query = new URLSearchParams({ projectId, sha256 });
+  const res = await fetch(`${conn.url}/api/finetune/uploads?${query}`, { headers: conn.headers }).catch((err: unknown) => {
+    throw unreachableError(err);
+  });
+  const known = (await res.json().catch(() => ({}))) as { present?: boolean; bytes?: number | null; error?: string };
+  if (!res.ok) throw new CliError(`Looking up ${label} on the server failed: ${known.error ?? `HTTP ${res.status}`}`, 1, res.status === 401 ? "unauthorized" : "upload_refused");
+  if (known.present && known.bytes === bytes) {
+    log(`${label}: already on the server, not sent again`);
+    return { sha256, bytes, reused: true };
+  }
+  const upload = new URLSearchParams({ projectId, fileName: path.basename(file) });
+  return (await postFile(conn, `/api/finetune/uploads?${upload}`, file, label, log)) as ModelUploadResult;
 }
