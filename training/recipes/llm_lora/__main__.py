@@ -4,9 +4,12 @@ import sys
 
 from trainyard_recipe import run_recipe
 
+from .answer import run_generate
 from .check_data import run_check_data
 from .evaluate import run_evaluate
+from .export import run_export
 from .import_base import run_import_base
+from .merge import run_merge
 from .preflight import run_preflight
 from .profile_examples import run_profile_examples
 from .train import run_train
@@ -14,4 +17,5 @@ from .train import run_train
 if __name__ == "__main__":
     sys.exit(run_recipe({"profile_examples": run_profile_examples, "import_base": run_import_base,
                          "check_data": run_check_data, "preflight": run_preflight, "train": run_train,
-                         "evaluate": run_evaluate}))
+                         "evaluate": run_evaluate, "export": run_export, "generate": run_generate,
+                         "merge": run_merge}))

@@ -16,6 +16,7 @@ from trainyard_recipe.atomic import write_json_atomic
 from trainyard_recipe.events import phase
 
 from . import RECIPE_NAME, RECIPE_VERSION
+from .artifacts import adapter_dir
 from .conversations import load_normalised
 from .fields import existing_path, number
 from .model_folder import resolve_model_dir
@@ -51,8 +52,7 @@ def run_evaluate(ctx: JobContext, job_input: dict) -> dict:
 
     torch.set_num_threads(ctx.cpus)
     model_dir = resolve_model_dir(existing_path(job_input, "model"))
-    adapter_root = existing_path(job_input, "adapter")
-    adapter_dir = adapter_root / "adapter" if (adapter_root / "adapter").is_dir() else adapter_root
+    adapter = adapter_dir(existing_path(job_input, "adapter"))
     data_dir = check_data_dir(existing_path(job_input, "data"))
     device = chosen_device(job_input)
     max_length = number(job_input, "maxLength", 512, minimum=16, maximum=32768, integer=True)
@@ -76,7 +76,7 @@ def run_evaluate(ctx: JobContext, job_input: dict) -> dict:
     results = {"base": score(model, items, tokenizer.pad_token_id, device)}
     base_answers = generate(model, tokenizer, prompts[:n_prompts], device, max_new)
     phase(ctx, "evaluating", model="adapter", examples=len(items))
-    model = PeftModel.from_pretrained(model, str(adapter_dir))
+    model = PeftModel.from_pretrained(model, str(adapter))
     results["adapter"] = score(model, items, tokenizer.pad_token_id, device)
     adapter_answers = generate(model, tokenizer, prompts[:n_prompts], device, max_new)
 

@@ -58,7 +58,13 @@ def template_source(model_dir) -> str:
 
 
 def render_prompt(tokenizer, messages: list[dict]) -> str:
+    """Everything before a conversation's final answer, ending where generation starts."""
     return tokenizer.apply_chat_template(messages[:-1], tokenize=False, add_generation_prompt=True)
+
+
+def render_question(tokenizer, text: str) -> str:
+    """One user message as training renders a prompt (a new question has no answer yet)."""
+    return render_prompt(tokenizer, [{"role": "user", "content": text}, {"role": "assistant", "content": ""}])
 
 
 def tokenise(tokenizer, messages: list[dict]) -> Tokenised:

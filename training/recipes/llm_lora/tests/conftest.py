@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import TRAINING, make_job_context  # training/conftest.py
-from recipes.llm_lora.tests.support import DATA, TINY_GPT2, run
+from recipes.llm_lora.tests.support import DATA, EVALUATE, SMALL, TINY_GPT2, run
 
 sys.path.insert(0, str(TRAINING / "tools"))
 import test_models  # noqa: E402
@@ -58,6 +58,24 @@ def tiny_data(tmp_path_factory, tiny):
     run_check_data(ctx, {"model": str(tiny), "data": str(DATA / "gsm8k-prompt-completion.jsonl"),
                          "evalFraction": 0.15, "seed": 3, "maxLength": 96})
     return ctx.output_dir
+
+
+@pytest.fixture(scope="session")
+def trained(tmp_path_factory, tiny, tiny_data):
+    """train of the tiny GPT-2 for 4 steps, as a finished job."""
+    result = run("train", {"model": str(tiny), "data": str(tiny_data), **SMALL, "maxSteps": 4,
+                           "evalEverySteps": 4, "checkpointEverySteps": 100}, tmp_path_factory.mktemp("train"))
+    assert result.returncode == 0, result.describe()
+    return result
+
+
+@pytest.fixture(scope="session")
+def evaluated(tmp_path_factory, tiny, tiny_data, trained):
+    """evaluate of that adapter against its base, as a finished job."""
+    result = run("evaluate", {"model": str(tiny), "adapter": str(trained.output_dir), "data": str(tiny_data),
+                              **EVALUATE}, tmp_path_factory.mktemp("evaluate"))
+    assert result.returncode == 0, result.describe()
+    return result
 
 
 @pytest.fixture

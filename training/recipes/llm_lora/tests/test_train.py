@@ -14,19 +14,10 @@ import pytest
 from conftest import make_job_context
 from recipes.llm_lora.preflight import run_preflight
 from recipes.llm_lora.setup import chosen_device
-from recipes.llm_lora.tests.support import TINY_GPT2, run
+from recipes.llm_lora.tests.support import SMALL, TINY_GPT2, run
 from recipes.llm_lora.train import resume_checkpoint
 from trainyard_recipe import BadInput
 
-SMALL = {"device": "cpu", "maxLength": 64, "batchSize": 2, "rank": 2, "learningRate": 0.05, "seed": 0}
-
-
-@pytest.fixture(scope="module")
-def trained(tmp_path_factory, tiny, tiny_data):
-    result = run("train", {"model": str(tiny), "data": str(tiny_data), **SMALL, "maxSteps": 4,
-                           "evalEverySteps": 4, "checkpointEverySteps": 100}, tmp_path_factory.mktemp("train"))
-    assert result.returncode == 0, result.describe()
-    return result
 
 
 def test_preflight_checks_the_device_estimates_memory_and_times_a_real_step(tmp_path, tiny, tiny_data):
@@ -79,11 +70,8 @@ def test_train_reports_finite_losses_and_the_adapter_loads_back_and_changes_the_
     assert (after - before).abs().max() > 1e-6
 
 
-def test_evaluate_scores_base_then_adapter_on_the_same_answer_tokens(tmp_path, trained, tiny, tiny_data):
-    result = run("evaluate", {"model": str(tiny), "adapter": str(trained.output_dir), "data": str(tiny_data),
-                              "device": "cpu", "maxLength": 64, "generations": 2, "maxNewTokens": 4,
-                              "answerPattern": "#### (\\S+)", "answerExamples": 2}, tmp_path)
-    assert result.returncode == 0, result.describe()
+def test_evaluate_scores_base_then_adapter_on_the_same_answer_tokens(evaluated, tiny_data):
+    result = evaluated
     receipt = result.output_json("receipt.json")
     assert receipt["base"]["tokens"] == receipt["adapter"]["tokens"] > 0
     # prompts longer than maxLength leave no answer token to score: counted, not silently lost
