@@ -1,6 +1,7 @@
 import { TrainingComputers } from "@/components/settings/training-computers";
 import { AllowedRoots } from "@/components/settings/allowed-roots";
 import { SessionsAndTokens } from "@/components/settings/sessions-and-tokens";
+import { RegistrySettings } from "@/components/settings/registry-settings";
 
 export default function SettingsPage() {
   return (
@@ -8,6 +9,7 @@ export default function SettingsPage() {
       <h1 className="text-2xl font-semibold">Settings</h1>
       <TrainingComputers />
       <AllowedRoots />
+      <RegistrySettings />
       <SessionsAndTokens />
     </div>
   );

@@ -9,17 +9,20 @@ import { errorText } from "@/components/ui/error-text";
 import { formatMetric } from "@/components/experiment/format";
 import { CompareVersions } from "./compare-versions";
 import { PromoteSheet } from "./promote-sheet";
+import { RemoveSheet } from "./remove-sheet";
 import { RollbackSheet } from "./rollback-sheet";
 import type { ModelSummary } from "./registry-types";
 import { Timeline } from "./timeline";
 import { VersionsTable } from "./versions-table";
 
-type Open = { kind: "promote"; version: number } | { kind: "rollback"; to: number } | null;
+type Open = { kind: "promote"; version: number } | { kind: "rollback"; to: number } | { kind: "remove"; versionId: string } | null;
 
 /** One model: the version in use with its score and since when, its versions, its timeline, compare. */
 export function ModelCard({ projectId, model }: { projectId: string; model: ModelSummary }) {
   const trpc = useTRPC();
   const show = useQuery(trpc.models.show.queryOptions({ modelId: model.id }));
+  // The same query as the retention panel's: what removing a version frees.
+  const retention = useQuery(trpc.models.retentionPreview.queryOptions({ projectId }));
   const [open, setOpen] = useState<Open>(null);
   const sel = (show.data?.model ?? model).selected;
   const revision = show.data?.model.revision ?? model.revision;
@@ -53,7 +56,13 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
       {show.error && <ErrorMessage>Could not load the versions: {errorText(show.error)}</ErrorMessage>}
       {show.data && (
         <>
-          <VersionsTable modelId={model.id} modelName={model.name} versions={show.data.versions} onPromote={(version) => setOpen({ kind: "promote", version })} />
+          <VersionsTable
+            modelId={model.id}
+            modelName={model.name}
+            versions={show.data.versions}
+            onPromote={(version) => setOpen({ kind: "promote", version })}
+            onRemove={(v) => setOpen({ kind: "remove", versionId: v.id })}
+          />
           <details className="text-sm" open>
             <summary className="cursor-pointer font-medium">Selection history ({history.length})</summary>
             <div className="mt-2">
@@ -71,6 +80,9 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
         </>
       )}
       {open?.kind === "promote" && <PromoteSheet modelId={model.id} version={open.version} onClose={() => setOpen(null)} />}
+      {open?.kind === "remove" && retention.data && (
+        <RemoveSheet projectId={projectId} chosen={[open.versionId]} retention={retention.data} onClose={() => setOpen(null)} />
+      )}
       {open?.kind === "rollback" && sel && (
         <RollbackSheet modelId={model.id} from={sel.number} to={open.to} revision={revision} onClose={() => setOpen(null)} />
       )}

@@ -10,3 +10,5 @@ export type AliasEvent = ModelDetail["history"][number];
 export type Preview = Out["promotionPreview"];
 export type Decision = Preview["decision"];
 export type Comparison = Out["compare"];
+export type Retention = Out["retentionPreview"];
+export type RegistrySettingsView = Out["settings"];

@@ -2,13 +2,16 @@ import { formatMetric } from "@/components/experiment/format";
 import { Button } from "@/components/ui/button";
 import type { Version } from "./registry-types";
 
+const STATUS_WORDS: Record<Version["status"], string> = { registering: "registering", registered: "ready", export_missing: "export missing", removed: "removed" };
+
 /**
  * The decision table: every version with its score, baseline, data and status, and
  * Promote one tap away. It scrolls inside its card on a narrow screen; `relative` keeps
  * the absolutely placed screen-reader labels inside that scroll box (else they widen the
  * page and a phone lays it out wider than the screen).
  */
-export function VersionsTable({ modelId, modelName, versions, onPromote }: { modelId: string; modelName: string; versions: Version[]; onPromote: (n: number) => void }) {
+export function VersionsTable(props: { modelId: string; modelName: string; versions: Version[]; onPromote: (n: number) => void; onRemove: (v: Version) => void }) {
+  const { modelId, modelName, versions, onPromote, onRemove } = props;
   return (
     <div className="relative max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`Versions of ${modelName}`}>
       <table className="min-w-full text-left text-sm">
@@ -39,19 +42,26 @@ export function VersionsTable({ modelId, modelName, versions, onPromote }: { mod
                 </td>
                 <td className="whitespace-nowrap px-2 py-1">{formatMetric(v.baselineValue)}</td>
                 <td className="whitespace-nowrap px-2 py-1">{new Date(v.createdAt).toLocaleString()}</td>
-                <td className="whitespace-nowrap px-2 py-1">{v.status === "registered" ? "ready" : "export missing"}</td>
+                <td className="whitespace-nowrap px-2 py-1" data-testid="version-status">
+                  {STATUS_WORDS[v.status]}
+                </td>
                 <td className="whitespace-nowrap px-2 py-1">
                   <div className="flex items-center gap-3">
-                  {v.status === "registered" && (
-                    <a href={`/api/models/${encodeURIComponent(modelId)}/versions/${v.number}/export`} download className="font-medium text-blue-800 underline">
-                      Download<span className="sr-only"> version {v.number}</span>
-                    </a>
-                  )}
-                  {!selected && (
-                    <Button variant="secondary" onClick={() => onPromote(v.number)} disabled={v.status !== "registered"}>
-                      Promote<span className="sr-only"> version {v.number}</span>
-                    </Button>
-                  )}
+                    {v.status === "registered" && (
+                      <a href={`/api/models/${encodeURIComponent(modelId)}/versions/${v.number}/export`} download className="font-medium text-blue-800 underline">
+                        Download<span className="sr-only"> version {v.number}</span>
+                      </a>
+                    )}
+                    {!selected && v.status !== "removed" && (
+                      <Button variant="secondary" onClick={() => onPromote(v.number)} disabled={v.status !== "registered"}>
+                        Promote<span className="sr-only"> version {v.number}</span>
+                      </Button>
+                    )}
+                    {v.aliases.length === 0 && v.status !== "removed" && v.status !== "registering" && (
+                      <Button variant="secondary" onClick={() => onRemove(v)}>
+                        Remove<span className="sr-only"> version {v.number}</span>
+                      </Button>
+                    )}
                   </div>
                 </td>
               </tr>

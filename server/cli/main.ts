@@ -28,7 +28,7 @@ Usage:
   trainyard token revoke ID|PREFIX     revoke an API token
   trainyard train --data FILE --target COLUMN [options]   train a prediction model (see trainyard train --help)
   trainyard experiments list|show|cancel|logs             inspect experiments
-  trainyard models list|show|register|promote|rollback|history|compare
+  trainyard models list|show|register|promote|rollback|history|compare|retention|remove
                                        the model registry (see trainyard models --help)
   trainyard dataset upload FILE --project NAME   upload a data file to a project (CSV, TSV, Parquet, gzip CSV)
   trainyard backup DIR                 consistent copy of the database plus a manifest of managed data

@@ -74,6 +74,17 @@ export const ZHistoryInput = z.strictObject({ modelId: id, limit: z.int().positi
 export const ZRetentionInput = z.strictObject({ projectId: id });
 export const ZRemoveVersionInput = z.strictObject({ modelId: id, version: z.int().positive(), reason });
 export type TRemoveVersionInput = z.infer<typeof ZRemoveVersionInput>;
+/** The versions a person ticked in the retention sheet (by id, as the preview lists them). */
+export const ZRemoveVersionsInput = z.strictObject({
+  projectId: id,
+  versionIds: z
+    .array(id)
+    .min(1, "Choose at least one version to remove.")
+    .max(LIMITS.modelsPerProject * LIMITS.versionsPerModel)
+    .refine((ids) => new Set(ids).size === ids.length, "A version is named twice."),
+  reason,
+});
+export type TRemoveVersionsInput = z.infer<typeof ZRemoveVersionsInput>;
 
 /** Who moved an alias: the owner, an API token (by name), a policy, or open loopback. */
 export const ZActor = z.strictObject({ kind: z.enum(["owner", "token", "policy", "open"]), name: z.string() });

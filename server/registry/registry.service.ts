@@ -5,12 +5,12 @@ import { actorOf } from "./actor";
 import { compareVersions } from "./compare";
 import { promote, promotionPreview } from "./promote";
 import { register } from "./register";
-import { registrySettings } from "./registry-settings";
+import { registrySettings, registrySettingsView, updateRegistrySettings, type TUpdateRegistrySettingsInput } from "./registry-settings";
 import { history, findModel, modelView, versionsOf, type ModelView } from "./registry-views";
-import { removeVersion } from "./remove-version";
+import { removeVersion, removeVersions } from "./remove-version";
 import { retentionPreview } from "./retention";
 import { rollback } from "./rollback";
-import { SELECTED, type TPromoteInput, type TRegisterInput, type TRemoveVersionInput, type TRollbackInput } from "./registry.schema";
+import { SELECTED, type TPromoteInput, type TRegisterInput, type TRemoveVersionInput, type TRemoveVersionsInput, type TRollbackInput } from "./registry.schema";
 
 export function registryService(db: Db = getDb()) {
   return {
@@ -32,5 +32,8 @@ export function registryService(db: Db = getDb()) {
     },
     retentionPreview: (projectId: string) => retentionPreview(db, projectId),
     removeVersion: (input: TRemoveVersionInput) => removeVersion(db, input),
+    removeVersions: (input: TRemoveVersionsInput) => removeVersions(db, input),
+    settings: () => registrySettingsView(db),
+    updateSettings: (input: TUpdateRegistrySettingsInput) => updateRegistrySettings(db, input),
   };
 }

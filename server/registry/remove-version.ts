@@ -1,29 +1,49 @@
 /**
- * Removing a version (retention): it stops counting against the project's registered-export
- * budget and can no longer be promoted or rolled back to; its row, its evidence and every
- * alias event that names it stay, so the history still reads. A version any alias points at
- * (selected, staging…) is refused. The archive file is kept: it is also the export of the
- * experiment the version came from, whose page still offers it for download.
+ * Removing versions (retention): a removed version stops counting against the project's
+ * registered-export budget and can no longer be promoted or rolled back to; its row, its
+ * evidence and every alias event that names it stay, so the history still reads. A
+ * version any alias points at (selected, staging…) is refused. The archive file is kept:
+ * it is also the export of the experiment the version came from, whose page still offers
+ * it for download. Several versions (the retention sheet's choice) go in one transaction:
+ * all or none.
  */
 import type { Db } from "@/server/db/client";
-import { badInput, conflict } from "@/server/errors";
-import { transitionIn } from "@/server/lifecycle/transition";
-import type { TRemoveVersionInput } from "./registry.schema";
+import { badInput, conflict, notFound } from "@/server/errors";
+import { transitionIn, type Tx } from "@/server/lifecycle/transition";
+import type { TRemoveVersionInput, TRemoveVersionsInput } from "./registry.schema";
 import { findModel, findVersion, versionView, type VersionView } from "./registry-views";
 import { versionStore } from "./version-store";
+
+type VersionRow = NonNullable<Awaited<ReturnType<Db["modelVersion"]["findUnique"]>>>;
+
+/** Removes one version inside `tx`; reads its aliases there, so an alias moved onto it since the page loaded wins. */
+async function removeIn(tx: Tx, modelName: string, row: VersionRow, reason: string): Promise<VersionView> {
+  if (row.status === "removed") throw badInput(`Version ${row.number} of "${modelName}" was already removed.`, { code: "already_removed" });
+  const aliases = await tx.modelAlias.findMany({ where: { modelId: row.modelId, versionId: row.id } });
+  if (aliases.length) {
+    const names = aliases.map((a) => a.name).join(", ");
+    throw conflict(`Version ${row.number} of "${modelName}" is in use (${names}); move the alias to another version before removing it.`, { code: "version_in_use" });
+  }
+  await transitionIn(tx, versionStore, row.id, "removed", { reason });
+  return versionView(await tx.modelVersion.findUniqueOrThrow({ where: { id: row.id } }));
+}
 
 export async function removeVersion(db: Db, input: TRemoveVersionInput): Promise<VersionView> {
   const model = await findModel(db, input.modelId);
   const version = await findVersion(db, model.id, input.version);
-  if (version.status === "removed") throw badInput(`Version ${version.number} of "${model.name}" was already removed.`, { code: "already_removed" });
+  return db.$transaction(async (tx) => removeIn(tx, model.name, await tx.modelVersion.findUniqueOrThrow({ where: { id: version.id } }), input.reason));
+}
+
+/** Removes every named version of the project, or none (the first refusal says which and why). */
+export async function removeVersions(db: Db, input: TRemoveVersionsInput): Promise<VersionView[]> {
   return db.$transaction(async (tx) => {
-    // Read inside the transaction: an alias moved onto it since the page loaded must win.
-    const aliases = await tx.modelAlias.findMany({ where: { modelId: model.id, versionId: version.id } });
-    if (aliases.length) {
-      const names = aliases.map((a) => a.name).join(", ");
-      throw conflict(`Version ${version.number} of "${model.name}" is in use (${names}); move the alias to another version before removing it.`, { code: "version_in_use" });
-    }
-    await transitionIn(tx, versionStore, version.id, "removed", { reason: input.reason });
-    return versionView(await tx.modelVersion.findUniqueOrThrow({ where: { id: version.id } }));
+    const models = await tx.registeredModel.findMany({ where: { projectId: input.projectId } });
+    const names = new Map(models.map((m) => [m.id, m.name]));
+    const rows = await tx.modelVersion.findMany({ where: { id: { in: input.versionIds }, modelId: { in: models.map((m) => m.id) } } });
+    const missing = input.versionIds.filter((id) => !rows.some((r) => r.id === id));
+    if (missing.length) throw notFound(`This project has no version ${missing[0]}${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ""}; nothing was removed.`);
+    const removed: VersionView[] = [];
+    for (const row of rows) removed.push(await removeIn(tx, names.get(row.modelId) ?? "", row, input.reason));
+    return removed;
   });
 }

@@ -1,7 +1,8 @@
 /**
- * Retention preview: which versions of a project could be removed, and what that frees.
- * A version any alias points at (selected, staging…) is never listed, nor is the space of
- * an export such a version shares. Exports are counted once per archive (by hash).
+ * Retention preview: which versions of a project could be removed, what that frees, and
+ * which of them (oldest first) would bring the registered exports within the project's
+ * budget. A version any alias points at (selected, staging…) is never listed, nor is the
+ * space of an export such a version shares. Exports are counted once per archive (by hash).
  */
 import { formatBytes } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";
@@ -14,7 +15,11 @@ export interface RemovableVersion {
   versionId: string;
   number: number;
   exportSha256: string;
-  /** What removing it (and its export, when no kept version shares it) frees. */
+  createdAt: Date;
+  exportBytes: number;
+  /** A kept (aliased) version holds the same archive: removing this one frees nothing. */
+  sharedWithKept: boolean;
+  /** What removing it alone frees (0 when another version shares its archive). */
   bytesFreed: number;
 }
 
@@ -23,8 +28,17 @@ export interface RetentionPreview {
   registeredBytes: number;
   budgetBytes: number;
   kept: { versionId: string; modelName: string; number: number; aliases: string[] }[];
+  /** Largest saving first. */
   removable: RemovableVersion[];
+  /**
+   * The oldest removable versions whose removal brings the project within its budget
+   * (empty when it already is); `fits` is false when removing every removable version
+   * would still not be enough.
+   */
+  toFitBudget: { versionIds: string[]; bytesFreed: number; fits: boolean };
 }
+
+type VersionRow = { id: string; modelId: string; number: number; exportSha256: string; exportBytes: bigint; createdAt: Date };
 
 /** Bytes of the distinct exports the project's versions hold. */
 export async function registeredBytes(db: Db | Tx, projectId: string): Promise<{ bytes: number; hashes: Set<string> }> {
@@ -37,11 +51,47 @@ export async function registeredBytes(db: Db | Tx, projectId: string): Promise<{
   return { bytes: [...sizes.values()].reduce((a, b) => a + b, 0), hashes: new Set(sizes.keys()) };
 }
 
+/**
+ * Bytes freed by removing `chosen` (a subset of `removable`): an archive counts once it
+ * has no version left that is kept or not chosen.
+ */
+function freedBy(chosen: VersionRow[], removable: VersionRow[], keptHashes: Set<string>): number {
+  const chosenIds = new Set(chosen.map((v) => v.id));
+  const stillHeld = new Set([...keptHashes, ...removable.filter((v) => !chosenIds.has(v.id)).map((v) => v.exportSha256)]);
+  const sizes = new Map(chosen.filter((v) => !stillHeld.has(v.exportSha256)).map((v) => [v.exportSha256, Number(v.exportBytes)]));
+  return [...sizes.values()].reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Space comes back per archive, so the plan takes whole groups of removable versions that
+ * share one (an archive a kept version holds frees nothing and is never planned), the
+ * group whose newest version is oldest first: old versions are the ones people expect to go.
+ */
+function planToFit(removable: VersionRow[], keptHashes: Set<string>, used: number, budget: number): RetentionPreview["toFitBudget"] {
+  if (used <= budget) return { versionIds: [], bytesFreed: 0, fits: true };
+  const groups = new Map<string, VersionRow[]>();
+  for (const v of removable) if (!keptHashes.has(v.exportSha256)) groups.set(v.exportSha256, [...(groups.get(v.exportSha256) ?? []), v]);
+  const newest = (g: VersionRow[]) => Math.max(...g.map((v) => v.createdAt.getTime()));
+  const ordered = [...groups.values()].sort((a, b) => newest(a) - newest(b));
+  const versionIds: string[] = [];
+  let bytesFreed = 0;
+  for (const g of ordered) {
+    versionIds.push(...g.map((v) => v.id));
+    bytesFreed += Number(g[0]!.exportBytes);
+    if (used - bytesFreed <= budget) return { versionIds, bytesFreed, fits: true };
+  }
+  return { versionIds, bytesFreed, fits: false };
+}
+
 export async function retentionPreview(db: Db, projectId: string): Promise<RetentionPreview> {
   const models = await db.registeredModel.findMany({ where: { projectId } });
   const names = new Map(models.map((m) => [m.id, m.name]));
   const [versions, aliases, used, settings] = await Promise.all([
-    db.modelVersion.findMany({ where: { modelId: { in: models.map((m) => m.id) }, status: { not: "removed" } }, orderBy: [{ modelId: "asc" }, { number: "asc" }] }),
+    db.modelVersion.findMany({
+      where: { modelId: { in: models.map((m) => m.id) }, status: { not: "removed" } },
+      orderBy: [{ modelId: "asc" }, { number: "asc" }],
+      select: { id: true, modelId: true, number: true, exportSha256: true, exportBytes: true, createdAt: true },
+    }),
     db.modelAlias.findMany({ where: { modelId: { in: models.map((m) => m.id) } } }),
     registeredBytes(db, projectId),
     registrySettings(db),
@@ -56,18 +106,19 @@ export async function retentionPreview(db: Db, projectId: string): Promise<Reten
     budgetBytes: settings.exportBytesPerProject,
     kept: kept.map((v) => ({ versionId: v.id, modelName: names.get(v.modelId) ?? "", number: v.number, aliases: aliasesOf(v.id) })),
     removable: removable
-      .map((v) => {
-        const shared = keptHashes.has(v.exportSha256) || removable.some((o) => o.id < v.id && o.exportSha256 === v.exportSha256);
-        return {
-          modelId: v.modelId,
-          modelName: names.get(v.modelId) ?? "",
-          versionId: v.id,
-          number: v.number,
-          exportSha256: v.exportSha256,
-          bytesFreed: shared ? 0 : Number(v.exportBytes),
-        };
-      })
+      .map((v) => ({
+        modelId: v.modelId,
+        modelName: names.get(v.modelId) ?? "",
+        versionId: v.id,
+        number: v.number,
+        exportSha256: v.exportSha256,
+        createdAt: v.createdAt,
+        exportBytes: Number(v.exportBytes),
+        sharedWithKept: keptHashes.has(v.exportSha256),
+        bytesFreed: freedBy([v], removable, keptHashes),
+      }))
       .sort((a, b) => b.bytesFreed - a.bytesFreed),
+    toFitBudget: planToFit(removable, keptHashes, used.bytes, settings.exportBytesPerProject),
   };
 }
 

@@ -9,11 +9,16 @@ import { comparability } from "./gate";
 import { moveAlias } from "./alias-move";
 import { checkVersionExport } from "./export-check";
 import { SELECTED, type Actor, type TRollbackInput } from "./registry.schema";
-import { findModel, findVersion, versionView } from "./registry-views";
+import { findModel, findVersion, modelView, versionView } from "./registry-views";
 import { aliasTarget, evidenceOf, moveResult, type MoveResult } from "./promote";
+
+const stale = (revision: number, refreshed?: object) =>
+  conflict(`The model is at revision ${revision}: someone moved it since you looked.`, { code: "stale_revision", ...refreshed });
 
 export async function rollback(db: Db, input: TRollbackInput, actor: Actor): Promise<MoveResult> {
   const model = await findModel(db, input.modelId);
+  // A click on a stale page hears that first, before whatever the move has become.
+  if (input.expectedRevision !== undefined && input.expectedRevision !== model.revision) throw stale(model.revision, { model: await modelView(db, model) });
   const target = async () => {
     const current = await aliasTarget(db, model.id, SELECTED);
     if (!current) throw badInput(`"${model.name}" has no selected version, so there is nothing to roll back.`, { code: "no_earlier_selection" });
@@ -40,9 +45,7 @@ export async function rollback(db: Db, input: TRollbackInput, actor: Actor): Pro
     const expected = input.expectedRevision ?? now.revision;
     const still = await aliasTarget(tx, model.id, SELECTED);
     // Without an expected revision, the selection it decided on must still hold.
-    if (expected !== now.revision || still?.id !== current.id) {
-      throw conflict(`The model is at revision ${now.revision}: someone moved it since you looked.`, { code: "stale_revision" });
-    }
+    if (expected !== now.revision || still?.id !== current.id) throw stale(now.revision);
     return moveAlias(tx, {
       modelId: model.id,
       alias: SELECTED,

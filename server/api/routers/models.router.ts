@@ -12,6 +12,10 @@
  * - retentionPreview {projectId} → what could be removed (aliased versions never)
  * - removeVersion {modelId, version, reason} → VersionView (status "removed"); CONFLICT
  *   version_in_use while an alias points at it
+ * - removeVersions {projectId, versionIds, reason} → VersionView[]: the retention sheet's
+ *   choice, all or none (retentionPreview.toFitBudget names the oldest that fit the budget)
+ * - settings → { values: {exportBytesPerProject, minUsefulGain}, revision, defaults };
+ *   updateSettings {values, revision} → the same; CONFLICT stale_revision
  * Download: GET /api/models/<modelId>/versions/<number>/export (X-Checksum-SHA256).
  */
 import { procedure, router } from "../trpc";
@@ -24,9 +28,11 @@ import {
   ZPromoteInput,
   ZRegisterInput,
   ZRemoveVersionInput,
+  ZRemoveVersionsInput,
   ZRetentionInput,
   ZRollbackInput,
 } from "@/server/registry/registry.schema";
+import { ZUpdateRegistrySettingsInput } from "@/server/registry/registry-settings";
 import { z } from "zod";
 
 const ZPreviewInput = z.strictObject({ modelId: ZModelIdInput.shape.modelId, version: ZPromoteInput.shape.version });
@@ -42,4 +48,7 @@ export const modelsRouter = router({
   compare: procedure.input(ZCompareInput).query(({ input }) => registryService().compare(input.modelId, input.a, input.b)),
   retentionPreview: procedure.input(ZRetentionInput).query(({ input }) => registryService().retentionPreview(input.projectId)),
   removeVersion: procedure.input(ZRemoveVersionInput).mutation(({ input }) => registryService().removeVersion(input)),
+  removeVersions: procedure.input(ZRemoveVersionsInput).mutation(({ input }) => registryService().removeVersions(input)),
+  settings: procedure.query(() => registryService().settings()),
+  updateSettings: procedure.input(ZUpdateRegistrySettingsInput).mutation(({ input }) => registryService().updateSettings(input)),
 });

@@ -1,11 +1,13 @@
 /** What `trainyard models …` prints: one line per model/version/event, and the --json shapes. */
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root";
+import { formatBytes } from "@/contracts/vocabulary";
 
 type Out = inferRouterOutputs<AppRouter>["models"];
 export type ModelOut = Out["list"][number];
 export type VersionOut = Out["show"]["versions"][number];
 export type EventOut = Out["history"][number];
+type RetentionOut = Out["retentionPreview"];
 
 const score = (v: { primaryMetric: string; primaryValue: number }) => `${v.primaryMetric} ${v.primaryValue.toPrecision(4)}`;
 
@@ -28,4 +30,17 @@ export function eventLine(e: EventOut): string {
 /** `--json` of a change: the model (selected, aliases, revision) and the event written. */
 export function moveJson(r: { model: ModelOut; event: EventOut | null; decision: unknown }) {
   return { ...r.model, event: r.event, decision: r.decision };
+}
+
+/** The retention preview: what the project holds against its budget, and what could go. */
+export function retentionLines(p: RetentionOut): string[] {
+  const plan = new Set(p.toFitBudget.versionIds);
+  return [
+    `Registered exports: ${formatBytes(p.registeredBytes)} of ${formatBytes(p.budgetBytes)}.`,
+    ...(p.toFitBudget.versionIds.length
+      ? [`Over the budget: removing the ${p.toFitBudget.versionIds.length} version(s) marked * frees ${formatBytes(p.toFitBudget.bytesFreed)}${p.toFitBudget.fits ? "" : ", still not enough"}.`]
+      : []),
+    ...(p.removable.length ? p.removable.map((r) => `${plan.has(r.versionId) ? "*" : " "} v${r.number} of "${r.modelName}"  frees ${formatBytes(r.bytesFreed)}`) : ["Nothing can be removed: every version is selected or aliased."]),
+    ...p.kept.map((k) => `  kept: v${k.number} of "${k.modelName}" [${k.aliases.join(", ")}]`),
+  ];
 }

@@ -1,20 +1,24 @@
-/** `trainyard models list|show|register|promote|rollback|history|compare` against the running server. */
+/** `trainyard models list|show|register|promote|rollback|history|compare|retention|remove` against the running server. */
 import { TRPCClientError } from "@trpc/client";
 import { CliError } from "../cli-error";
 import { parseSubcommand } from "../subcommand-args";
 import { connect, withRetry, type Connection } from "../api-client";
 import { projectId } from "./experiments";
-import { eventLine, modelLine, moveJson, versionLine, type ModelOut } from "./models-format";
+import { eventLine, modelLine, moveJson, retentionLines, versionLine, type ModelOut } from "./models-format";
 
 const USAGE = `Usage:
   trainyard models list [--project NAME] [--json]
   trainyard models show MODEL [--project NAME] [--json]
   trainyard models register --experiment ID --model NAME [--json]
-  trainyard models promote MODEL VERSION --reason TEXT [--accept-regression] [--expected-revision N] [--json]
+  trainyard models promote MODEL VERSION --reason TEXT [--accept-regression] [--expected-revision N] [--alias NAME] [--json]
   trainyard models rollback MODEL [--to VERSION] --reason TEXT [--expected-revision N] [--json]
   trainyard models history MODEL [--json]
   trainyard models compare MODEL VERSION VERSION [--json]
-MODEL is a model's name (any case) or id.`;
+  trainyard models retention [--project NAME] [--json]
+  trainyard models remove MODEL VERSION --reason TEXT [--json]
+MODEL is a model's name (any case) or id. --alias moves another alias than "selected"
+(e.g. staging). remove takes a version out of the registry (no alias may point at it);
+its history stays.`;
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -51,6 +55,7 @@ export async function modelsCommand(argv: string[]): Promise<number> {
     to: { type: "string" },
     "accept-regression": { type: "boolean", default: false },
     "expected-revision": { type: "string" },
+    alias: { type: "string" },
   });
   const conn = connect();
   const json = values.json ?? false;
@@ -94,9 +99,17 @@ export async function modelsCommand(argv: string[]): Promise<number> {
       const version = number(positionals[1], "VERSION");
       const reason = need(values.reason, "--reason TEXT");
       const r = await refusalsKept(() =>
-        conn.api.models.promote.mutate({ modelId: m.id, version, reason, acceptRegression: values["accept-regression"], expectedRevision: expectedRevision ?? m.revision }),
+        conn.api.models.promote.mutate({
+          modelId: m.id,
+          version,
+          reason,
+          acceptRegression: values["accept-regression"],
+          expectedRevision: expectedRevision ?? m.revision,
+          alias: values.alias,
+        }),
       );
-      print(json, moveJson(r), () => (r.event ? `Version ${version} of "${r.model.name}" is selected (revision ${r.model.revision}). ${r.decision.reason}` : r.decision.reason));
+      const alias = values.alias ?? "selected";
+      print(json, moveJson(r), () => (r.event ? `Version ${version} of "${r.model.name}" is ${alias} (revision ${r.model.revision}). ${r.decision.reason}` : r.decision.reason));
       return 0;
     }
     case "rollback": {
@@ -125,6 +138,19 @@ export async function modelsCommand(argv: string[]): Promise<number> {
           ...[...c.data, ...c.settings, ...c.identity].filter((r) => !r.same).map((r) => `  differs ${r.key}: ${JSON.stringify(r.a)} | ${JSON.stringify(r.b)}`),
         ].join("\n"),
       );
+      return 0;
+    }
+    case "retention": {
+      const preview = await withRetry(async () => conn.api.models.retentionPreview.query({ projectId: await projectId(conn, project) }));
+      print(json, preview, () => retentionLines(preview).join("\n"));
+      return 0;
+    }
+    case "remove": {
+      const m = await findModel(conn, project, need(positionals[0], "MODEL"));
+      const version = number(positionals[1], "VERSION");
+      const reason = need(values.reason, "--reason TEXT");
+      const removed = await refusalsKept(() => conn.api.models.removeVersion.mutate({ modelId: m.id, version, reason }));
+      print(json, removed, () => `Removed version ${removed.number} of "${m.name}" from the registry; its history stays.`);
       return 0;
     }
     default:
