@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RECIPES } from "./index";
-import { ZLoraBase, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "./llm-lora";
+import { ZLoraBase, ZLoraExport, ZLoraExportVerification, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "./llm-lora";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "llm-lora");
 const jobs = RECIPES["llm-lora"];
@@ -72,6 +72,18 @@ describe("llm-lora output contracts and the files the recipe writes", () => {
     const { exactMatch: _e, ...withoutPattern } = receipt;
     expect(ZLoraReceipt.safeParse(withoutPattern).success).toBe(true);
     expect(ZLoraReceipt.safeParse({ ...receipt, direction: "higher" }).success).toBe(false);
+  });
+
+  it("an export names its base by hash and only records a verification that reproduced the receipt on CPU in fp32", () => {
+    const summary = ZLoraExport.parse(fixture("export.export.json"));
+    expect(summary.base).toMatchObject({ name: "tiny-gpt2", source: "folder", dequantizedFrom: null });
+    expect(summary.fileName).toBe(`${summary.folder}.tar.gz`);
+    const verification = ZLoraExportVerification.parse(fixture("export.verification.json"));
+    expect(verification.absoluteDifference).toBeLessThanOrEqual(verification.tolerance);
+    expect(verification.receiptMeanNll).toBe(ZLoraReceipt.parse(fixture("evaluate.receipt.json")).adapter.meanNll);
+    for (const bad of [{ verified: false }, { device: "cuda" }, { dtype: "bfloat16" }]) {
+      expect(ZLoraExportVerification.safeParse({ ...verification, ...bad }).success, JSON.stringify(bad)).toBe(false);
+    }
   });
 });
 

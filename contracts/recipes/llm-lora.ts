@@ -440,4 +440,8 @@ export const llmLora = {
   preflight: { input: ZLoraPreflightInput, outputs: { "preflight.json": ZLoraPreflight } },
   train: { input: ZLoraTrainInput, outputs: { "training.json": ZLoraTraining } },
   evaluate: { input: ZLoraEvaluateInput, outputs: { "receipt.json": ZLoraReceipt, "per_example.json": ZLoraPerExample } },
+  export: { input: ZLoraExportInput, outputs: { "export.json": ZLoraExport, "verification.json": ZLoraExportVerification } },
+  generate: { input: ZLoraGenerateInput, outputs: { "answer.json": ZLoraAnswer } },
+  /** Not part of the default chain: the user merges explicitly. model/ is read by the recipe. */
+  merge: { input: ZLoraMergeInput, outputs: { "merged.json": ZLoraMerged } },
 } as const;
