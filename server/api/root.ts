@@ -9,6 +9,7 @@ import { draftsRouter } from "./routers/drafts.router";
 import { predictionsRouter } from "./routers/predictions.router";
 import { authRouter } from "./routers/auth.router";
 import { modelsRouter } from "./routers/models.router";
+import { finetuneRouter } from "./routers/finetune.router";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -21,6 +22,7 @@ export const appRouter = router({
   predictions: predictionsRouter,
   auth: authRouter,
   models: modelsRouter,
+  finetune: finetuneRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -17,13 +17,14 @@ import { datasetsService, ensureBlobOn } from "@/server/datasets";
 import { freeCpus, opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
 import { budgetNote } from "./chain-budget";
 import { phaseOf, readySteps, type AnyPipeline, type ChainBase } from "./pipeline";
+import { LORA } from "./pipelines/lora";
 import { TABULAR } from "./pipelines/tabular";
 import { deriveStatus, experimentTransition, isExperimentTerminal } from "./experiment-state";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
 
-/** The pipeline an experiment runs. Every experiment is tabular until fine-tuning records its own. */
-export function pipelineOf(_exp: ExperimentRow): AnyPipeline {
-  return TABULAR;
+/** The pipeline an experiment runs, by the kind recorded at start. */
+export function pipelineOf(exp: ExperimentRow): AnyPipeline {
+  return exp.kind === "finetune" ? LORA : TABULAR;
 }
 
 type Context = ChainBase<string>;
@@ -34,9 +35,10 @@ async function buildContext(db: Db, exp: ExperimentRow, pipeline: AnyPipeline): 
   const dataset = await datasetsService(db).get(exp.datasetId).catch(absentWhenNotFound);
   if (!dataset) return { failed: "Its dataset was deleted." };
   if (dataset.status === "failed") return { failed: `Its dataset could not be read: ${dataset.error?.message ?? "profile failed"}` };
-  if (dataset.status !== "ready" || !dataset.datasetFormat) return { waiting: "Waiting for the dataset profile." };
-  const format = ZTableFormat.safeParse(dataset.datasetFormat);
-  if (!format.success) return { failed: `Its dataset's table format is not one the recipes read: ${format.error.issues.map((i) => i.message).join("; ")}` };
+  const table = pipeline.dataset === "table";
+  if (dataset.status !== "ready" || (table && !dataset.datasetFormat)) return { waiting: "Waiting for the dataset profile." };
+  const format = table ? ZTableFormat.safeParse(dataset.datasetFormat) : null;
+  if (format && !format.success) return { failed: `Its dataset's table format is not one the recipes read: ${format.error.issues.map((i) => i.message).join("; ")}` };
   const project = await repo.project(exp.projectId);
   const target = await targetsService(db).get(exp.targetId).catch(absentWhenNotFound);
   const cpus = Math.max(1, Math.floor(target?.probe?.capacity.cpus ?? 1));
@@ -48,7 +50,8 @@ async function buildContext(db: Db, exp: ExperimentRow, pipeline: AnyPipeline): 
     experimentName: exp.name,
     datasetName: dataset.name,
     snapshotSha256: exp.snapshotSha256,
-    datasetFormat: format.data,
+    targetId: exp.targetId,
+    datasetFormat: format?.data ?? null,
     cpus,
     freeCpus: 0,
     remainingSeconds: exp.budgetSeconds - elapsed,
@@ -116,8 +119,7 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
       phase: "comparing",
       reason: null,
       results: JSON.stringify(results),
-      exportSha256: results.export.sha256,
-      exportBytes: BigInt(results.export.bytes),
+      ...(results.export ? { exportSha256: results.export.sha256, exportBytes: BigInt(results.export.bytes) } : {}),
     });
     return;
   }
@@ -157,11 +159,13 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
     // The dataset lives on This computer; jobs on a server read it from that server's store.
     await repo.setNote(exp.id, `Copying the dataset to ${target.name}…`);
     let lastNote = Date.now();
-    await ensureBlobOn(db, target, exp.snapshotSha256, (sent, total) => {
-      if (Date.now() - lastNote < 2000) return;
-      lastNote = Date.now();
-      void repo.setNote(exp.id, `Copying the dataset to ${target.name}: ${Math.round((100 * sent) / Math.max(1, total))}%`).catch(() => {});
-    });
+    for (const blob of [exp.snapshotSha256, ...(pipeline.blobs?.(ctx) ?? [])]) {
+      await ensureBlobOn(db, target, blob, (sent, total) => {
+        if (Date.now() - lastNote < 2000) return;
+        lastNote = Date.now();
+        void repo.setNote(exp.id, `Copying the data to ${target.name}: ${Math.round((100 * sent) / Math.max(1, total))}%`).catch(() => {});
+      });
+    }
   }
   await repo.setNote(exp.id, null);
   ctx.freeCpus = await freeCpus(db, exp.targetId, ctx.cpus);

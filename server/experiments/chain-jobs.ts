@@ -2,7 +2,7 @@
  * Which job is which step of an experiment. Step jobs are found by operation id, never
  * by a stored list: `<experiment opId>:<step>`, or a shared id for steps that several
  * experiments reuse (the split of one snapshot with one setting). A shared job that
- * ended badly is not reused: the experiment then runs its own.
+ * ended badly is not reused by another experiment: that one then runs its own.
  */
 import type { Db } from "@/server/db/client";
 import { ACTIVE_STATES } from "@/server/jobs/job-state";
@@ -32,7 +32,8 @@ export async function stepJobs<S extends string, C extends ChainBase<S>>(db: Db,
     const ownJob = byOpId.get(own!);
     const sharedJob = shared ? byOpId.get(shared) : undefined;
     if (ownJob) out.set(spec.name, ownJob);
-    else if (sharedJob && !BAD.has(sharedJob.state)) out.set(spec.name, sharedJob);
+    // One this experiment admitted itself is its own step, however it ended: else its failure would start the step again.
+    else if (sharedJob && (!BAD.has(sharedJob.state) || sharedJob.experimentId === c.experimentId)) out.set(spec.name, sharedJob);
   }
   return out;
 }

@@ -2,6 +2,9 @@
 import type { Db } from "@/server/db/client";
 import { isActive } from "@/server/jobs/job-state";
 import { ZExperimentSettings, type TExperimentSettings } from "./experiments.schema";
+import { ZFineTuneSettings } from "@/server/finetune/finetune.schema";
+import { baseModelName } from "./pipelines/lora";
+import { parseFineTuneResults } from "@/server/finetune/finetune-results";
 import { stepJobs } from "./chain-jobs";
 import type { Phase } from "./pipeline";
 import { TABULAR, tabularLookupContext, type TabularStep as StepName } from "./pipelines/tabular";
@@ -25,6 +28,8 @@ import {
 export interface ExperimentListView {
   id: string;
   projectId: string;
+  /** Which pipeline it runs; a "finetune" row's details come from finetune.get. */
+  kind: "tabular" | "finetune";
   name: string;
   status: string;
   phase: string;
@@ -89,9 +94,38 @@ export interface ExperimentDetailView extends ExperimentListView {
 
 const parseResults = parseStoredResults;
 
-export function toListView(e: ExperimentRow): ExperimentListView {
+/** What a row shows of its model and score, by kind: a fine-tuned adapter is scored against its base model. */
+function scoreFields(e: ExperimentRow): Pick<ExperimentListView, "kind" | "task" | "metric" | "target" | "mode" | "candidate" | "baseline" | "betterThanBaseline" | "comparable"> {
+  if (e.kind === "finetune") {
+    const receipt = parseFineTuneResults(e.results)?.receipt;
+    return {
+      kind: "finetune",
+      task: "fine-tune",
+      metric: "mean_nll_per_answer_token",
+      target: baseModelName(ZFineTuneSettings.parse(JSON.parse(e.settings)).base),
+      mode: "lora",
+      candidate: receipt?.adapter.meanNll ?? null,
+      baseline: receipt?.base.meanNll ?? null,
+      betterThanBaseline: receipt ? receipt.betterThanBase : null,
+      comparable: receipt ? true : null,
+    };
+  }
   const settings = ZExperimentSettings.parse(JSON.parse(e.settings));
   const results = parseResults(e.results);
+  return {
+    kind: "tabular",
+    task: settings.task,
+    metric: settings.metric,
+    target: settings.target,
+    mode: settings.mode,
+    candidate: results?.candidate.primaryValue ?? null,
+    baseline: results?.baseline.primaryValue ?? null,
+    betterThanBaseline: results ? results.comparison.better : null,
+    comparable: results ? results.comparison.comparable : null,
+  };
+}
+
+export function toListView(e: ExperimentRow): ExperimentListView {
   const end = e.endedAt ?? new Date();
   return {
     id: e.id,
@@ -101,14 +135,7 @@ export function toListView(e: ExperimentRow): ExperimentListView {
     phase: e.phase,
     // While it runs, what it is doing; once it is not running, why.
     note: e.status === "running" ? e.progressNote : e.reason,
-    task: settings.task,
-    metric: settings.metric,
-    target: settings.target,
-    mode: settings.mode,
-    candidate: results?.candidate.primaryValue ?? null,
-    baseline: results?.baseline.primaryValue ?? null,
-    betterThanBaseline: results ? results.comparison.better : null,
-    comparable: results ? results.comparison.comparable : null,
+    ...scoreFields(e),
     exportSha256: e.exportSha256,
     exportBytes: e.exportBytes === null ? null : Number(e.exportBytes),
     targetId: e.targetId,

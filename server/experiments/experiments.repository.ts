@@ -18,6 +18,10 @@ export function experimentsRepository(db: Db = getDb()) {
       snapshotSha256: string;
       settings: string;
       budgetSeconds: number;
+      /** Absent: a tabular experiment. A fine-tuning one names its held-out data and the experiment it resumes. */
+      kind?: "tabular" | "finetune";
+      evalDatasetId?: string | null;
+      resumedFromId?: string | null;
     }) =>
       db.$transaction(async (tx) => {
         const exp = await tx.experiment.create({ data });

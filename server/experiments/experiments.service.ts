@@ -13,10 +13,55 @@ import { targetsService } from "@/server/targets/targets.service";
 import { scheduleAdvance } from "./chain-advance";
 import { exportArchivePath } from "./chain-results";
 import { isExperimentTerminal } from "./experiment-state";
-import { experimentsRepository } from "./experiments.repository";
+import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
 import { ZStartExperimentInput, type TStartExperimentInput } from "./experiments.schema";
 import { requireTrainable } from "./start-readiness";
 import { toDetailView, toListView, type ExperimentDetailView, type ExperimentListView } from "./experiment-views";
+
+/** The project's saved computer when it is still usable, else This computer. */
+export async function defaultTargetId(db: Db, projectId: string): Promise<string> {
+  const targets = await targetsService(db).list();
+  const saved = (await experimentsRepository(db).project(projectId))?.defaultTargetId;
+  const chosen = saved ? targets.find((t) => t.id === saved && t.enabled) : undefined;
+  if (chosen) return chosen.id;
+  const local = targets.find((t) => t.thisComputer && t.enabled);
+  if (!local) throw badInput("No training computer is available: This computer is missing or disabled.");
+  return local.id;
+}
+
+/** The experiment operation `opId` already started: the same intent returns it, another is a conflict. */
+export async function startedBefore(db: Db, opId: string, hash: string): Promise<ExperimentRow | null> {
+  const existing = await experimentsRepository(db).findByOpId(opId);
+  if (existing && existing.intentHash !== hash) throw conflict(`Operation ${opId} already started a different experiment.`);
+  return existing;
+}
+
+/** A project that exists and is not archived: the only kind an experiment starts in. */
+export async function requireOpenProject(db: Db, projectId: string) {
+  const project = await experimentsRepository(db).project(projectId);
+  if (!project) throw notFound(`There is no project with id ${projectId}.`);
+  if (project.archivedAt) throw badInput(`"${project.name}" is archived; restore it to train in it.`);
+  return project;
+}
+
+/**
+ * Creates the row, then publishes it and starts its chain. A concurrent start with the
+ * same opId that won the insert is returned instead.
+ */
+export async function createAndAdvance(db: Db, data: Parameters<ReturnType<typeof experimentsRepository>["create"]>[0]): Promise<ExperimentRow> {
+  const repo = experimentsRepository(db);
+  let exp;
+  try {
+    exp = await repo.create(data);
+  } catch (err) {
+    const again = await repo.findByOpId(data.opId);
+    if (again && again.intentHash === data.intentHash) return again;
+    throw err;
+  }
+  publish({ type: "experiment.changed", experimentId: exp.id, projectId: exp.projectId, status: exp.status });
+  void scheduleAdvance(db, exp.id);
+  return exp;
+}
 
 export function experimentsService(db: Db = getDb()) {
   const repo = experimentsRepository(db);
@@ -27,29 +72,13 @@ export function experimentsService(db: Db = getDb()) {
     return exp;
   }
 
-  /** The project's saved computer when it is still usable, else This computer. */
-  async function defaultTargetId(projectId: string): Promise<string> {
-    const targets = await targetsService(db).list();
-    const saved = (await repo.project(projectId))?.defaultTargetId;
-    const chosen = saved ? targets.find((t) => t.id === saved && t.enabled) : undefined;
-    if (chosen) return chosen.id;
-    const local = targets.find((t) => t.thisComputer && t.enabled);
-    if (!local) throw badInput("No training computer is available: This computer is missing or disabled.");
-    return local.id;
-  }
-
   async function start(raw: TStartExperimentInput): Promise<ExperimentDetailView> {
     const input = ZStartExperimentInput.parse(raw);
-    const targetId = input.targetId ?? (await defaultTargetId(input.projectId));
+    const targetId = input.targetId ?? (await defaultTargetId(db, input.projectId));
     const hash = intentHash({ projectId: input.projectId, datasetId: input.datasetId, targetId, settings: input.settings });
-    const existing = await repo.findByOpId(input.opId);
-    if (existing) {
-      if (existing.intentHash !== hash) throw conflict(`Operation ${input.opId} already started a different experiment.`);
-      return get(existing.id);
-    }
-    const project = await repo.project(input.projectId);
-    if (!project) throw notFound(`There is no project with id ${input.projectId}.`);
-    if (project.archivedAt) throw badInput(`"${project.name}" is archived; restore it to train in it.`);
+    const existing = await startedBefore(db, input.opId, hash);
+    if (existing) return get(existing.id);
+    await requireOpenProject(db, input.projectId);
     const dataset = await repo.dataset(input.datasetId);
     if (!dataset || dataset.projectId !== input.projectId) throw notFound(`This project has no dataset ${input.datasetId}.`);
     if (dataset.status === "failed") throw badInput(`The dataset "${dataset.name}" could not be read; choose another file.`);
@@ -58,34 +87,26 @@ export function experimentsService(db: Db = getDb()) {
     const target = await targetsService(db).get(targetId);
     if (!target.enabled) throw badInput(`${target.name} is disabled.`);
     const count = await repo.countInProject(input.projectId);
-    let exp;
-    try {
-      exp = await repo.create({
-        projectId: input.projectId,
-        opId: input.opId,
-        intentHash: hash,
-        name: input.name || `${input.settings.mode === "quick" ? "Quick baseline" : "Improve"} #${count + 1} — ${input.settings.target}`,
-        targetId,
-        targetRevision: target.revision,
-        workerId: target.workerId,
-        datasetId: dataset.id,
-        snapshotSha256: dataset.snapshotSha256,
-        settings: JSON.stringify(input.settings),
-        budgetSeconds: Math.round(input.settings.maxMinutes * 60),
-      });
-    } catch (err) {
-      // A concurrent start with the same opId won the insert.
-      const again = await repo.findByOpId(input.opId);
-      if (again && again.intentHash === hash) return get(again.id);
-      throw err;
-    }
-    publish({ type: "experiment.changed", experimentId: exp.id, projectId: exp.projectId, status: exp.status });
-    void scheduleAdvance(db, exp.id);
+    const exp = await createAndAdvance(db, {
+      projectId: input.projectId,
+      opId: input.opId,
+      intentHash: hash,
+      name: input.name || `${input.settings.mode === "quick" ? "Quick baseline" : "Improve"} #${count + 1} — ${input.settings.target}`,
+      targetId,
+      targetRevision: target.revision,
+      workerId: target.workerId,
+      datasetId: dataset.id,
+      snapshotSha256: dataset.snapshotSha256,
+      settings: JSON.stringify(input.settings),
+      budgetSeconds: Math.round(input.settings.maxMinutes * 60),
+    });
     return get(exp.id);
   }
 
   async function get(id: string): Promise<ExperimentDetailView> {
     const exp = await require(id);
+    // Its settings, steps and results are a fine-tuning pipeline's, which this view does not describe.
+    if (exp.kind === "finetune") throw badInput(`"${exp.name}" is a fine-tuning experiment: read it with finetune.get (the fine-tuning page, trainyard finetune).`, { code: "finetune_experiment" });
     return toDetailView(db, exp);
   }
 
@@ -95,19 +116,20 @@ export function experimentsService(db: Db = getDb()) {
     list: async (projectId: string, statuses?: string[]): Promise<ExperimentListView[]> =>
       (await repo.list(projectId, statuses)).map(toListView),
 
-    /** Stores the intent first; the chain delivers it to every active job. */
-    async cancel(id: string): Promise<ExperimentDetailView> {
+    /** Stores the intent first; the chain delivers it to every active job. Any kind of experiment. */
+    async cancel(id: string): Promise<ExperimentListView> {
       const exp = await require(id);
       if (!isExperimentTerminal(exp.status)) {
         await repo.requestCancel(id);
         publish({ type: "experiment.changed", experimentId: id, projectId: exp.projectId, status: exp.status });
         await scheduleAdvance(db, id);
       }
-      return get(id);
+      return toListView(await require(id));
     },
 
     async rerun(id: string, opId: string): Promise<ExperimentDetailView> {
       const exp = await require(id);
+      if (exp.kind === "finetune") throw badInput(`"${exp.name}" is a fine-tuning experiment: start it again with finetune.start.`, { code: "finetune_experiment" });
       return start({
         opId,
         projectId: exp.projectId,

@@ -22,7 +22,10 @@ export interface ChainBase<S extends string> {
   experimentName: string;
   datasetName: string;
   snapshotSha256: string;
-  datasetFormat: TableFormat;
+  /** The computer every step runs on. */
+  targetId: string;
+  /** The dataset's table format; null for a dataset of JSONL examples (pipeline `dataset: "examples"`). */
+  datasetFormat: TableFormat | null;
   /** The computer's whole CPU capacity (what training reserves). */
   cpus: number;
   /** CPUs no job holds or waits for, counted just before the ready steps are admitted. */
@@ -59,7 +62,8 @@ export type StepSpec<S extends string, C> = {
 
 /** What a finished pipeline hands the experiment row: at least its verified export. */
 export interface PipelineResults {
-  export: { sha256: string; bytes: number };
+  /** null: a pipeline that makes no export yet (fine-tuning until its recipe's export job lands). */
+  export: { sha256: string; bytes: number } | null;
 }
 
 export interface Pipeline<S extends string, C extends ChainBase<S>, R extends PipelineResults = PipelineResults> {
@@ -69,6 +73,10 @@ export interface Pipeline<S extends string, C extends ChainBase<S>, R extends Pi
    * experiment; once it has one (a trained model), nothing after it is lost to the budget.
    */
   budgetedStep: S;
+  /** What its dataset must be: a profiled table, or JSONL examples (read by the recipe itself). */
+  dataset: "table" | "examples";
+  /** Blobs of This computer its steps read besides the dataset snapshot, copied to a server before they start. */
+  blobs?: (c: C) => string[];
   /** The pipeline's context: the shared facts plus its own settings (the experiment row's JSON). */
   context: (base: ChainBase<S>, settingsJson: string) => C;
   /** Facts later steps need from finished ones (the class order the model was trained with). */

@@ -12,6 +12,7 @@ export function tabularTestContext(maxMinutes: number, over: Partial<TabularCont
   return {
     experimentId: "e1",
     opId: "op-123456",
+    targetId: "t1",
     projectName: "P",
     experimentName: "E",
     datasetName: "penguins.csv",

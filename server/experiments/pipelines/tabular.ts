@@ -6,7 +6,7 @@
  * (../pipeline.ts); the only I/O is what it learns from finished steps and collects at the end.
  */
 import { createHash } from "node:crypto";
-import type { InputOf } from "@/contracts/recipes";
+import type { InputOf, TableFormat } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import type { StepJob } from "../chain-jobs";
 import { collectResults, type ExperimentResults } from "../chain-results";
@@ -21,6 +21,7 @@ import { TABULAR_STEPS, type TabularStep } from "./tabular-steps";
 export { TABULAR_STEPS, type TabularStep };
 
 export interface TabularContext extends ChainBase<TabularStep> {
+  datasetFormat: TableFormat;
   settings: TExperimentSettings;
   /** The train job's own wall time once it ran (the model card's training time). */
   trainingSeconds: number | null;
@@ -249,10 +250,11 @@ async function learn(db: Db, c: TabularContext, jobs: Map<TabularStep, StepJob>)
  * A context to find an experiment's step jobs by (their operation ids depend only on the
  * experiment, its snapshot and its settings), for views that start nothing.
  */
-export function tabularLookupContext(e: { id: string; opId: string; name: string; snapshotSha256: string }, settings: TExperimentSettings): TabularContext {
+export function tabularLookupContext(e: { id: string; opId: string; name: string; snapshotSha256: string; targetId: string }, settings: TExperimentSettings): TabularContext {
   return {
     experimentId: e.id,
     opId: e.opId,
+    targetId: e.targetId,
     projectName: "",
     experimentName: e.name,
     datasetName: "",
@@ -270,8 +272,11 @@ export function tabularLookupContext(e: { id: string; opId: string; name: string
 }
 
 export function tabularContext(base: ChainBase<TabularStep>, settingsJson: string): TabularContext {
+  // The runner checked the table format of a "table" pipeline's dataset before building this.
+  if (!base.datasetFormat) throw new Error("a tabular experiment's dataset has no table format");
   return {
     ...base,
+    datasetFormat: base.datasetFormat,
     settings: ZExperimentSettings.parse(JSON.parse(settingsJson)),
     trainingSeconds: null,
     classLabels: null,
@@ -282,6 +287,7 @@ export function tabularContext(base: ChainBase<TabularStep>, settingsJson: strin
 export const TABULAR: Pipeline<TabularStep, TabularContext, ExperimentResults> = {
   steps: STEPS,
   budgetedStep: "train",
+  dataset: "table",
   context: tabularContext,
   learn,
   collect: (db, exp, jobs) => collectResults(db, exp.id, exp.name, jobs),

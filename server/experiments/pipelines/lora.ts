@@ -1,0 +1,248 @@
+/**
+ * The fine-tuning pipeline (issue 14): import the base model → check the examples against
+ * its tokenizer → preflight the device, memory and time → train a LoRA adapter → score base
+ * vs adapter on the held-out examples → export the verified archive. Each step is one job of
+ * the llm-lora recipe whose input names earlier outputs by SHA-256, built only from the
+ * recipe's contract. Data for the generic chain runner (../pipeline.ts), like tabular.ts.
+ * The export step joins once the recipe's export job is in its contract.
+ */
+import { createHash } from "node:crypto";
+import type { InputOf } from "@/contracts/recipes";
+import { checkpointsRef, sha256Ref } from "@/contracts/worker/refs";
+import type { Db } from "@/server/db/client";
+import { ZFineTuneSettings, type TBaseModelSource, type TFineTuneSettings } from "@/server/finetune/finetune.schema";
+import { collectFineTune, type FineTuneResults } from "@/server/finetune/finetune-results";
+import type { StepJob } from "../chain-jobs";
+import { ownOpId } from "../chain-jobs";
+import { evaluationDeadlineSeconds, preparingDeadlineSeconds, trainingDeadlineSeconds, trainingTimeLimitSeconds } from "../chain-budget";
+import { experimentsRepository } from "../experiments.repository";
+import type { ChainBase, Pipeline, StepSpec } from "../pipeline";
+import { LORA_STEPS, type LoraStep } from "./lora-steps";
+
+export { LORA_STEPS, type LoraStep };
+
+export interface LoraContext extends ChainBase<LoraStep> {
+  settings: TFineTuneSettings;
+  /** Learned from the experiment row: the held-out dataset's snapshot, when it has one. */
+  evalSnapshotSha256: string | null;
+  /** Learned from the experiment row: `checkpoints:<worker job id>` of the stopped attempt it resumes. */
+  resumeFrom: string | null;
+}
+
+type Step = StepSpec<LoraStep, LoraContext>;
+
+function out(c: LoraContext, s: LoraStep): string {
+  const v = c.outputs[s];
+  if (v === undefined) throw new Error(`step ${s} has no output yet`);
+  return sha256Ref(v);
+}
+
+const hashOf = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("hex");
+
+/**
+ * What names one base model on one computer (an import's output lives in that computer's
+ * store): the uploaded bytes, or the path. A path is keyed by itself, so a folder rewritten
+ * in place after an import keeps the first import; its base.json records the snapshot hash
+ * that was trained on either way.
+ */
+export function baseIdentity(base: TBaseModelSource, targetId: string): string {
+  switch (base.kind) {
+    case "path":
+      return hashOf([targetId, "path", base.path]);
+    case "gguf_upload":
+      return hashOf([targetId, "gguf", base.sha256]);
+    case "folder_upload":
+      return hashOf([targetId, "folder", [...base.files].sort((a, b) => a.path.localeCompare(b.path)).map((f) => [f.path, f.sha256])]);
+  }
+}
+
+/** The blobs of This computer an uploaded base is made of (a server needs them in its store). */
+export function baseBlobs(base: TBaseModelSource): string[] {
+  switch (base.kind) {
+    case "path":
+      return [];
+    case "gguf_upload":
+      return [base.sha256];
+    case "folder_upload":
+      return [...new Set(base.files.map((f) => f.sha256))];
+  }
+}
+
+/** The base model in words: the folder or file name, as import_base names it by default. */
+export function baseModelName(base: TBaseModelSource): string {
+  switch (base.kind) {
+    case "path":
+      return base.path.replace(/\/+$/, "").split("/").pop() || base.path;
+    case "gguf_upload":
+      return base.fileName;
+    case "folder_upload":
+      return base.name;
+  }
+}
+
+function importInput(base: TBaseModelSource): InputOf<"llm-lora", "import_base"> {
+  switch (base.kind) {
+    case "path":
+      return { source: base.path };
+    case "gguf_upload":
+      return { source: sha256Ref(base.sha256), name: base.fileName.replace(/\.gguf$/i, "") };
+    case "folder_upload":
+      return { files: base.files.map((f) => ({ path: f.path, file: sha256Ref(f.sha256) })), name: base.name };
+  }
+}
+
+/** Training's time limit in minutes: what the budget leaves after the evaluation and export reserve. */
+const trainingMinutes = (c: LoraContext) => trainingTimeLimitSeconds(c.settings.maxMinutes * 60, c.remainingSeconds) / 60;
+
+/** The LoRA and run-length fields preflight and train read alike. */
+function loraRun(c: LoraContext): InputOf<"llm-lora", "preflight"> {
+  const s = c.settings;
+  return {
+    model: out(c, "import_base"),
+    data: out(c, "check_data"),
+    device: s.device,
+    maxLength: s.maxLength,
+    rank: s.rank,
+    ...(s.alpha !== undefined ? { alpha: s.alpha } : {}),
+    batchSize: s.batchSize,
+    epochs: s.epochs,
+    ...(s.maxSteps !== undefined ? { maxSteps: s.maxSteps } : {}),
+    maxMinutes: Math.max(0.05, trainingMinutes(c)),
+  };
+}
+
+const preparing = (c: LoraContext) => preparingDeadlineSeconds(c.remainingSeconds);
+// Scoring a language model twice (base, adapter) and generating is slower than scoring a
+// table: at least 15 minutes, more with more data; never lost to the budget once trained.
+const evaluating = (c: LoraContext) => Math.max(15 * 60, evaluationDeadlineSeconds(c.datasetBytes));
+const oneCpu = () => 1;
+// Torch steps take the computer's whole CPU capacity: they run one after another.
+const allCpus = (c: LoraContext) => c.cpus;
+
+const STEPS: readonly Step[] = [
+  {
+    name: "import_base",
+    label: "Importing the base model",
+    phase: "preparing_data",
+    recipe: "llm-lora",
+    job: "import_base",
+    needs: [],
+    sharedOpId: (c) => `lora-import:${baseIdentity(c.settings.base, c.targetId)}`,
+    input: (c) => importInput(c.settings.base),
+    deadlineSeconds: preparing,
+    cpus: allCpus,
+  },
+  {
+    name: "check_data",
+    label: "Checking the examples",
+    phase: "preparing_data",
+    recipe: "llm-lora",
+    job: "check_data",
+    needs: ["import_base"],
+    input: (c) => ({
+      model: out(c, "import_base"),
+      data: sha256Ref(c.snapshotSha256),
+      ...(c.evalSnapshotSha256 ? { eval: sha256Ref(c.evalSnapshotSha256) } : {}),
+      evalFraction: c.settings.evalFraction,
+      seed: c.settings.seed,
+      maxLength: c.settings.maxLength,
+    }),
+    deadlineSeconds: preparing,
+    cpus: oneCpu,
+  },
+  {
+    name: "preflight",
+    label: "Checking the device, memory and time",
+    phase: "preparing_data",
+    recipe: "llm-lora",
+    job: "preflight",
+    needs: ["import_base", "check_data"],
+    input: loraRun,
+    deadlineSeconds: preparing,
+    cpus: allCpus,
+  },
+  {
+    name: "train",
+    label: "Training the adapter",
+    phase: "training",
+    recipe: "llm-lora",
+    job: "train",
+    needs: ["import_base", "check_data", "preflight"],
+    input: (c) => ({
+      ...loraRun(c),
+      learningRate: c.settings.learningRate,
+      seed: c.settings.seed,
+      ...(c.resumeFrom ? { resumeFrom: c.resumeFrom } : {}),
+    }),
+    deadlineSeconds: (c) => trainingDeadlineSeconds(c.settings.maxMinutes * 60, c.remainingSeconds),
+    cpus: allCpus,
+  },
+  {
+    name: "evaluate",
+    label: "Scoring base and adapter",
+    phase: "evaluating",
+    recipe: "llm-lora",
+    job: "evaluate",
+    needs: ["import_base", "check_data", "train"],
+    input: (c) => ({
+      model: out(c, "import_base"),
+      adapter: out(c, "train"),
+      data: out(c, "check_data"),
+      device: c.settings.device,
+      maxLength: c.settings.maxLength,
+      ...(c.settings.answerPattern ? { answerPattern: c.settings.answerPattern } : {}),
+    }),
+    deadlineSeconds: evaluating,
+    cpus: allCpus,
+  },
+];
+
+/** The held-out data and the attempt it resumes come from the experiment row (fixed at start). */
+async function learn(db: Db, c: LoraContext): Promise<void> {
+  const repo = experimentsRepository(db);
+  const exp = await repo.find(c.experimentId);
+  if (exp?.evalDatasetId && !c.evalSnapshotSha256) c.evalSnapshotSha256 = (await repo.dataset(exp.evalDatasetId))?.snapshotSha256 ?? null;
+  if (exp?.resumedFromId && !c.resumeFrom) c.resumeFrom = await stoppedTrainRef(db, exp.resumedFromId);
+}
+
+/** `checkpoints:<worker job id>` of an experiment's train job; null when it never reached the worker. */
+export async function stoppedTrainRef(db: Db, experimentId: string): Promise<string | null> {
+  const repo = experimentsRepository(db);
+  const stopped = await repo.find(experimentId);
+  if (!stopped) return null;
+  const [train] = await repo.jobsByOpIds([ownOpId(stopped.opId, "train")]);
+  return train?.workerJobId ? checkpointsRef(train.workerJobId) : null;
+}
+
+export function loraContext(base: ChainBase<LoraStep>, settingsJson: string): LoraContext {
+  return { ...base, settings: ZFineTuneSettings.parse(JSON.parse(settingsJson)), evalSnapshotSha256: null, resumeFrom: null };
+}
+
+/** A context to find a fine-tuning experiment's step jobs by, for views that start nothing. */
+export function loraLookupContext(e: { id: string; opId: string; name: string; snapshotSha256: string; targetId: string; settings: string }): LoraContext {
+  const base: ChainBase<LoraStep> = {
+    experimentId: e.id,
+    opId: e.opId,
+    targetId: e.targetId,
+    projectName: "",
+    experimentName: e.name,
+    datasetName: "",
+    snapshotSha256: e.snapshotSha256,
+    datasetFormat: null,
+    cpus: 1,
+    freeCpus: 0,
+    remainingSeconds: 0,
+    outputs: {},
+  };
+  return loraContext(base, e.settings);
+}
+
+export const LORA: Pipeline<LoraStep, LoraContext, FineTuneResults> = {
+  steps: STEPS,
+  budgetedStep: "train",
+  dataset: "examples",
+  context: loraContext,
+  blobs: (c) => [...(c.evalSnapshotSha256 ? [c.evalSnapshotSha256] : []), ...baseBlobs(c.settings.base)],
+  learn,
+  collect: (db, _exp, jobs: Map<LoraStep, StepJob>) => collectFineTune(db, jobs),
+};

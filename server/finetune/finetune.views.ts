@@ -1,0 +1,138 @@
+/**
+ * What finetune.get answers (FineTuneView): the experiment, the step now running, each
+ * finished step's facts as soon as it has them (base, checks, preflight), live training
+ * from the train job's events, the receipt and the export. Once the chain succeeded the
+ * stored results are read instead of the jobs' outputs.
+ */
+import type { z } from "zod";
+import type { RecipeOutputSchema } from "@/contracts/recipes";
+import { ZLoraBase, ZLoraChecks, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "@/contracts/recipes";
+import type { Db } from "@/server/db/client";
+import { isDomainError } from "@/server/errors";
+import { isActive } from "@/server/jobs/job-state";
+import { readOutput } from "@/server/jobs/read-output";
+import { targetsRepository } from "@/server/targets/targets.repository";
+import { stepJobs, type StepJob } from "@/server/experiments/chain-jobs";
+import type { ExperimentRow } from "@/server/experiments/experiments.repository";
+import { isExperimentTerminal } from "@/server/experiments/experiment-state";
+import { LORA, loraLookupContext, type LoraStep } from "@/server/experiments/pipelines/lora";
+import { ZFineTuneSettings, type FineTuneView, type LossPoint } from "./finetune.schema";
+import { parseFineTuneResults, withoutFiles } from "./finetune-results";
+import { liveTraining } from "./training-progress";
+
+/** Train job states a new attempt can continue from (the worker's checkpoints ref accepts these). */
+const STOPPED = new Set(["failed", "cancelled", "timed_out"]);
+
+export type FineTuneJobs = Map<LoraStep, StepJob>;
+
+export async function fineTuneJobs(db: Db, e: ExperimentRow): Promise<FineTuneJobs> {
+  return stepJobs(db, LORA.steps, loraLookupContext(e));
+}
+
+/** A finished step's JSON output; null while it has none or while its computer does not answer. */
+async function outputOf<S extends z.ZodType>(db: Db, job: StepJob | undefined, file: string, schema: S & RecipeOutputSchema): Promise<z.output<S> | null> {
+  if (!job || job.state !== "succeeded" || !job.outputSha256) return null;
+  try {
+    return await readOutput(db, job, file, schema);
+  } catch (err) {
+    if (isDomainError(err) && err.code === "UNAVAILABLE") return null;
+    throw err;
+  }
+}
+
+/** Whether Resume can continue this experiment's training: its train job stopped after it began. */
+export function isResumable(e: ExperimentRow, train: StepJob | undefined): boolean {
+  if (!isExperimentTerminal(e.status) || e.status === "succeeded" || !train) return false;
+  return STOPPED.has(train.state) && train.reason !== "bad_input" && Boolean(train.workerJobId && train.startedAt);
+}
+
+/** The running step in words: the earliest active job, else the first step not started. */
+function currentStep(e: ExperimentRow, jobs: FineTuneJobs): FineTuneView["step"] {
+  if (isExperimentTerminal(e.status)) return null;
+  const spec = LORA.steps.find((s) => {
+    const j = jobs.get(s.name);
+    return j ? isActive(j.state) : true;
+  });
+  return spec ? { name: spec.name, label: spec.label } : null;
+}
+
+/** The earlier attempt's curve up to where this one resumed, so a resumed curve continues. */
+async function earlierCurve(db: Db, e: ExperimentRow, resumedFromStep: number | null): Promise<{ train: LossPoint[]; eval: LossPoint[] }> {
+  if (!e.resumedFromId || resumedFromStep === null) return { train: [], eval: [] };
+  const stopped = await db.experiment.findUnique({ where: { id: e.resumedFromId } });
+  const train = stopped ? (await fineTuneJobs(db, stopped)).get("train") : undefined;
+  if (!stopped || !train) return { train: [], eval: [] };
+  const live = await liveTraining(db, train);
+  const upTo = (p: LossPoint) => p.step <= resumedFromStep;
+  const before = await earlierCurve(db, stopped, live.resumedFromStep);
+  return { train: [...before.train, ...live.trainLoss].filter(upTo), eval: [...before.eval, ...live.evalLoss].filter(upTo) };
+}
+
+async function trainingView(db: Db, e: ExperimentRow, train: StepJob | undefined, stored: z.infer<typeof ZLoraTraining> | null): Promise<FineTuneView["training"]> {
+  if (!train) return null;
+  const final = stored ?? (await outputOf(db, train, "training.json", ZLoraTraining));
+  const live = await liveTraining(db, train);
+  if (final) {
+    return {
+      step: final.steps,
+      plannedSteps: final.plannedSteps,
+      trainLoss: final.trainLoss,
+      evalLoss: final.evalLoss,
+      tokensPerSecond: final.tokensPerSecond,
+      etaSeconds: null,
+      resumedFromStep: final.resumedFromStep,
+      final,
+    };
+  }
+  const earlier = await earlierCurve(db, e, live.resumedFromStep);
+  return {
+    step: live.step,
+    plannedSteps: live.plannedSteps,
+    trainLoss: [...earlier.train, ...live.trainLoss],
+    evalLoss: [...earlier.eval, ...live.evalLoss],
+    tokensPerSecond: live.tokensPerSecond,
+    etaSeconds: isActive(train.state) ? live.etaSeconds : null,
+    resumedFromStep: live.resumedFromStep,
+    final: null,
+  };
+}
+
+export async function toFineTuneView(db: Db, e: ExperimentRow): Promise<FineTuneView> {
+  const settings = ZFineTuneSettings.parse(JSON.parse(e.settings));
+  const results = parseFineTuneResults(e.results);
+  const jobs = await fineTuneJobs(db, e);
+  const target = await targetsRepository(db).find(e.targetId);
+  const [base, checks, preflight, receipt, training] = await Promise.all([
+    results ? results.base : outputOf(db, jobs.get("import_base"), "base.json", ZLoraBase).then((b) => b && withoutFiles(b)),
+    results?.checks ?? outputOf(db, jobs.get("check_data"), "checks.json", ZLoraChecks),
+    results?.preflight ?? outputOf(db, jobs.get("preflight"), "preflight.json", ZLoraPreflight),
+    results?.receipt ?? outputOf(db, jobs.get("evaluate"), "receipt.json", ZLoraReceipt),
+    trainingView(db, e, jobs.get("train"), results?.training ?? null),
+  ]);
+  return {
+    experiment: {
+      id: e.id,
+      projectId: e.projectId,
+      name: e.name,
+      status: e.status,
+      phase: e.phase,
+      reason: e.reason,
+      progressNote: e.progressNote,
+      targetId: e.targetId,
+      targetName: target?.name ?? "a deleted computer",
+      datasetId: e.datasetId,
+      evalDatasetId: e.evalDatasetId,
+      settings,
+      startedAt: e.startedAt.toISOString(),
+      endedAt: e.endedAt?.toISOString() ?? null,
+    },
+    step: currentStep(e, jobs),
+    base,
+    checks,
+    preflight,
+    training,
+    receipt,
+    export: results?.export && e.exportSha256 ? { sha256: e.exportSha256, bytes: results.export.bytes, downloadUrl: `/api/experiments/${encodeURIComponent(e.id)}/export` } : null,
+    resumable: isResumable(e, jobs.get("train")),
+  };
+}
