@@ -69,7 +69,9 @@ describe("llm-lora inputs at submit", () => {
 });
 
 describe("real llm-lora outputs parse with their contracts", () => {
-  it("import_base, check_data, preflight, train and evaluate of the tiny GPT-2", async () => {
+  it("every job of the tiny GPT-2's chain, from profile_examples to export, generate and merge", async () => {
+    const profile = await runAndParse("profile_examples", { data: DATA, maxPreview: 2 });
+    expect(profile.outputs["examples.json"]).toMatchObject({ formats: ["prompt_completion"], preview: [{ line: 1 }, { line: 2 }] });
     const base = await runAndParse("import_base", { source: TINY_GPT2, name: "tiny-gpt2" });
     expect(base.outputs["base.json"]).toMatchObject({ source: "folder", dequantizedFrom: null, architecture: "GPT2LMHeadModel" });
     const data = await runAndParse("check_data", { model: base.ref, data: DATA, evalFraction: 0.15, seed: 3, maxLength: 96 });
@@ -82,5 +84,12 @@ describe("real llm-lora outputs parse with their contracts", () => {
     const receipt = evaluated.outputs["receipt.json"];
     expect(receipt.betterThanBase).toBe(receipt.adapter.meanNll < receipt.base.meanNll);
     expect(evaluated.outputs["per_example.json"].adapter).toHaveLength(receipt.examples);
+    const exported = await runAndParse("export", { model: base.ref, adapter: train.ref, receipt: evaluated.ref, checks: data.ref, name: "tiny" });
+    expect(exported.outputs["verification.json"].receiptMeanNll).toBe(receipt.adapter.meanNll);
+    expect(exported.outputs["export.json"].base.snapshotSha256).toBe(base.outputs["base.json"].snapshotSha256);
+    const answer = await runAndParse("generate", { model: base.ref, adapter: train.ref, prompt: "What is 2 + 3?", maxNewTokens: 4, device: "cpu" });
+    expect(answer.outputs["answer.json"]).toMatchObject({ prompt: "What is 2 + 3?", adapterSha256: exported.outputs["export.json"].adapterSha256 });
+    const merged = await runAndParse("merge", { model: base.ref, adapter: train.ref });
+    expect(merged.outputs["merged.json"].mergedFrom.adapterSha256).toBe(exported.outputs["export.json"].adapterSha256);
   }, 900_000);
 });
