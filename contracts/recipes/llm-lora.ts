@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { ZSha256Hex, ref } from "./common";
+import { ZExportSummary } from "./export";
 
 export const LORA_DEVICES = ["cpu", "cuda", "mps"] as const;
 export const ZLoraDevice = z.enum(LORA_DEVICES);
@@ -386,17 +387,17 @@ export const ZLoraExportVerification = z.strictObject({
 export type LoraExportVerification = z.infer<typeof ZLoraExportVerification>;
 
 /** export.json (export.py): the archive, named and hashed like the tabular export's. */
-export const ZLoraExport = z.strictObject({
-  recipeVersion: z.string(),
-  archive: z.literal("export.tar.gz"),
-  /** The archive's one top folder; fileName is `<folder>.tar.gz`. */
-  folder: z.string(),
-  fileName: z.string(),
-  loadingCommands: z.array(z.string()),
-  sha256: ZSha256Hex,
-  bytes: z.int().nonnegative(),
-  files: z.int().nonnegative(),
-  manifestSha256: ZSha256Hex,
+export const ZLoraExport = ZExportSummary.pick({
+  recipeVersion: true,
+  archive: true,
+  folder: true,
+  fileName: true,
+  loadingCommands: true,
+  sha256: true,
+  bytes: true,
+  files: true,
+  manifestSha256: true,
+}).extend({
   /** SHA-256 of adapter_model.safetensors. */
   adapterSha256: ZSha256Hex,
   /** The base weights are not in the archive: they are named by this identity. */
@@ -421,12 +422,7 @@ export type LoraAnswer = z.infer<typeof ZLoraAnswer>;
 
 /** merged.json (merge.py): the merged model/ folder's identity, naming the base and adapter it came from. */
 export const ZLoraMerged = z.strictObject({
-  version: z.literal(1),
-  name: z.string(),
-  snapshotSha256: ZSha256Hex,
-  architecture: z.string(),
-  parameters: count,
-  chatTemplate: z.enum(["model", "default"]),
+  ...baseFields,
   mergedFrom: z.strictObject({ base: ZBaseIdentity.nullable(), baseSnapshotSha256: ZSha256Hex, adapterSha256: ZSha256Hex }),
   files: z.array(ZLoraModelFile),
 });
