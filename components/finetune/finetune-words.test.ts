@@ -81,9 +81,11 @@ describe("fieldErrors", () => {
 });
 
 describe("insideRoots", () => {
-  it("matches a root or a path below it on a folder boundary only", () => {
+  it("matches a path strictly below a root, on a folder boundary, without '..'", () => {
     expect(insideRoots("/data/models/gpt2", ["/data"])).toBe("/data");
-    expect(insideRoots("/data", ["/data/"])).toBe("/data/");
+    expect(insideRoots("/data/m", ["/data/"])).toBe("/data/");
+    expect(insideRoots("/data", ["/data"])).toBeNull();
+    expect(insideRoots("/data/../etc", ["/data"])).toBeNull();
     expect(insideRoots("/database/x", ["/data"])).toBeNull();
     expect(insideRoots("relative/x", ["/data"])).toBeNull();
   });

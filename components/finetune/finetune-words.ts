@@ -99,12 +99,16 @@ export function fieldErrors(err: unknown): Record<string, string> {
   return out;
 }
 
-/** The first path inside any of `roots` that `p` is under, else null (a plain prefix check on folder boundaries). */
+/**
+ * The allowed root `p` lies strictly below, else null: the server's rule (the root itself
+ * and paths with '..' are refused), as a prefix check on folder boundaries.
+ */
 export function insideRoots(p: string, roots: readonly string[]): string | null {
   const trimmed = p.trim();
+  if (trimmed.split("/").includes("..")) return null;
   for (const r of roots) {
     const root = r.endsWith("/") ? r.slice(0, -1) : r;
-    if (trimmed === root || trimmed.startsWith(`${root}/`)) return r;
+    if (trimmed.startsWith(`${root}/`) && trimmed.length > root.length + 1) return r;
   }
   return null;
 }

@@ -44,9 +44,21 @@ export function ExperimentsView({ projectId }: { projectId: string }) {
                 {e.name}
               </Link>
               <p className="text-sm text-slate-700">
-                <span className="font-medium text-slate-900">{experimentStatusLabel(e.status)}</span> · {e.metric}: {formatMetric(e.candidate)} (baseline {formatMetric(e.baseline)})
-                {e.betterThanBaseline === true && " · better than baseline"}
-                {e.betterThanBaseline === false && " · not better than baseline"} · {formatDuration(e.seconds)} · started {new Date(e.createdAt).toLocaleString()}
+                <span className="font-medium text-slate-900">{experimentStatusLabel(e.status)}</span> ·{" "}
+                {e.kind === "finetune" ? (
+                  <>
+                    Fine-tuned {e.target} · loss per answer token {formatMetric(e.candidate)} (base {formatMetric(e.baseline)})
+                    {e.betterThanBaseline === true && " · better than base"}
+                    {e.betterThanBaseline === false && " · not better than base"}
+                  </>
+                ) : (
+                  <>
+                    Prediction model · {e.metric}: {formatMetric(e.candidate)} (baseline {formatMetric(e.baseline)})
+                    {e.betterThanBaseline === true && " · better than baseline"}
+                    {e.betterThanBaseline === false && " · not better than baseline"}
+                  </>
+                )}{" "}
+                · {formatDuration(e.seconds)} · started {new Date(e.createdAt).toLocaleString()}
               </p>
             </li>
           ))}

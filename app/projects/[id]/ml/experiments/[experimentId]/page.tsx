@@ -1,6 +1,6 @@
-import { ExperimentPage } from "@/components/experiment/experiment-page";
+import { ExperimentByKind } from "@/components/finetune/experiment-by-kind";
 
 export default async function ExperimentRoute({ params }: { params: Promise<{ id: string; experimentId: string }> }) {
   const { id, experimentId } = await params;
-  return <ExperimentPage projectId={id} experimentId={experimentId} />;
+  return <ExperimentByKind projectId={id} experimentId={experimentId} />;
 }

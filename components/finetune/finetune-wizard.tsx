@@ -1,0 +1,129 @@
+"use client";
+/**
+ * "Fine-tune a language model": six steps from the computer to Start. Choices stay in
+ * the page (the saved drafts are the tabular wizard's); an error the server gives for a
+ * field sends the user to that field's step, where it shows under the field.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { chooseComputer } from "@/components/wizard/choose-computer";
+import { StepComputer } from "@/components/wizard/step-computer";
+import { ComputerAbility } from "./computer-ability";
+import { StepBaseModel } from "./step-base-model";
+import { StepExamples } from "./step-examples";
+import { StepFineTuneBudget } from "./step-ft-budget";
+import { StepFineTuneReview } from "./step-ft-review";
+import { StepSettings } from "./step-settings";
+import { firstStepWithError, INITIAL_CHOICES, settingsErrors, STEP_TITLES, type FineTuneChoices } from "./wizard-state";
+
+export function FineTuneWizard({ projectId }: { projectId: string }) {
+  const trpc = useTRPC();
+  const [c, setChoices] = useState<FineTuneChoices>(INITIAL_CHOICES);
+  const [refused, setRefused] = useState<Record<string, string>>({});
+  const targets = useQuery(trpc.targets.list.queryOptions());
+  const project = useQuery(trpc.projects.get.queryOptions({ id: projectId }));
+  const dataset = useQuery({ ...trpc.datasets.get.queryOptions({ id: c.datasetId ?? "" }), enabled: Boolean(c.datasetId) });
+  const evalSet = useQuery({ ...trpc.datasets.get.queryOptions({ id: c.evalDatasetId ?? "" }), enabled: Boolean(c.evalDatasetId) });
+  const heading = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    heading.current?.focus(); // move focus to the new step for keyboard and screen-reader users
+  }, [c.step]);
+
+  // A changed choice is a new intent: the server's earlier refusal no longer applies.
+  const update = (patch: Partial<FineTuneChoices>) => {
+    setRefused({});
+    setChoices((old) => ({ ...old, ...patch }));
+  };
+  const go = (step: number) => setChoices((old) => ({ ...old, step }));
+  const computer = chooseComputer(targets.data ?? [], c.targetId, project.data?.defaultTargetId ?? null);
+  const d = dataset.data;
+  const problems: Record<string, string> = { ...settingsErrors(c) };
+  if (!c.datasetId) problems.datasetId = "Choose or upload the training examples.";
+  else if (d && d.kind !== "examples") problems.datasetId = `${d.name} is a table, not a file of examples.`;
+  else if (d && d.status !== "ready") problems.datasetId = d.status === "failed" ? `${d.name} could not be read.` : `${d.name} is still being read.`;
+  const errors = { ...problems, ...refused };
+  // Empty fields are flagged only once the user reaches the review or the server refused them.
+  const shown = c.step === STEP_TITLES.length - 1 || Object.keys(refused).length ? errors : { ...refused, ...withValues(problems, c) };
+  const canNext = [Boolean(computer), Boolean(c.modelPath.trim()), d?.status === "ready" && d.kind === "examples", true, true, false][c.step];
+
+  return (
+    <section aria-labelledby="wizard-title" className="flex flex-col gap-4">
+      <h2 id="wizard-title" className="text-lg font-semibold">
+        Fine-tune a language model
+      </h2>
+      <nav aria-label="Wizard steps" className="-mx-4 overflow-x-auto px-4">
+        <ol className="flex min-w-max gap-1 text-sm">
+          {STEP_TITLES.map((t, i) => (
+            <li key={t}>
+              <button
+                type="button"
+                onClick={() => go(i)}
+                aria-current={c.step === i ? "step" : undefined}
+                className={`min-h-10 rounded-md px-2 py-1 ${c.step === i ? "bg-blue-700 text-white" : "text-slate-800 hover:bg-slate-100"}`}
+              >
+                {i + 1}. {t}
+              </button>
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <div className="flex min-w-0 flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4">
+        <h3 ref={heading} tabIndex={-1} className="text-base font-semibold outline-none">
+          Step {c.step + 1} of {STEP_TITLES.length}: {STEP_TITLES[c.step]}
+        </h3>
+        {c.step === 0 && (
+          <>
+            <StepComputer projectId={projectId} targetId={c.targetId} onChange={(targetId) => update({ targetId })} />
+            {computer && <ComputerAbility targetId={computer.id} />}
+          </>
+        )}
+        {c.step === 1 && <StepBaseModel path={c.modelPath} onChange={(modelPath) => update({ modelPath })} error={shown["settings.base.path"] ?? shown["settings.base"]} />}
+        {c.step === 2 && <StepExamples projectId={projectId} datasetId={c.datasetId} evalDatasetId={c.evalDatasetId} evalFraction={c.evalFraction} onChange={update} errors={refused} />}
+        {c.step === 3 && <StepSettings choices={c} update={update} errors={shown} />}
+        {c.step === 4 && <StepFineTuneBudget choices={c} update={update} errors={shown} computer={computer?.name ?? "This computer"} />}
+        {c.step === 5 && (
+          <StepFineTuneReview
+            projectId={projectId}
+            choices={c}
+            computer={computer?.name ?? "This computer"}
+            computerId={project.isPending ? null : (computer?.id ?? null)}
+            dataName={d ? `${d.name}${d.rowCount !== null ? ` (${d.rowCount} lines)` : ""}` : "—"}
+            evalName={c.evalDatasetId ? (evalSet.data?.name ?? "…") : null}
+            problems={problems}
+            onRefused={(byField) => {
+              setRefused(byField);
+              go(firstStepWithError(byField));
+            }}
+          />
+        )}
+        <div className="flex flex-wrap gap-2">
+          {c.step > 0 && (
+            <Button variant="secondary" onClick={() => go(c.step - 1)}>
+              Back
+            </Button>
+          )}
+          {c.step < STEP_TITLES.length - 1 && (
+            <Button disabled={!canNext} onClick={() => go(c.step + 1)}>
+              Next
+            </Button>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** Problems of fields the user has filled in (an untouched empty path is not an error yet). */
+function withValues(problems: Record<string, string>, c: FineTuneChoices): Record<string, string> {
+  const out = { ...problems };
+  if (!c.modelPath.trim()) delete out["settings.base.path"];
+  delete out.datasetId;
+  return out;
+}
