@@ -9,6 +9,7 @@ import { ownerCommand } from "./commands/owner";
 import { startCommand } from "./commands/start";
 import { tokenCommand } from "./commands/token";
 import { trainCommand } from "./commands/train";
+import { finetuneCommand } from "./commands/finetune";
 import { experimentsCommand } from "./commands/experiments";
 import { modelsCommand } from "./commands/models";
 import { reportFailure } from "./failure";
@@ -27,6 +28,8 @@ Usage:
   trainyard token list                 list API tokens
   trainyard token revoke ID|PREFIX     revoke an API token
   trainyard train --data FILE --target COLUMN [options]   train a prediction model (see trainyard train --help)
+  trainyard finetune --model FOLDER|FILE.gguf --data FILE.jsonl [options]
+                                       fine-tune a language model with LoRA (see trainyard finetune --help)
   trainyard experiments list|show|cancel|logs             inspect experiments
   trainyard models list|show|register|promote|rollback|history|compare|retention|remove
                                        the model registry (see trainyard models --help)
@@ -62,6 +65,8 @@ export async function main(argv: string[]): Promise<number> {
         return await tokenCommand(rest);
       case "train":
         return await trainCommand(rest);
+      case "finetune":
+        return await finetuneCommand(rest);
       case "experiments":
         return await experimentsCommand(rest);
       case "models":

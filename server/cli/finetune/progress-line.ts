@@ -1,4 +1,5 @@
 import type { FineTuneView } from "@/server/finetune/finetune.schema";
+import { phaseName } from "../train/progress-line";
 
 /** "about 40 s" / "about 3 min" / "about 1 h 5 min": an estimate, so never more precise than that. */
 export function aboutDuration(seconds: number): string {
@@ -13,7 +14,7 @@ export function aboutDuration(seconds: number): string {
  * in words, and while training the step count, the last training loss, tokens/s and ETA.
  */
 export function describeFineTuneProgress(v: FineTuneView): string {
-  const parts = [`[${v.experiment.status}] ${v.step?.label ?? v.experiment.phase}`];
+  const parts = [`[${v.experiment.status}] ${v.step?.label ?? phaseName(v.experiment.phase)}`];
   const t = v.training;
   if (t && v.step && !t.final) {
     const live = [`step ${t.step}${t.plannedSteps ? `/${t.plannedSteps}` : ""}`];
@@ -39,12 +40,12 @@ export function milestoneLines(v: FineTuneView): { key: string; line: string }[]
     const c = v.checks;
     const problems = c.lines.problems.count ? `, ${c.lines.problems.count} unusable lines (first: line ${c.lines.problems.lines[0]?.line}: ${c.lines.problems.lines[0]?.problem})` : "";
     const dups = c.duplicates.count ? `, ${c.duplicates.count} duplicates dropped` : "";
-    const over = c.tokens.train.overMaxLength ? `, ${c.tokens.train.overMaxLength} over ${c.maxLength} tokens (${c.truncation})` : "";
+    const over = c.tokens.train.overMaxLength ? `, ${c.tokens.train.overMaxLength} longer than ${c.maxLength} tokens (they keep their start)` : "";
     out.push({ key: "checks", line: `Data: ${c.counts.train} training and ${c.counts.eval} evaluation examples${problems}${dups}${over}.` });
   }
   const p = v.preflight;
   if (p && "time" in p) {
-    out.push({ key: "preflight", line: `Preflight on ${p.device.device}: ${p.time.note} (${Math.round(p.smokeStep.tokensPerSecond)} tokens/s in the measured step, ${p.time.plannedSteps} steps).` });
+    out.push({ key: "preflight", line: `Preflight on ${p.device.device}: ${p.time.note} (${Math.round(p.smokeStep.tokensPerSecond)} tokens/s measured on the longest examples).` });
   } else if (p) {
     const fit = p.memory.fitting.map((f) => `batch ${f.batchSize} x ${f.maxLength} tokens`).join(", ");
     out.push({ key: "preflight", line: `Preflight on ${p.device.device}: does not fit in memory${fit ? `; these would: ${fit}` : ""}.` });

@@ -13,7 +13,15 @@ import { unreachableError, type Connection } from "../api-client";
 export interface VerifiedDownload {
   urlPath: string;
   sha256: string;
-  fileName: string;
+  /** Default: the name the server gives the download (the browser's), when it is a plain file name. */
+  fileName?: string;
+}
+
+// Only a bare name is taken from a header: no folders, no dot files, nothing to quote.
+const SAFE_NAME = /filename="([A-Za-z0-9_-][A-Za-z0-9._-]{0,119})"/;
+
+function serverFileName(res: Response, sha256: string): string {
+  return SAFE_NAME.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `export-${sha256.slice(0, 12)}.tar.gz`;
 }
 
 /** Saves `d` into `outDir` only when its bytes hash to `d.sha256` (written as .part, renamed after the check). */
@@ -26,7 +34,7 @@ export async function downloadVerified(conn: Connection, d: VerifiedDownload, ou
     throw new CliError(`Downloading the export failed (HTTP ${res.status}): ${body.slice(0, 300)}`, 1, "download_failed");
   }
   mkdirSync(outDir, { recursive: true });
-  const file = path.resolve(outDir, d.fileName);
+  const file = path.resolve(outDir, d.fileName ?? serverFileName(res, d.sha256));
   const tmp = `${file}.part`;
   const hash = createHash("sha256");
   const source = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream<Uint8Array>);

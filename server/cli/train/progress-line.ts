@@ -7,9 +7,11 @@ const PHASE_NAMES: Record<string, string> = {
   comparing: "Comparing",
 };
 
+export const phaseName = (phase: string): string => PHASE_NAMES[phase] ?? phase;
+
 /** One human line for the experiment's current state, printed when it changes. */
 export function describeProgress(e: ExperimentDetailView): string {
-  const phase = PHASE_NAMES[e.phase] ?? e.phase;
+  const phase = phaseName(e.phase);
   const step = e.progress.currentStep ? `: ${e.progress.currentStep}` : "";
   const unreachable = e.steps.find((s) => s.unreachableSince);
   const extra = unreachable ? ` (computer unreachable since ${unreachable.unreachableSince})` : "";

@@ -50,7 +50,8 @@ async function postFile(conn: Connection, route: string, file: string, label: st
     transform(chunk: Buffer, _enc, done) {
       sent += chunk.length;
       const pct = size ? Math.floor((sent / size) * 100) : 100;
-      if (pct >= lastPct + 10) {
+      // Every 10 %, and always the end: a last chunk under 10 % must still say 100 %.
+      if (pct >= lastPct + 10 || (sent === size && lastPct < 100)) {
         lastPct = pct;
         log(`uploading ${label}: ${pct}% (${sent} of ${size} bytes)`);
       }

@@ -1,27 +1,29 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ZLoraReceipt } from "@/contracts/recipes/llm-lora";
+import { ZLoraBase, ZLoraChecks, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "@/contracts/recipes/llm-lora";
 import { ZFineTuneSettings, type FineTuneView } from "@/server/finetune/finetune.schema";
-import { aboutDuration, describeFineTuneProgress } from "./progress-line";
+import { REPO } from "@/server/testing/server-harness";
+import { aboutDuration, describeFineTuneProgress, milestoneLines } from "./progress-line";
 import { fineTuneJson, fineTuneSummary, type FineTuneJson } from "./result-json";
 
 const SHA = "a".repeat(64);
 
-// The receipt evaluate.py wrote for a GSM8K run, checked against its contract so the test reads a real shape.
-const receipt = ZLoraReceipt.parse({
-  version: 1,
-  evaluator: "trainyard-llm-lora-evaluate/1",
-  metric: "mean_nll_per_answer_token",
-  direction: "lower",
-  evalSetSha256: SHA,
-  maxLength: 512,
-  examples: 60,
-  droppedNoAnswerLeft: 0,
-  base: { meanNll: 1.4123, perplexity: 4.105, tokens: 9000, examples: 60 },
-  adapter: { meanNll: 0.8912, perplexity: 2.438, tokens: 9000, examples: 60 },
+// What the recipe's jobs wrote in a real run (contracts/recipes/fixtures/llm-lora, made by make_fixtures.py).
+const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(REPO, "contracts/recipes/fixtures/llm-lora", name), "utf8"));
+const realReceipt = ZLoraReceipt.parse(fixture("evaluate.receipt.json"));
+const realTraining = ZLoraTraining.parse(fixture("train.training.json"));
+const { files: _files, ...ggufBase } = ZLoraBase.parse(fixture("import_base.gguf.base.json"));
+const realChecks = ZLoraChecks.parse(fixture("check_data.checks.json"));
+const realPreflight = ZLoraPreflight.parse(fixture("preflight.preflight.json"));
+// The tiny model's adapter is not better; this one is, with exact match, as a GSM8K run of SmolLM2 reads.
+const receipt = {
+  ...realReceipt,
+  base: { ...realReceipt.base, meanNll: 1.4123, perplexity: 4.105 },
+  adapter: { ...realReceipt.adapter, meanNll: 0.8912, perplexity: 2.438 },
   betterThanBase: true,
-  generations: [],
   exactMatch: { pattern: "#### (\\S+)", examples: 20, base: 0, adapter: 0.05 },
-});
+};
 
 function view(over: Partial<FineTuneView> = {}, status = "succeeded"): FineTuneView {
   return {
@@ -67,7 +69,7 @@ const training = (over: Partial<NonNullable<FineTuneView["training"]>> = {}): No
 
 describe("trainyard finetune --json", () => {
   it("reads the losses and the verdict from the receipt, and the throughput from training", () => {
-    const v = view({ receipt, training: training(), export: { sha256: SHA, bytes: 1234, downloadUrl: "/api/experiments/exp1/export" } });
+    const v = view({ receipt, training: training({ final: realTraining }), export: { sha256: SHA, bytes: 1234, downloadUrl: "/api/experiments/exp1/export" } });
     const json = fineTuneJson(v, { exportPath: "/out/smol.tar.gz", seconds: 212 });
     expect(json).toEqual<FineTuneJson>({
       experimentId: "exp1",
@@ -78,21 +80,21 @@ describe("trainyard finetune --json", () => {
       metrics: {
         basePerplexity: 4.105,
         adapterPerplexity: 2.438,
-        evalExamples: 60,
-        answerTokens: 9000,
-        trainSteps: 12,
-        finalTrainLoss: null,
+        evalExamples: realReceipt.examples,
+        answerTokens: realReceipt.adapter.tokens,
+        trainSteps: realTraining.steps,
+        finalTrainLoss: realTraining.finalTrainLoss,
         exactMatch: { pattern: "#### (\\S+)", examples: 20, base: 0, adapter: 0.05 },
       },
       exportPath: "/out/smol.tar.gz",
       exportSha256: SHA,
       seconds: 212,
-      tokensPerSecond: 118.4,
+      tokensPerSecond: realTraining.tokensPerSecond,
       resumable: false,
     });
     expect(fineTuneSummary(json, null)).toEqual([
       "Experiment exp1: succeeded in 212 s",
-      "mean NLL per answer token 0.891 (base 1.412) on 60 held-out examples: better than the base model",
+      `mean NLL per answer token 0.891 (base 1.412) on ${realReceipt.examples} held-out examples: better than the base model`,
       "exact match of the answer on 20 prompts: 5.0 % (base 0.0 %)",
       "Export: /out/smol.tar.gz",
     ]);
@@ -120,7 +122,21 @@ describe("trainyard finetune progress", () => {
   it("says only the step before training and the phase once ended", () => {
     const importing = view({ step: { name: "import_base", label: "Importing the base model" }, experiment: { ...view().experiment, status: "running", progressNote: "waiting for a free CPU" } });
     expect(describeFineTuneProgress(importing)).toBe("[running] Importing the base model (waiting for a free CPU)");
-    expect(describeFineTuneProgress(view({ training: training() }))).toBe("[succeeded] training");
+    expect(describeFineTuneProgress(view({ training: training() }))).toBe("[succeeded] Training");
+  });
+
+  it("says the imported base, the data checks and the preflight estimate once each, from the recipe's own files", () => {
+    const v = view({ base: ggufBase, checks: realChecks, preflight: realPreflight }, "running");
+    expect(milestoneLines(v)).toEqual([
+      { key: "base", line: "Base model: SmolLM2-135M-Instruct.Q4_1 (LlamaForCausalLM, 134.5 M parameters, dequantized from Q4_1)." },
+      { key: "checks", line: `Data: ${realChecks.counts.train} training and ${realChecks.counts.eval} evaluation examples, ${realChecks.tokens.train.overMaxLength} longer than 96 tokens (they keep their start).` },
+      { key: "preflight", line: `Preflight on cpu: about 1 min for 12 steps on cpu with 2 CPU thread(s) (${Math.round("time" in realPreflight ? realPreflight.smokeStep.tokensPerSecond : 0)} tokens/s measured on the longest examples).` },
+    ]);
+    const tooBig = { ...realPreflight, memory: { ...realPreflight.memory, fits: false as const, fitting: [{ batchSize: 1, maxLength: 256 }] } };
+    const { smokeStep: _s, time: _t, ...refused } = tooBig as typeof tooBig & { smokeStep?: unknown; time?: unknown };
+    expect(milestoneLines(view({ preflight: ZLoraPreflight.parse(refused) }))).toEqual([
+      { key: "preflight", line: "Preflight on cpu: does not fit in memory; these would: batch 1 x 256 tokens." },
+    ]);
   });
 
   it("rounds the estimate to what an estimate can say", () => {
