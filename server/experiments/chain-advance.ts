@@ -119,7 +119,8 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
       phase: "comparing",
       reason: null,
       results: JSON.stringify(results),
-      ...(results.export ? { exportSha256: results.export.sha256, exportBytes: BigInt(results.export.bytes) } : {}),
+      exportSha256: results.export.sha256,
+      exportBytes: BigInt(results.export.bytes),
     });
     return;
   }

@@ -62,8 +62,7 @@ export type StepSpec<S extends string, C> = {
 
 /** What a finished pipeline hands the experiment row: at least its verified export. */
 export interface PipelineResults {
-  /** null: a pipeline that makes no export yet (fine-tuning until its recipe's export job lands). */
-  export: { sha256: string; bytes: number } | null;
+  export: { sha256: string; bytes: number };
 }
 
 export interface Pipeline<S extends string, C extends ChainBase<S>, R extends PipelineResults = PipelineResults> {

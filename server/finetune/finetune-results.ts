@@ -5,14 +5,19 @@
  * folder. Each file is read through its recipe contract, stored as JSON on the experiment
  * row, and parsed with ZFineTuneResults when read back.
  */
+import { mkdir, rename } from "node:fs/promises";
+import path from "node:path";
 import { z } from "zod";
-import { ZLoraBase, ZLoraChecks, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "@/contracts/recipes";
+import { ZLoraBase, ZLoraChecks, ZLoraExport, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "@/contracts/recipes";
 import { ZUsage } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
+import { homePaths } from "@/server/config/home";
+import { controllerRuntime } from "@/server/config/runtime";
 import { parseStoredJson } from "@/server/db/stored-json";
 import { readOutput } from "@/server/jobs/read-output";
 import type { StepJob } from "@/server/experiments/chain-jobs";
 import { ZExportNames } from "@/server/experiments/export-names";
+import { copyOutputFile } from "@/server/experiments/job-outputs";
 import { LORA_STEPS, type LoraStep } from "@/server/experiments/pipelines/lora-steps";
 
 /** base.json without its file list (the page shows the identity, not every file). */
@@ -26,8 +31,7 @@ export const ZFineTuneResults = z.object({
   receipt: ZLoraReceipt,
   usage: z.partialRecord(z.enum(LORA_STEPS), ZUsage.nullable()),
   budgetNote: z.string().nullable().optional(),
-  /** null until the recipe's export job is part of the chain. */
-  export: ZExportNames.extend({ sha256: z.string(), bytes: z.number(), adapterSha256: z.string() }).nullable(),
+  export: ZExportNames.extend({ sha256: z.string(), bytes: z.number(), adapterSha256: z.string() }),
 });
 export type FineTuneResults = z.infer<typeof ZFineTuneResults>;
 
@@ -38,20 +42,26 @@ export function withoutFiles(base: z.infer<typeof ZLoraBase>): z.infer<typeof ZB
   return summary;
 }
 
-export async function collectFineTune(db: Db, jobs: Map<LoraStep, StepJob>): Promise<FineTuneResults> {
+export async function collectFineTune(db: Db, experimentId: string, jobs: Map<LoraStep, StepJob>): Promise<FineTuneResults> {
   const job = (s: LoraStep) => {
     const j = jobs.get(s);
     if (!j) throw new Error(`step ${s} has no job`);
     return j;
   };
+  const artifactsDir = homePaths(controllerRuntime().config.home).artifactsDir;
   // Each read is a worker call: all at once, they are independent.
-  const [base, checks, preflight, training, receipt] = await Promise.all([
+  const [base, checks, preflight, training, receipt, exportJson, copied] = await Promise.all([
     readOutput(db, job("import_base"), "base.json", ZLoraBase),
     readOutput(db, job("check_data"), "checks.json", ZLoraChecks),
     readOutput(db, job("preflight"), "preflight.json", ZLoraPreflight),
     readOutput(db, job("train"), "training.json", ZLoraTraining),
     readOutput(db, job("evaluate"), "receipt.json", ZLoraReceipt),
+    readOutput(db, job("export"), "export.json", ZLoraExport),
+    copyOutputFile(db, job("export"), "export.tar.gz", path.join(artifactsDir, "incoming"), `${experimentId}.tar.gz`),
   ]);
+  const finalDir = path.join(artifactsDir, copied.sha256);
+  await mkdir(finalDir, { recursive: true, mode: 0o700 });
+  await rename(copied.file, path.join(finalDir, "export.tar.gz"));
   const usage: FineTuneResults["usage"] = {};
   for (const [step, j] of jobs) usage[step] = parseStoredJson(ZUsage, j.usage);
   return {
@@ -61,6 +71,13 @@ export async function collectFineTune(db: Db, jobs: Map<LoraStep, StepJob>): Pro
     training,
     receipt,
     usage,
-    export: null,
+    export: {
+      sha256: copied.sha256,
+      bytes: copied.bytes,
+      adapterSha256: exportJson.adapterSha256,
+      folder: exportJson.folder,
+      fileName: exportJson.fileName,
+      loadingCommands: exportJson.loadingCommands,
+    },
   };
 }

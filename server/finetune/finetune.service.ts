@@ -6,9 +6,14 @@
  * generic runner with the LoRA pipeline (server/experiments/pipelines/lora.ts); cancel and
  * delete are experiments.cancel / experiments.delete, which treat every kind alike.
  */
+import { ZLoraAnswer } from "@/contracts/recipes";
+import { sha256Ref } from "@/contracts/worker/refs";
 import { getDb, type Db } from "@/server/db/client";
-import { badInput, conflict, notFound, unavailable } from "@/server/errors";
+import { absentWhenNotFound, badInput, conflict, isDomainError, notFound } from "@/server/errors";
 import { intentHash } from "@/server/jobs/intent-hash";
+import { isTerminal } from "@/server/jobs/job-state";
+import { jobsService, PROBE_MAX_AGE_MS } from "@/server/jobs/jobs.service";
+import { readOutput } from "@/server/jobs/read-output";
 import { targetsService } from "@/server/targets/targets.service";
 import { experimentsRepository, type ExperimentRow } from "@/server/experiments/experiments.repository";
 import { createAndAdvance, defaultTargetId, requireOpenProject, startedBefore } from "@/server/experiments/experiments.service";
@@ -19,11 +24,15 @@ import {
   ZStartFineTuneInput,
   ZTryItInput,
   ZTryItResultInput,
+  ZFineTuneSettings,
   type FineTuneView,
   type TryItResult,
 } from "./finetune.schema";
 import { fineTuneJobs, isResumable, toFineTuneView } from "./finetune.views";
 import type { z } from "zod";
+
+/** The answer of a try job is short: a minute of loading plus generating at a few tokens a second. */
+const TRY_DEADLINE_S = 15 * 60;
 
 export function fineTuneService(db: Db = getDb()) {
   const repo = experimentsRepository(db);
@@ -120,18 +129,53 @@ export function fineTuneService(db: Db = getDb()) {
     return get(exp.id);
   }
 
-  // "Try it" answers through the recipe's generate job, which its contract does not have yet.
-  const notYet = () =>
-    unavailable("Try it is not available yet: the llm-lora recipe of this version has no generate job.");
-
+  /** Starts one generate job on the trained adapter; its id is the try's id. */
   async function tryIt(raw: z.input<typeof ZTryItInput>): Promise<{ tryId: string }> {
-    await require(ZTryItInput.parse(raw).id);
-    throw notYet();
+    const input = ZTryItInput.parse(raw);
+    const exp = await require(input.id);
+    const jobs = await fineTuneJobs(db, exp);
+    const base = jobs.get("import_base");
+    const train = jobs.get("train");
+    if (base?.state !== "succeeded" || !base.outputSha256 || train?.state !== "succeeded" || !train.outputSha256) {
+      throw conflict(`"${exp.name}" has no trained adapter yet: Try it works once training has finished.`, { code: "no_adapter" });
+    }
+    const { device } = ZFineTuneSettings.parse(JSON.parse(exp.settings));
+    const { probe } = await targetsService(db).freshProbe(exp.targetId, PROBE_MAX_AGE_MS);
+    const cpus = Math.max(1, Math.floor(probe.capacity.cpus));
+    const job = await jobsService(db).admitJob({
+      opId: `${exp.opId}:try:${input.opId}`,
+      targetId: exp.targetId,
+      recipe: "llm-lora",
+      job: "generate",
+      input: {
+        model: sha256Ref(base.outputSha256),
+        adapter: sha256Ref(train.outputSha256),
+        prompt: input.prompt,
+        maxNewTokens: input.maxNewTokens,
+        device,
+      },
+      resources: { cpus, ramGb: 1 },
+      // Ahead of queued training: a person is waiting for this answer.
+      priority: 10,
+      deadlineSeconds: TRY_DEADLINE_S,
+    });
+    return { tryId: job.id };
   }
 
   async function tryItResult(raw: z.input<typeof ZTryItResultInput>): Promise<TryItResult> {
-    await require(ZTryItResultInput.parse(raw).id);
-    throw notYet();
+    const input = ZTryItResultInput.parse(raw);
+    const exp = await require(input.id);
+    const job = await jobsService(db).getView(input.tryId).catch(absentWhenNotFound);
+    if (!job || !job.opId.startsWith(`${exp.opId}:try:`)) throw notFound(`"${exp.name}" has no try ${input.tryId}.`);
+    if (!isTerminal(job.state)) return { state: "running" };
+    if (job.state !== "succeeded") return { state: "failed", message: `The answer could not be made (${job.state}${job.reason ? `, ${job.reason}` : ""}${job.detail ? `: ${job.detail}` : ""}).` };
+    try {
+      const answer = await readOutput(db, job, "answer.json", ZLoraAnswer);
+      return { state: "succeeded", prompt: answer.prompt, adapter: answer.adapter, base: answer.base, seconds: answer.seconds };
+    } catch (err) {
+      if (isDomainError(err)) return { state: "failed", message: err.message };
+      throw err;
+    }
   }
 
   return { start, get, resume, tryIt, tryItResult };

@@ -13,7 +13,7 @@ import { isActive } from "@/server/jobs/job-state";
 import { readOutput } from "@/server/jobs/read-output";
 import { targetsRepository } from "@/server/targets/targets.repository";
 import { stepJobs, type StepJob } from "@/server/experiments/chain-jobs";
-import type { ExperimentRow } from "@/server/experiments/experiments.repository";
+import { experimentsRepository, type ExperimentRow } from "@/server/experiments/experiments.repository";
 import { isExperimentTerminal } from "@/server/experiments/experiment-state";
 import { LORA, loraLookupContext, type LoraStep } from "@/server/experiments/pipelines/lora";
 import { ZFineTuneSettings, type FineTuneView, type LossPoint } from "./finetune.schema";
@@ -59,7 +59,7 @@ function currentStep(e: ExperimentRow, jobs: FineTuneJobs): FineTuneView["step"]
 /** The earlier attempt's curve up to where this one resumed, so a resumed curve continues. */
 async function earlierCurve(db: Db, e: ExperimentRow, resumedFromStep: number | null): Promise<{ train: LossPoint[]; eval: LossPoint[] }> {
   if (!e.resumedFromId || resumedFromStep === null) return { train: [], eval: [] };
-  const stopped = await db.experiment.findUnique({ where: { id: e.resumedFromId } });
+  const stopped = await experimentsRepository(db).find(e.resumedFromId);
   const train = stopped ? (await fineTuneJobs(db, stopped)).get("train") : undefined;
   if (!stopped || !train) return { train: [], eval: [] };
   const live = await liveTraining(db, train);
@@ -132,7 +132,7 @@ export async function toFineTuneView(db: Db, e: ExperimentRow): Promise<FineTune
     preflight,
     training,
     receipt,
-    export: results?.export && e.exportSha256 ? { sha256: e.exportSha256, bytes: results.export.bytes, downloadUrl: `/api/experiments/${encodeURIComponent(e.id)}/export` } : null,
+    export: results && e.exportSha256 ? { sha256: e.exportSha256, bytes: results.export.bytes, downloadUrl: `/api/experiments/${encodeURIComponent(e.id)}/export` } : null,
     resumable: isResumable(e, jobs.get("train")),
   };
 }

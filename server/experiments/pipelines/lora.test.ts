@@ -33,7 +33,7 @@ const spec = (s: LoraStep) => stepSpec(LORA, s);
 const input = (s: LoraStep, c: LoraContext) => spec(s).input(c) as Record<string, unknown>;
 
 describe("the fine-tuning pipeline", () => {
-  it("runs import, checks, preflight, training and evaluation one after another", () => {
+  it("runs import, checks, preflight, training, evaluation and export one after another", () => {
     const order: LoraStep[] = [];
     const outputs: LoraContext["outputs"] = {};
     for (;;) {
@@ -43,7 +43,7 @@ describe("the fine-tuning pipeline", () => {
       order.push(ready[0]!.name);
       outputs[ready[0]!.name] = hex("f");
     }
-    expect(order).toEqual(["import_base", "check_data", "preflight", "train", "evaluate"]);
+    expect(order).toEqual(["import_base", "check_data", "preflight", "train", "evaluate", "export"]);
     expect(LORA.budgetedStep).toBe("train");
   });
 

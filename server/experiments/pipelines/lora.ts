@@ -4,7 +4,6 @@
  * vs adapter on the held-out examples → export the verified archive. Each step is one job of
  * the llm-lora recipe whose input names earlier outputs by SHA-256, built only from the
  * recipe's contract. Data for the generic chain runner (../pipeline.ts), like tabular.ts.
- * The export step joins once the recipe's export job is in its contract.
  */
 import { createHash } from "node:crypto";
 import type { InputOf } from "@/contracts/recipes";
@@ -195,6 +194,23 @@ const STEPS: readonly Step[] = [
     deadlineSeconds: evaluating,
     cpus: allCpus,
   },
+  {
+    name: "export",
+    label: "Packaging and verifying the adapter",
+    phase: "comparing",
+    recipe: "llm-lora",
+    job: "export",
+    needs: ["import_base", "check_data", "train", "evaluate"],
+    input: (c) => ({
+      model: out(c, "import_base"),
+      adapter: out(c, "train"),
+      receipt: out(c, "evaluate"),
+      checks: out(c, "check_data"),
+      name: c.experimentName.slice(0, 200),
+    }),
+    deadlineSeconds: evaluating,
+    cpus: allCpus,
+  },
 ];
 
 /** The held-out data and the attempt it resumes come from the experiment row (fixed at start). */
@@ -244,5 +260,5 @@ export const LORA: Pipeline<LoraStep, LoraContext, FineTuneResults> = {
   context: loraContext,
   blobs: (c) => [...(c.evalSnapshotSha256 ? [c.evalSnapshotSha256] : []), ...baseBlobs(c.settings.base)],
   learn,
-  collect: (db, _exp, jobs: Map<LoraStep, StepJob>) => collectFineTune(db, jobs),
+  collect: (db, exp, jobs: Map<LoraStep, StepJob>) => collectFineTune(db, exp.id, jobs),
 };
