@@ -1,11 +1,14 @@
 /**
  * The raw body of an upload request (POST /api/datasets/upload, /api/finetune/uploads) as
  * chunks, never held whole. Our own iterator: leaving the loop early (a refusal) must not
- * cancel the body, which is then read and dropped (up to 256 MiB) so the client sees the
- * answer instead of a reset connection. A client that goes away mid-stream may leave
- * read() pending forever: every read races the request's abort.
+ * cancel the body, which is then read and dropped (up to 256 MiB, for at most 5 s) so the
+ * client sees the answer instead of a reset connection; a client still sending after that
+ * (a 60 GiB file announced over the cap) gets the answer and may see its connection cut.
+ * A client that goes away mid-stream may leave read() pending forever: every read races
+ * the request's abort.
  */
 const DRAIN_LIMIT = 256 * 1024 * 1024;
+const DRAIN_GRACE_MS = 5_000;
 
 export interface UploadBody {
   chunks: AsyncIterable<Uint8Array>;
@@ -52,7 +55,11 @@ export function uploadBody(req: Request): UploadBody {
     chunks,
     contentLength,
     drain: async () => {
-      if (reader && !req.signal.aborted) await Promise.race([dropRest(reader), gone.catch(() => {})]);
+      if (!reader || req.signal.aborted) return;
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_GRACE_MS)));
+      await Promise.race([dropRest(reader), gone.catch(() => {}), grace]);
+      clearTimeout(timer);
     },
   };
 }

@@ -49,7 +49,7 @@ export function isPublicPath(path: string): boolean {
 }
 
 /** Routes that stream a large body under their own caps; every other body is small JSON. */
-const STREAMED_BODY = [/^\/api\/datasets\/upload$/, /^\/api\/experiments\/[^/]+\/predict$/];
+const STREAMED_BODY = [/^\/api\/datasets\/upload$/, /^\/api\/finetune\/uploads$/, /^\/api\/experiments\/[^/]+\/predict$/];
 
 export function hasStreamedBody(path: string): boolean {
   return STREAMED_BODY.some((re) => re.test(path));
