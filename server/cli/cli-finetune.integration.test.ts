@@ -1,0 +1,113 @@
+/**
+ * `trainyard finetune` as a person and a script meet it, through the real server, worker
+ * and llm-lora recipe on the tiny random GPT-2: the model folder is sent file by file and
+ * only once, the --json object is the receipt's, following survives a server killed and
+ * started again mid-run, and bad command lines are refused before anything is sent.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "@/server/testing/cli-process";
+import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { EXAMPLES, SMALL, TINY_GPT2 } from "@/server/finetune/finetune-test-support";
+import type { FineTuneJson } from "./finetune/result-json";
+
+const SMALL_FLAGS = [
+  "--max-length", String(SMALL.maxLength), "--batch-size", String(SMALL.batchSize), "--rank", String(SMALL.rank),
+  "--lr", String(SMALL.learningRate), "--max-minutes", "5",
+];
+
+interface JsonError {
+  error: { message: string; code: string };
+}
+
+describe("trainyard finetune against the real server", { timeout: 600_000 }, () => {
+  let home: TestHome;
+  let server: TestServer;
+  let port: number;
+  const start = () => startTestServer({ home, port, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
+  beforeAll(async () => {
+    home = makeTestHome();
+    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
+    port = Number(new URL(server.url).port);
+  });
+  afterAll(() => server?.stop());
+
+  it("sends the model folder file by file, trains, and prints the receipt's losses, exact match and the saved export as one JSON object", async () => {
+    const out = path.join(home.scratch, "out");
+    const run = await runCli(server.url, [
+      "finetune", "--model", TINY_GPT2, "--data", EXAMPLES, ...SMALL_FLAGS, "--max-steps", "6",
+      "--answer-pattern", "#### (\\S+)", "--out", out, "--json",
+    ]).done;
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as FineTuneJson;
+    const view = await server.client.finetune.get.query({ id: result.experimentId });
+    const receipt = view.receipt!;
+    expect(result).toEqual<FineTuneJson>({
+      experimentId: view.experiment.id,
+      status: "succeeded",
+      baseLoss: receipt.base.meanNll,
+      adapterLoss: receipt.adapter.meanNll,
+      betterThanBase: receipt.adapter.meanNll < receipt.base.meanNll,
+      metrics: {
+        basePerplexity: receipt.base.perplexity,
+        adapterPerplexity: receipt.adapter.perplexity,
+        evalExamples: receipt.examples,
+        answerTokens: receipt.adapter.tokens,
+        trainSteps: 6,
+        finalTrainLoss: view.training!.final!.finalTrainLoss,
+        exactMatch: { pattern: "#### (\\S+)", examples: expect.any(Number) as number, base: receipt.exactMatch!.base, adapter: receipt.exactMatch!.adapter },
+      },
+      exportPath: view.export ? expect.stringMatching(/\.tar\.gz$/) as string : null,
+      exportSha256: view.export?.sha256 ?? null,
+      seconds: expect.any(Number) as number,
+      tokensPerSecond: view.training!.final!.tokensPerSecond,
+      resumable: false,
+    });
+    expect(view.base).toMatchObject({ name: "lm-buddy-fake-gpt2", source: "folder" });
+    if (view.export) expect(createHash("sha256").update(readFileSync(result.exportPath!)).digest("hex")).toBe(view.export.sha256);
+    // Every file of the folder went up once, with progress on stderr.
+    for (const f of readdirSync(TINY_GPT2)) expect(run.stderr).toContain(`uploading ${f}: 100%`);
+    expect(run.stderr).toMatch(/\[running\] Training the adapter: step \d+\/6/);
+    expect(run.stderr).toContain("Base model: lm-buddy-fake-gpt2 (GPT2LMHeadModel");
+  });
+
+  it("sends nothing twice, and follows an experiment across a server killed and started again while it trains", async () => {
+    const cli = runCli(server.url, ["finetune", "--model", TINY_GPT2, "--data", EXAMPLES, ...SMALL_FLAGS, "--max-steps", "30", "--json"]);
+    await waitFor("the CLI to report training", () => /Training the adapter: step/.test(cli.stderr()), 5 * 60_000, 200);
+    await server.kill9();
+    server = await start();
+    const run = await cli.done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("The server does not answer; waiting for it to come back…");
+    for (const f of readdirSync(TINY_GPT2)) {
+      expect(run.stderr).toContain(`${f}: already on the server, not sent again`);
+      expect(run.stderr).not.toContain(`uploading ${f}:`);
+    }
+    const result = JSON.parse(run.stdout) as FineTuneJson;
+    expect(result).toMatchObject({ status: "succeeded", metrics: { trainSteps: 30, exactMatch: null } });
+    expect(result.betterThanBase).toBe(result.adapterLoss! < result.baseLoss!);
+  });
+
+  it("refuses a bad setting, a folder that is not a model and a missing data file with the flag's name, before anything reaches the server", async () => {
+    const refused = async (args: string[]) => {
+      const r = await runCli(server.url, ["finetune", ...args, "--json"]).done;
+      return { exit: r.code, ...(JSON.parse(r.stdout) as JsonError).error };
+    };
+    expect(await refused(["--model", TINY_GPT2, "--data", EXAMPLES, "--rank", "0"])).toEqual({ exit: 2, code: "usage", message: "--rank 0 is refused: Too small: expected number to be >=1" });
+    expect(await refused(["--model", path.join(REPO, "tests/fixtures/models"), "--data", EXAMPLES])).toMatchObject({
+      exit: 1,
+      code: "not_a_model",
+      message: expect.stringContaining("is not a model folder: it has no config.json"),
+    });
+    expect(await refused(["--model", TINY_GPT2, "--data", path.join(home.scratch, "nope.jsonl")])).toMatchObject({ exit: 1, code: "file_unreadable", message: expect.stringMatching(/^--data: Cannot read/) });
+    const help = await runCli(server.url, ["finetune", "--help"]).done;
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--remote-model PATH");
+    // Only the two runs above made experiments.
+    const projects = await server.client.projects.list.query({ includeArchived: true });
+    expect(projects).toHaveLength(1);
+    expect(await server.client.experiments.list.query({ projectId: projects[0]!.id })).toHaveLength(2);
+  });
+});
