@@ -9,19 +9,26 @@ import { REPO, startTestServer, waitFor, type TestHome, type TestServer } from "
 
 export const TABULAR = path.join(REPO, "tests", "fixtures", "tabular");
 
-/** A copy of the real data recipe and its helpers as the local worker's training dir. */
-export function realDataTraining(home: TestHome): string {
+/**
+ * A copy of real recipes (default: the data recipe) and their helpers as the local worker's
+ * training dir; llm_lora also needs the export recipe and the evaluation package it imports.
+ */
+export function realDataTraining(home: TestHome, recipes: string[] = ["data"]): string {
   const dir = path.join(home.root, "training-real");
   const skip = (src: string) => !src.includes("__pycache__") && !src.includes(`${path.sep}tests`);
   mkdirSync(path.join(dir, "recipes"), { recursive: true });
-  cpSync(path.join(REPO, "training", "recipes", "data"), path.join(dir, "recipes", "data"), { recursive: true, filter: skip });
-  cpSync(path.join(REPO, "training", "trainyard_recipe"), path.join(dir, "trainyard_recipe"), { recursive: true, filter: skip });
+  for (const r of recipes) cpSync(path.join(REPO, "training", "recipes", r), path.join(dir, "recipes", r), { recursive: true, filter: skip });
+  const packages = recipes.includes("llm_lora") ? ["trainyard_recipe", "evaluation"] : ["trainyard_recipe"];
+  for (const p of packages) cpSync(path.join(REPO, "training", p), path.join(dir, p), { recursive: true, filter: skip });
   return dir;
 }
 
-/** `freshEnvs`: a new, empty environments folder, so the first data job builds the data tools (~25 s from local wheels). */
-export async function startDataServer(home: TestHome, opts: { freshEnvs?: boolean } = {}): Promise<TestServer> {
-  const env: Record<string, string> = { TRAINYARD_TRAINING_DIR: realDataTraining(home) };
+/**
+ * `freshEnvs`: a new, empty environments folder, so the first data job builds the data tools (~25 s from local wheels).
+ * `recipes`: the real recipes the worker gets (default: data).
+ */
+export async function startDataServer(home: TestHome, opts: { freshEnvs?: boolean; recipes?: string[] } = {}): Promise<TestServer> {
+  const env: Record<string, string> = { TRAINYARD_TRAINING_DIR: realDataTraining(home, opts.recipes) };
   if (opts.freshEnvs) {
     env.TRAINYARD_ENVS_DIR = path.join(home.root, "envs");
     mkdirSync(env.TRAINYARD_ENVS_DIR);
@@ -34,8 +41,8 @@ export interface UploadAnswer {
   body: { datasetId?: string; snapshotSha256?: string; bytes?: number; reused?: boolean; error?: string; code?: string };
 }
 
-export async function upload(server: TestServer, projectId: string, fileName: string, body: Uint8Array | string, encoding = "utf-8"): Promise<UploadAnswer> {
-  const q = new URLSearchParams({ projectId, fileName, encoding });
+export async function upload(server: TestServer, projectId: string, fileName: string, body: Uint8Array | string, encoding = "utf-8", kind?: "table" | "examples"): Promise<UploadAnswer> {
+  const q = new URLSearchParams({ projectId, fileName, encoding, ...(kind ? { kind } : {}) });
   const res = await fetch(`${server.url}/api/datasets/upload?${q}`, {
     method: "POST",
     headers: { "content-type": "application/octet-stream" },
