@@ -42,8 +42,10 @@ export function PromoteSheet({ modelId, version, onClose }: { modelId: string; v
   );
   // What the person decides on is the first answer: a refetch (any server event
   // invalidates every query) must not change it under their finger; only a CONFLICT does.
+  // Only an answer fetched since the sheet opened: the cache may hold one from before the
+  // last move (a sheet reopened after a promotion or a rollback elsewhere).
   const [frozen, setFrozen] = useState<Preview | null>(null);
-  if (preview.data && !frozen) setFrozen(preview.data);
+  if (preview.data && preview.isFetchedAfterMount && !frozen) setFrozen(preview.data);
   const p = frozen;
   const decision = refreshed?.decision ?? p?.decision;
   const revision = refreshed?.revision ?? p?.model.revision;
@@ -51,7 +53,7 @@ export function PromoteSheet({ modelId, version, onClose }: { modelId: string; v
   const ready = decision && canPromote(decision) && reason.trim().length > 0 && (ack === null || accepted);
   return (
     <Sheet title={`Promote version ${version}?`} onClose={onClose}>
-      {preview.isPending && <Loading label="Comparing with the selected version…" />}
+      {!frozen && !preview.error && <Loading label="Comparing with the selected version…" />}
       {preview.error && <ErrorMessage>Could not compare: {errorText(preview.error)}</ErrorMessage>}
       {p && decision && revision !== undefined && (
         <form

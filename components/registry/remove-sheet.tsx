@@ -1,5 +1,5 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatBytes } from "@/contracts/vocabulary";
 import { useTRPC } from "@/components/providers/trpc";
@@ -8,7 +8,7 @@ import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { Retention } from "./registry-types";
 import { bytesFreedBy, versionLabel } from "./retention-words";
-import { ReasonField, Sheet } from "./sheet";
+import { ReasonField, Sheet, useRefreshModels } from "./sheet";
 
 /**
  * Confirms removing versions from the registry (all or none): the sheet names each one,
@@ -17,20 +17,13 @@ import { ReasonField, Sheet } from "./sheet";
  */
 export function RemoveSheet({ projectId, chosen, retention, onClose }: { projectId: string; chosen: string[]; retention: Retention; onClose: () => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   // Decided on what the sheet opened with; a refetch behind it must not change the list.
   const [ids] = useState(chosen);
   const versions = retention.removable.filter((r) => ids.includes(r.versionId));
   const freed = bytesFreedBy(new Set(ids), retention.removable);
   const [reason, setReason] = useState("");
   const remove = useMutation(
-    trpc.models.removeVersions.mutationOptions({
-      onSuccess: () => {
-        void queryClient.invalidateQueries({ queryKey: trpc.models.pathKey() });
-        onClose();
-      },
-      onError: () => void queryClient.invalidateQueries({ queryKey: trpc.models.pathKey() }),
-    }),
+    trpc.models.removeVersions.mutationOptions(useRefreshModels(onClose)),
   );
   const title = versions.length === 1 ? `Remove ${versionLabel(versions[0]!)}?` : `Remove ${versions.length} versions?`;
   return (

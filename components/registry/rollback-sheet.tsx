@@ -1,5 +1,5 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
@@ -7,7 +7,7 @@ import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { formatMetric } from "@/components/experiment/format";
 import { refusalOf } from "./decision-words";
-import { ReasonField, Sheet } from "./sheet";
+import { ReasonField, Sheet, useRefreshModels } from "./sheet";
 
 /**
  * Roll the selection back from the version in use to an earlier selected one: the sheet
@@ -18,17 +18,10 @@ export function RollbackSheet(props: { modelId: string; from: number; to: number
   // Decided on what the page showed when the sheet opened; a later refetch must not change it.
   const [{ modelId, from, to, revision, onClose }] = useState(props);
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const cmp = useQuery(trpc.models.compare.queryOptions({ modelId, a: from, b: to }));
   const [reason, setReason] = useState("");
   const rollback = useMutation(
-    trpc.models.rollback.mutationOptions({
-      onSuccess: () => {
-        void queryClient.invalidateQueries({ queryKey: trpc.models.pathKey() });
-        onClose();
-      },
-      onError: () => void queryClient.invalidateQueries({ queryKey: trpc.models.pathKey() }),
-    }),
+    trpc.models.rollback.mutationOptions(useRefreshModels(onClose)),
   );
   const refusal = refusalOf(rollback.error);
   return (

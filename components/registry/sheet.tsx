@@ -1,5 +1,7 @@
 "use client";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, type ReactNode } from "react";
+import { useTRPC } from "@/components/providers/trpc";
 
 /**
  * A modal confirmation sheet (native <dialog>: focus stays inside, Escape closes). On a
@@ -35,4 +37,21 @@ export function ReasonField({ value, onChange }: { value: string; onChange: (v: 
       <textarea value={value} onChange={(e) => onChange(e.target.value)} rows={2} maxLength={2000} required className="rounded-md border border-slate-400 p-2" />
     </label>
   );
+}
+
+/**
+ * A sheet's mutation callbacks: every registry view is read again either way (a refusal
+ * often means the model moved), and the sheet closes on success.
+ */
+export function useRefreshModels(onClose: () => void) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: trpc.models.pathKey() });
+  return {
+    onSuccess: () => {
+      refresh();
+      onClose();
+    },
+    onError: refresh,
+  };
 }

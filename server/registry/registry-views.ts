@@ -8,13 +8,18 @@ import type { ModelVersionStatus } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
 import type { Tx } from "@/server/lifecycle/transition";
 import { notFound } from "@/server/errors";
-import { ZExperimentSettings } from "@/server/experiments/experiments.schema";
 import { ZActor, SELECTED, LIMITS } from "./registry.schema";
 
 type Client = Db | Tx;
 type VersionRow = NonNullable<Awaited<ReturnType<Db["modelVersion"]["findUnique"]>>>;
 type ModelRow = NonNullable<Awaited<ReturnType<Db["registeredModel"]["findUnique"]>>>;
 type EventRow = NonNullable<Awaited<ReturnType<Db["aliasEvent"]["findUnique"]>>>;
+
+/**
+ * The experiment's settings as it stored them; read as plain fields so a version of any
+ * experiment kind (tabular, fine-tuning) lists and compares alike.
+ */
+const ZVersionSettings = z.record(z.string(), z.unknown());
 
 /** Recipe and environment identity of the training that made a version. */
 export const ZVersionIdentity = z.strictObject({
@@ -43,7 +48,7 @@ export interface VersionView {
   evaluationContractHash: string;
   snapshotSha256: string;
   splitContractId: string | null;
-  settings: z.infer<typeof ZExperimentSettings>;
+  settings: z.infer<typeof ZVersionSettings>;
   identity: z.infer<typeof ZVersionIdentity>;
   targetId: string;
   createdAt: Date;
@@ -107,7 +112,7 @@ export function versionView(row: VersionRow, aliases: string[] = []): VersionVie
     evaluationContractHash: row.evaluationContractHash,
     snapshotSha256: row.snapshotSha256,
     splitContractId: row.splitContractId,
-    settings: ZExperimentSettings.parse(JSON.parse(row.settings)),
+    settings: ZVersionSettings.parse(JSON.parse(row.settings)),
     identity: ZVersionIdentity.parse(JSON.parse(row.identity)),
     targetId: row.targetId,
     createdAt: row.createdAt,

@@ -16,6 +16,8 @@ import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { upload, waitForProfile } from "@/server/datasets/test-support";
+import { copyVersionUpTo } from "./bound-copies";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 const REAL_TRAINING = { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") };
@@ -56,15 +58,16 @@ describe("the model registry", { timeout: 900_000 }, () => {
   const exp: Record<"a" | "b" | "c", string> = { a: "", b: "", c: "" };
   let modelId: string;
 
+  // The three trainings every test reads, started together once: a and b on accuracy, c on balanced accuracy.
   beforeAll(async () => {
     home = makeTestHome();
     server = await startTestServer({ home, env: REAL_TRAINING });
-    const first = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--max-minutes", "4", "--out", home.scratch, "--json"]).done;
-    expect(first.code, first.stderr).toBe(0);
-    exp.a = (JSON.parse(first.stdout) as { experimentId: string }).experimentId;
-    const a = await server.client.experiments.get.query({ id: exp.a });
-    projectId = a.projectId;
-    const datasetId = (await server.client.datasets.list.query({ projectId }))[0]!.id;
+    // "Default": the project the CLI commands below name when given no --project.
+    projectId = (await server.client.projects.create.mutate({ name: "Default" })).id;
+    const uploaded = await upload(server, projectId, "penguins.csv", readFileSync(PENGUINS));
+    expect(uploaded.status).toBe(201);
+    const datasetId = uploaded.body.datasetId!;
+    expect((await waitForProfile(server, datasetId)).status).toBe("ready");
     const start = (metric: "accuracy" | "balanced_accuracy") =>
       server.client.experiments.start.mutate({
         opId: randomUUID(),
@@ -72,10 +75,9 @@ describe("the model registry", { timeout: 900_000 }, () => {
         datasetId,
         settings: { target: "species", task: "multiclass", metric, mode: "quick", maxMinutes: 4 },
       });
-    const [b, c] = await Promise.all([start("accuracy"), start("balanced_accuracy")]);
-    exp.b = b.id;
-    exp.c = c.id;
-    for (const id of [exp.b, exp.c]) {
+    const [a, b, c] = await Promise.all([start("accuracy"), start("accuracy"), start("balanced_accuracy")]);
+    Object.assign(exp, { a: a.id, b: b.id, c: c.id });
+    for (const id of [exp.a, exp.b, exp.c]) {
       const done = await waitFor(`experiment ${id} to end`, async () => {
         const d = await server.client.experiments.get.query({ id });
         return d.status !== "running" ? d : undefined;
@@ -255,7 +257,7 @@ describe("the model registry", { timeout: 900_000 }, () => {
     expect(r.event).toMatchObject({ to: { number: 1 }, revision: before.model.revision + 1 });
   });
 
-  it("refuses a 33rd model and an export over the project's budget, naming what could be removed", async () => {
+  it("refuses a 33rd model and an export over the project's budget (a setting saved through the API), naming what could be removed", async () => {
     // Each new model holds a version of experiment a: the bound counts models, not trainings.
     for (let i = (await server.client.models.list.query({ projectId })).length; i < 32; i++) {
       await server.client.models.register.mutate({ experimentId: exp.a, newModelName: `Model ${i}` });
@@ -265,28 +267,65 @@ describe("the model registry", { timeout: 900_000 }, () => {
     const models = await server.client.models.list.query({ projectId });
     expect(models).toHaveLength(32);
     const other = models.find((m) => m.name === "Model 1")!;
-    // The budget is a setting; the test writes its row as an operator would.
-    const db = new Database(path.join(home.home, "trainyard.db"));
-    db.prepare(`INSERT INTO "Setting" (key, value, revision, updatedAt) VALUES (?, ?, 1, ?)`).run("registry", JSON.stringify({ exportBytesPerProject: 1024 }), new Date().toISOString());
-    try {
-      const r = await refusal(server.client.models.register.mutate({ experimentId: exp.b, modelId: other.id }));
-      expect(r).toMatchObject({ code: "CONFLICT", reason: "export_budget" });
-      expect(r.message).toMatch(/over its 1 KiB\. Could be removed: version \d+ of "/);
-      expect((await server.client.models.show.query({ modelId: other.id })).versions).toHaveLength(1);
-    } finally {
-      db.prepare(`DELETE FROM "Setting" WHERE key = ?`).run("registry");
-      db.close();
+    const defaults = await server.client.models.settings.query();
+    expect(defaults).toMatchObject({ revision: 0, values: { exportBytesPerProject: 2 * 1024 ** 3, minUsefulGain: 0.001 } });
+    // Bounds are checked at the API edge, changing nothing.
+    for (const values of [
+      { exportBytesPerProject: 10, minUsefulGain: 0.001 },
+      { exportBytesPerProject: 1024.5, minUsefulGain: 0.001 },
+      { exportBytesPerProject: 1024 ** 3, minUsefulGain: -0.1 },
+    ]) {
+      expect((await refusal(server.client.models.updateSettings.mutate({ values, revision: 0 }))).code).toBe("BAD_REQUEST");
     }
+    const used = (await server.client.models.retentionPreview.query({ projectId })).registeredBytes;
+    const saved = await server.client.models.updateSettings.mutate({ values: { exportBytesPerProject: used - 1, minUsefulGain: 0.001 }, revision: 0 });
+    expect(saved).toMatchObject({ revision: 1, values: { exportBytesPerProject: used - 1 } });
+    expect(await refusal(server.client.models.updateSettings.mutate({ values: defaults.values, revision: 0 }))).toMatchObject({ code: "CONFLICT", reason: "stale_revision" });
+    const r = await refusal(server.client.models.register.mutate({ experimentId: exp.b, modelId: other.id }));
+    expect(r).toMatchObject({ code: "CONFLICT", reason: "export_budget" });
+    expect(r.message).toMatch(/over its .*\. Could be removed: version \d+ of "/);
+    expect((await server.client.models.show.query({ modelId: other.id })).versions).toHaveLength(1);
+    // The retention preview names the oldest removable versions that would bring it back within the budget.
+    const plan = (await server.client.models.retentionPreview.query({ projectId })).toFitBudget;
+    expect(plan.fits).toBe(true);
+    expect(plan.versionIds.length).toBeGreaterThan(0);
+    expect(plan.bytesFreed).toBeGreaterThanOrEqual(1);
+    const cli = await cliJson(server.url, ["models", "retention"]);
+    expect(cli.json).toMatchObject({ budgetBytes: used - 1, registeredBytes: used, toFitBudget: { versionIds: plan.versionIds } });
+    const back = await server.client.models.updateSettings.mutate({ values: defaults.values, revision: 1 });
+    expect(back).toMatchObject({ revision: 2, values: defaults.values });
+    expect((await server.client.models.retentionPreview.query({ projectId })).toFitBudget.versionIds).toEqual([]);
   });
-  it("removes a version no alias points at (kept in the history, out of the budget, never selectable again) and refuses to remove the selected one", async () => {
+
+  it("moves another alias (staging) with its own event, leaving the selection alone; an aliased version is kept by retention", async () => {
+    const mine = (await server.client.models.list.query({ projectId })).find((m) => m.name === "Model 1")!;
+    const r = await cliJson(server.url, ["models", "promote", "Model 1", "1", "--alias", "staging", "--reason", "try it on staging"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ id: mine.id, revision: mine.revision + 1, selected: null, aliases: [{ name: "staging", version: 1 }], event: { alias: "staging", kind: "promote", from: null, to: { number: 1 } } });
+    const history = await server.client.models.history.query({ modelId: mine.id });
+    expect(history.map((e) => [e.alias, e.reason])).toEqual([["staging", "try it on staging"]]);
+    const retention = await server.client.models.retentionPreview.query({ projectId });
+    expect(retention.kept.find((k) => k.modelName === "Model 1" && k.aliases.includes("staging"))).toBeTruthy();
+    expect(await refusal(server.client.models.removeVersion.mutate({ modelId: mine.id, version: 1, reason: "tidy" }))).toMatchObject({ code: "CONFLICT", reason: "version_in_use" });
+  });
+
+  it("removes a version no alias points at from the CLI (kept in the history, out of the budget, never selectable again) and refuses to remove an aliased one", async () => {
     const before = await server.client.models.show.query({ modelId });
     const selected = before.model.selected!;
     const events = before.history.length;
     expect(await refusal(server.client.models.removeVersion.mutate({ modelId, version: selected.number, reason: "tidy up" }))).toMatchObject({ code: "CONFLICT", reason: "version_in_use" });
+    const refusedCli = await cliJson(server.url, ["models", "remove", MODEL, String(selected.number), "--reason", "tidy up"]);
+    expect([refusedCli.code, refusedCli.json.error?.code]).toEqual([1, "version_in_use"]);
     const listed = await server.client.models.retentionPreview.query({ projectId });
-    expect(listed.removable.some((r) => r.modelId === modelId && r.number === 3)).toBe(true);
-    const removed = await server.client.models.removeVersion.mutate({ modelId, version: 3, reason: "scored on another metric" });
-    expect(removed).toMatchObject({ number: 3, status: "removed" });
+    const three = listed.removable.find((r) => r.modelId === modelId && r.number === 3)!;
+    expect(three).toBeTruthy();
+    // Several at once are all or none: with the selected version among them, nothing is removed.
+    const all = await refusal(server.client.models.removeVersions.mutate({ projectId, versionIds: [three.versionId, selected.id], reason: "tidy up" }));
+    expect(all).toMatchObject({ code: "CONFLICT", reason: "version_in_use" });
+    expect((await server.client.models.show.query({ modelId })).versions.find((v) => v.number === 3)!.status).not.toBe("removed");
+    const removed = await cliJson(server.url, ["models", "remove", MODEL, "3", "--reason", "scored on another metric"]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.json).toMatchObject({ number: 3, status: "removed" });
     const after = await server.client.models.retentionPreview.query({ projectId });
     expect(after.removable.some((r) => r.modelId === modelId && r.number === 3)).toBe(false);
     expect(await refusal(server.client.models.promote.mutate({ modelId, version: 3, reason: "x", acceptRegression: true, expectedRevision: before.model.revision }))).toMatchObject({ reason: "version_removed" });
@@ -295,5 +334,34 @@ describe("the model registry", { timeout: 900_000 }, () => {
     expect(now.model.selected!.id).toBe(selected.id);
     expect(now.history).toHaveLength(events);
     expect(now.versions.find((v) => v.number === 3)!.status).toBe("removed");
+  });
+
+  it("holds 200 versions and shows 200 of 250 selection events, newest first; a 201st version is refused naming what to remove", async () => {
+    // 200 trainings would take hours: version rows are copied from a real one (bound-copies.ts).
+    const model = (await server.client.models.list.query({ projectId })).find((m) => m.name === "Model 2")!;
+    const v1 = (await server.client.models.show.query({ modelId: model.id })).versions[0]!;
+    copyVersionUpTo(path.join(home.home, "trainyard.db"), v1.id, 200);
+    const r = await refusal(server.client.models.register.mutate({ experimentId: exp.b, modelId: model.id }));
+    expect(r).toMatchObject({ code: "CONFLICT", reason: "too_many_versions" });
+    expect(r.message).toMatch(/200 versions.*Could be removed: version \d+ of "/);
+    let shown = await server.client.models.show.query({ modelId: model.id });
+    expect(shown.versions.map((v) => v.number)).toEqual(Array.from({ length: 200 }, (_, i) => 200 - i));
+    // 250 real promotions between two of them: all kept, the last 200 shown.
+    let revision = shown.model.revision;
+    for (let i = 0; i < 250; i++) {
+      const moved = await server.client.models.promote.mutate({ modelId: model.id, version: i % 2 ? 2 : 1, reason: `move ${i}`, acceptRegression: true, expectedRevision: revision });
+      revision = moved.model.revision;
+    }
+    shown = await server.client.models.show.query({ modelId: model.id });
+    expect(shown.history).toHaveLength(200);
+    expect(shown.history[0]!.reason).toBe("move 249");
+    expect(shown.history[199]!.reason).toBe("move 50");
+    expect((await server.client.models.history.query({ modelId: model.id, limit: 20 })).map((e) => e.reason)).toEqual(Array.from({ length: 20 }, (_, i) => `move ${249 - i}`));
+    const check = new Database(path.join(home.home, "trainyard.db"), { readonly: true });
+    try {
+      expect(check.prepare(`SELECT count(*) AS n FROM "AliasEvent" WHERE modelId = ?`).get(model.id)).toEqual({ n: 250 });
+    } finally {
+      check.close();
+    }
   });
 });
