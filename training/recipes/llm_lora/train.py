@@ -108,12 +108,35 @@ def _callback(ctx: JobContext, total_steps: int, max_seconds: float | None, stop
     return Progress()
 
 
+def build_trainer(model, tokenizer, train_items, eval_items, s: dict, device: str, total_steps: int,
+                  checkpoint_dir: Path, callbacks: list):
+    """TRL's SFTTrainer on pre-tokenised examples (completion_mask 0 -> label -100), with
+    batches grouped by length: the Trainer's length-grouped sampler puts the batch holding the
+    longest example first."""
+    from trl import SFTConfig, SFTTrainer
+
+    config = SFTConfig(
+        output_dir=str(checkpoint_dir), max_steps=total_steps, per_device_train_batch_size=s["batchSize"],
+        per_device_eval_batch_size=s["batchSize"], gradient_accumulation_steps=s["gradientAccumulation"],
+        learning_rate=s["learningRate"], lr_scheduler_type="linear", warmup_steps=0, seed=s["seed"],
+        data_seed=s["seed"], max_length=s["maxLength"], truncation_mode="keep_start", completion_only_loss=True,
+        logging_steps=1, save_strategy="steps", save_steps=s["checkpointEverySteps"], save_total_limit=2,
+        eval_strategy="steps" if eval_items else "no",
+        eval_steps=s["evalEverySteps"] or math.ceil(total_steps / 4), use_cpu=device == "cpu", bf16=use_bf16(device),
+        fp16=False, report_to=[], disable_tqdm=True, dataloader_num_workers=0, dataloader_pin_memory=device == "cuda",
+        include_num_input_tokens_seen="non_padding", save_only_model=False,
+        train_sampling_strategy="group_by_length",
+    )
+    return SFTTrainer(model=model, args=config, train_dataset=as_dataset(train_items),
+                      eval_dataset=as_dataset(eval_items) if eval_items else None, processing_class=tokenizer,
+                      callbacks=callbacks)
+
+
 @requires("model", "data")
 def run_train(ctx: JobContext, job_input: dict) -> dict:
     import datasets
     import torch
     from peft import get_peft_model
-    from trl import SFTConfig, SFTTrainer
 
     torch.set_num_threads(ctx.cpus)
     datasets.disable_progress_bars()
@@ -140,21 +163,8 @@ def run_train(ctx: JobContext, job_input: dict) -> dict:
 
     model = get_peft_model(load_model(model_dir, device), lora.peft_config())
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
-    config = SFTConfig(
-        output_dir=str(ctx.checkpoint_dir), max_steps=total_steps, per_device_train_batch_size=s["batchSize"],
-        per_device_eval_batch_size=s["batchSize"], gradient_accumulation_steps=s["gradientAccumulation"],
-        learning_rate=s["learningRate"], lr_scheduler_type="linear", warmup_steps=0, seed=s["seed"],
-        data_seed=s["seed"], max_length=s["maxLength"], truncation_mode="keep_start", completion_only_loss=True,
-        logging_steps=1, save_strategy="steps", save_steps=s["checkpointEverySteps"], save_total_limit=2,
-        eval_strategy="steps" if eval_items else "no",
-        eval_steps=s["evalEverySteps"] or math.ceil(total_steps / 4), use_cpu=device == "cpu", bf16=use_bf16(device),
-        fp16=False, report_to=[], disable_tqdm=True, dataloader_num_workers=0, dataloader_pin_memory=device == "cuda",
-        include_num_input_tokens_seen="non_padding", save_only_model=False,
-        train_sampling_strategy="group_by_length",
-    )
-    trainer = SFTTrainer(model=model, args=config, train_dataset=as_dataset(train_items),
-                         eval_dataset=as_dataset(eval_items) if eval_items else None, processing_class=tokenizer,
-                         callbacks=[_callback(ctx, total_steps, s["maxMinutes"] and s["maxMinutes"] * 60, stop)])
+    trainer = build_trainer(model, tokenizer, train_items, eval_items, s, device, total_steps, ctx.checkpoint_dir,
+                            [_callback(ctx, total_steps, s["maxMinutes"] and s["maxMinutes"] * 60, stop)])
     checkpoint = resume_from or _last_checkpoint(ctx.checkpoint_dir)
     resumed_step = json.loads((checkpoint / "trainer_state.json").read_text())["global_step"] if checkpoint else None
 

@@ -145,3 +145,28 @@ def test_sigterm_saves_a_checkpoint_exits_130_and_a_new_attempt_continues_at_the
     assert [p["loss"] for p in summary["trainLoss"][:saved_step]] == pytest.approx(first_losses[:saved_step])
     new_events = [e["step"] for e in resumed.events if e["type"] == "metric" and e["name"] == "train_loss"]
     assert new_events == [saved_step + 1, saved_step + 2]
+
+
+def test_training_batches_are_grouped_by_length_with_the_longest_first(tmp_path, tiny, tiny_data):
+    import random
+
+    from peft import get_peft_model
+
+    from recipes.llm_lora.setup import LoraSettings, load_model, tokenised_examples
+    from recipes.llm_lora.template import load_tokenizer
+    from recipes.llm_lora.train import _settings, build_trainer
+
+    tokenizer = load_tokenizer(tiny / "model")
+    items, _ = tokenised_examples(tokenizer, tiny_data, "train.jsonl", 256)
+    settings = _settings({"maxLength": 256, "batchSize": 4, "seed": 0})
+    model = get_peft_model(load_model(tiny / "model", "cpu"), LoraSettings.from_input({"rank": 2}).peft_config())
+    trainer = build_trainer(model, tokenizer, items, [], settings, "cpu", 10, tmp_path, [])
+    batches = list(trainer.get_train_dataloader())
+    lengths = [len(i.input_ids) for i in items]
+    assert batches[0]["input_ids"].shape[1] == max(lengths)  # an out-of-memory shows at step 1
+    real = sum(int(b["attention_mask"].sum()) for b in batches)
+    assert real == sum(lengths)  # every example once per epoch
+    grouped = real / sum(b["input_ids"].numel() for b in batches)
+    shuffled = random.Random(0).sample(lengths, len(lengths))
+    unsorted = sum(lengths) / sum(max(shuffled[i:i + 4]) * len(shuffled[i:i + 4]) for i in range(0, len(lengths), 4))
+    assert grouped > unsorted + 0.05  # less compute goes to padding than with batches in random order
