@@ -1,5 +1,6 @@
 import type { LoraChecks } from "@/contracts/recipes/llm-lora";
 import { Conversations } from "./conversation";
+import { FactList } from "./fact-list";
 
 /** The data checks before training: usable lines, problems with line numbers, duplicates, the split, token lengths. */
 export function ChecksPanel({ checks }: { checks: LoraChecks }) {
@@ -21,14 +22,7 @@ export function ChecksPanel({ checks }: { checks: LoraChecks }) {
   if (t.train.droppedNoAnswerLeft) rows.push(["Dropped", `${t.train.droppedNoAnswerLeft} training examples had no answer left after truncation`]);
   return (
     <div className="flex flex-col gap-3">
-      <dl className="grid grid-cols-1 gap-x-4 gap-y-2 sm:grid-cols-[max-content_1fr]" aria-label="Data checks">
-        {rows.map(([k, v]) => (
-          <div key={k} className="contents">
-            <dt className="text-sm font-medium text-slate-700">{k}</dt>
-            <dd className="break-words text-sm text-slate-900">{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList rows={rows} label="Data checks" />
       <details className="text-sm">
         <summary className="min-h-10 cursor-pointer font-medium">First training examples</summary>
         <Conversations examples={checks.preview} label="First training examples" />

@@ -5,11 +5,11 @@
  * field sends the user to that field's step, where it shows under the field.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Button } from "@/components/ui/button";
 import { chooseComputer } from "@/components/wizard/choose-computer";
 import { StepComputer } from "@/components/wizard/step-computer";
+import { BackNext, useStepHeadingFocus, WizardSteps } from "@/components/wizard/wizard-steps";
 import { ComputerAbility } from "./computer-ability";
 import { StepBaseModel } from "./step-base-model";
 import { StepExamples } from "./step-examples";
@@ -26,15 +26,7 @@ export function FineTuneWizard({ projectId }: { projectId: string }) {
   const project = useQuery(trpc.projects.get.queryOptions({ id: projectId }));
   const dataset = useQuery({ ...trpc.datasets.get.queryOptions({ id: c.datasetId ?? "" }), enabled: Boolean(c.datasetId) });
   const evalSet = useQuery({ ...trpc.datasets.get.queryOptions({ id: c.evalDatasetId ?? "" }), enabled: Boolean(c.evalDatasetId) });
-  const heading = useRef<HTMLHeadingElement>(null);
-  const firstRender = useRef(true);
-  useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    heading.current?.focus(); // move focus to the new step for keyboard and screen-reader users
-  }, [c.step]);
+  const heading = useStepHeadingFocus(c.step);
 
   // A changed choice is a new intent: the server's earlier refusal no longer applies.
   const update = (patch: Partial<FineTuneChoices>) => {
@@ -58,22 +50,7 @@ export function FineTuneWizard({ projectId }: { projectId: string }) {
       <h2 id="wizard-title" className="text-lg font-semibold">
         Fine-tune a language model
       </h2>
-      <nav aria-label="Wizard steps" className="-mx-4 overflow-x-auto px-4">
-        <ol className="flex min-w-max gap-1 text-sm">
-          {STEP_TITLES.map((t, i) => (
-            <li key={t}>
-              <button
-                type="button"
-                onClick={() => go(i)}
-                aria-current={c.step === i ? "step" : undefined}
-                className={`min-h-10 rounded-md px-2 py-1 ${c.step === i ? "bg-blue-700 text-white" : "text-slate-800 hover:bg-slate-100"}`}
-              >
-                {i + 1}. {t}
-              </button>
-            </li>
-          ))}
-        </ol>
-      </nav>
+      <WizardSteps titles={STEP_TITLES} step={c.step} go={go} />
       <div className="flex min-w-0 flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4">
         <h3 ref={heading} tabIndex={-1} className="text-base font-semibold outline-none">
           Step {c.step + 1} of {STEP_TITLES.length}: {STEP_TITLES[c.step]}
@@ -103,18 +80,7 @@ export function FineTuneWizard({ projectId }: { projectId: string }) {
             }}
           />
         )}
-        <div className="flex flex-wrap gap-2">
-          {c.step > 0 && (
-            <Button variant="secondary" onClick={() => go(c.step - 1)}>
-              Back
-            </Button>
-          )}
-          {c.step < STEP_TITLES.length - 1 && (
-            <Button disabled={!canNext} onClick={() => go(c.step + 1)}>
-              Next
-            </Button>
-          )}
-        </div>
+        <BackNext step={c.step} steps={STEP_TITLES.length} canNext={Boolean(canNext)} go={go} />
       </div>
     </section>
   );

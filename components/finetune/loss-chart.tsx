@@ -24,7 +24,7 @@ export function LossChart({ train, evalLoss }: { train: LossPoint[]; evalLoss: L
           <LineChart accessibilityLayer={false} data={byStep(train, evalLoss)} margin={{ top: 8, right: 8, bottom: 20, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" dataKey="step" domain={["dataMin", "dataMax"]} allowDecimals={false} label={{ value: "step", position: "insideBottom", offset: -10 }} />
-            <YAxis domain={["auto", "auto"]} width={48} tickFormatter={(v: number) => v.toFixed(2)} />
+            <YAxis domain={["auto", "auto"]} width={48} tickFormatter={(v: number) => String(Number(v.toPrecision(5)))} />
             <Tooltip />
             <Legend verticalAlign="top" height={24} />
             <Line type="monotone" dataKey="train" name="train loss" stroke="#1d4ed8" dot={false} isAnimationActive={false} connectNulls />

@@ -1,5 +1,6 @@
 import type { LoraPreflight } from "@/contracts/recipes/llm-lora";
 import { preflightWords } from "./finetune-words";
+import { FactList } from "./fact-list";
 
 /** What the preflight measured before the full run: the device works, the memory fits, how long it takes. */
 export function PreflightPanel({ preflight }: { preflight: LoraPreflight }) {
@@ -11,14 +12,7 @@ export function PreflightPanel({ preflight }: { preflight: LoraPreflight }) {
   if (w.time) rows.push(["Time estimate", w.time]);
   return (
     <div className="flex flex-col gap-2">
-      <dl className="grid grid-cols-1 gap-x-4 gap-y-2 sm:grid-cols-[max-content_1fr]" aria-label="Preflight">
-        {rows.map(([k, v]) => (
-          <div key={k} className="contents">
-            <dt className="text-sm font-medium text-slate-700">{k}</dt>
-            <dd className="break-words text-sm text-slate-900">{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList rows={rows} label="Preflight" />
       {!w.fits && (
         <p className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
           This setup does not fit the device’s memory, so training was not started. {w.fitting}

@@ -1,5 +1,6 @@
 import type { LoraReceipt } from "@/contracts/recipes/llm-lora";
 import { fineTuneVerdict } from "./finetune-words";
+import { SideBySide } from "./side-by-side";
 
 const pct = (v: number) => `${Math.round(v * 100)} %`;
 
@@ -64,20 +65,14 @@ export function Generations({ generations }: { generations: LoraReceipt["generat
             <span className="font-medium">Prompt: </span>
             {g.prompt}
           </p>
-          <div className="grid gap-2 md:grid-cols-3">
-            {(
-              [
-                ["Reference", g.reference, "bg-slate-50"],
-                ["Base model", g.base, "bg-white"],
-                ["With the adapter", g.adapter, "bg-green-50"],
-              ] as const
-            ).map(([k, text, tone]) => (
-              <div key={k} className={`min-w-0 rounded-md border border-slate-200 p-2 ${tone}`}>
-                <p className="text-xs font-medium text-slate-700">{k}</p>
-                <p className="whitespace-pre-wrap break-words text-sm">{text || "(empty)"}</p>
-              </div>
-            ))}
-          </div>
+          <SideBySide
+            columns="md:grid-cols-3"
+            answers={[
+              ["Reference", g.reference, "bg-slate-50"],
+              ["Base model", g.base, "bg-white"],
+              ["With the adapter", g.adapter, "bg-green-50"],
+            ]}
+          />
         </li>
       ))}
     </ol>

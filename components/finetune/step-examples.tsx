@@ -3,9 +3,11 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc";
 import { QueryState } from "@/components/ui/query-state";
 import { SelectField } from "@/components/ui/select-field";
+import { UploadFile } from "@/components/wizard/upload-file";
 import { ExamplesPreview } from "./examples-preview";
 import { Field, numberFrom } from "./field";
-import { JsonlUpload } from "./jsonl-upload";
+
+const JSONL = ".jsonl,.json,application/jsonl,application/x-ndjson";
 
 type Props = {
   projectId: string;
@@ -29,14 +31,15 @@ export function StepExamples({ projectId, datasetId, evalDatasetId, evalFraction
   // Only files of examples: a table cannot be fine-tuned on.
   const options = (datasets.data ?? []).filter((d) => d.kind === "examples").map((d) => [d.id, `${d.name} (${d.rowCount !== null ? `${d.rowCount} examples` : d.status})`] as const);
   return (
-    <div className="flex flex-col gap-5">
+    <div className="flex min-w-0 flex-col gap-5">
       <p className="text-sm text-slate-700">
         One example per line, as <code>{`{"prompt", "completion"}`}</code>, chat <code>{`{"messages": [...]}`}</code> or alpaca <code>{`{"instruction", "input", "output"}`}</code>. Only the answer
         (completion or assistant) tokens are trained on.
       </p>
-      <JsonlUpload
+      <UploadFile
         id="ft-upload"
         label="Upload training examples (JSONL)"
+        accept={JSONL}
         projectId={projectId}
         onUploaded={(id) => {
           refreshList();
@@ -47,6 +50,7 @@ export function StepExamples({ projectId, datasetId, evalDatasetId, evalFraction
       {datasets.data && (
         <SelectField
           id="ft-dataset"
+          className="w-full max-w-full"
           label="Or use examples of this project"
           value={datasetId ?? ""}
           onChange={(id) => onChange({ datasetId: id || null })}
@@ -61,11 +65,12 @@ export function StepExamples({ projectId, datasetId, evalDatasetId, evalFraction
       )}
       {datasetId && <ExamplesPreview datasetId={datasetId} label="Training examples" />}
 
-      <fieldset className="flex flex-col gap-3 rounded-md border border-slate-200 p-3">
+      <fieldset className="flex min-w-0 flex-col gap-3 rounded-md border border-slate-200 p-3">
         <legend className="px-1 text-sm font-medium text-slate-800">Held out for evaluation</legend>
-        <JsonlUpload
+        <UploadFile
           id="ft-eval-upload"
           label="Upload an evaluation file (JSONL, optional)"
+          accept={JSONL}
           projectId={projectId}
           onUploaded={(id) => {
             refreshList();
@@ -75,6 +80,7 @@ export function StepExamples({ projectId, datasetId, evalDatasetId, evalFraction
         {datasets.data && (
           <SelectField
             id="ft-eval-dataset"
+            className="w-full max-w-full"
             label="Or evaluate on examples of this project"
             value={evalDatasetId ?? ""}
             onChange={(id) => onChange({ evalDatasetId: id || null })}

@@ -8,6 +8,7 @@ import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { fieldErrors } from "./finetune-words";
 import { settingsOf, type FineTuneChoices } from "./wizard-state";
+import { FactList } from "./fact-list";
 
 const newOpId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `op-${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
@@ -59,14 +60,7 @@ export function StepFineTuneReview({ projectId, choices: c, computer, computerId
   const go = () => start.mutate({ opId, ...input });
   return (
     <div className="flex flex-col gap-4">
-      <dl className="grid grid-cols-1 gap-x-4 gap-y-2 rounded-md border border-slate-200 bg-white p-3 sm:grid-cols-[max-content_1fr]" aria-label="Review">
-        {rows.map(([k, v]) => (
-          <div key={k} className="contents">
-            <dt className="text-sm font-medium text-slate-700">{k}</dt>
-            <dd className="break-words text-sm text-slate-900">{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList rows={rows} label="Review" className="rounded-md border border-slate-200 bg-white p-3" />
       {problemList.length > 0 && (
         <ul className="list-disc pl-5 text-sm text-amber-900" aria-label="To fix before starting">
           {problemList.map((p) => (

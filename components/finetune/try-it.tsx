@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { Card } from "./card";
+import { SideBySide } from "./side-by-side";
 
 const newOpId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `op-${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
@@ -42,19 +43,15 @@ export function TryIt({ experimentId }: { experimentId: string }) {
       {result.error && <ErrorMessage>Could not read the answer: {errorText(result.error)}</ErrorMessage>}
       {r?.state === "failed" && <ErrorMessage>{r.message}</ErrorMessage>}
       {r?.state === "succeeded" && (
-        <div className="grid gap-2 md:grid-cols-2" data-testid="try-result">
-          {(
-            [
+        <div className="flex flex-col gap-1" data-testid="try-result">
+          <SideBySide
+            columns="md:grid-cols-2"
+            answers={[
               ["With the adapter", r.adapter, "bg-green-50"],
               ["Base model", r.base, "bg-white"],
-            ] as const
-          ).map(([k, text, tone]) => (
-            <div key={k} className={`min-w-0 rounded-md border border-slate-200 p-2 ${tone}`}>
-              <p className="text-xs font-medium text-slate-700">{k}</p>
-              <p className="whitespace-pre-wrap break-words text-sm">{text || "(empty)"}</p>
-            </div>
-          ))}
-          <p className="text-xs text-slate-600 md:col-span-2">Answered in {r.seconds.toFixed(1)} s.</p>
+            ]}
+          />
+          <p className="text-xs text-slate-600">Answered in {r.seconds.toFixed(1)} s.</p>
         </div>
       )}
     </Card>

@@ -5,7 +5,6 @@
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
-import { useEffect, useRef } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
@@ -14,6 +13,7 @@ import { chooseComputer } from "./choose-computer";
 import { applyRecommendedActions } from "@/contracts/vocabulary";
 import { StepBudget } from "./step-budget";
 import { StepComputer } from "./step-computer";
+import { BackNext, useStepHeadingFocus, WizardSteps } from "./wizard-steps";
 import { StepData } from "./step-data";
 import { StepIssues } from "./step-issues";
 import { StepReview } from "./step-review";
@@ -33,15 +33,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
   const dataset = useQuery({ ...trpc.datasets.get.queryOptions({ id: draft?.datasetId ?? "" }), enabled: Boolean(draft?.datasetId) });
   const checks = useChecks(draft?.datasetId ?? null, draft?.target ?? null);
   const discard = useMutation(trpc.drafts.discard.mutationOptions());
-  const heading = useRef<HTMLHeadingElement>(null);
-  const firstRender = useRef(true);
-  useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    heading.current?.focus(); // move focus to the new step for keyboard and screen-reader users
-  }, [draft?.step]);
+  const heading = useStepHeadingFocus(draft?.step);
 
   if (w.loading) return <Loading label="Restoring your choices…" />;
   if (w.loadError) return <ErrorMessage>Could not load the wizard draft: {errorText(w.loadError)}</ErrorMessage>;
@@ -68,22 +60,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
       <h2 id="wizard-title" className="text-lg font-semibold">
         Train a prediction model
       </h2>
-      <nav aria-label="Wizard steps" className="-mx-4 overflow-x-auto px-4">
-        <ol className="flex min-w-max gap-1 text-sm">
-          {STEP_TITLES.map((t, i) => (
-            <li key={t}>
-              <button
-                type="button"
-                onClick={() => go(i)}
-                aria-current={draft.step === i ? "step" : undefined}
-                className={`min-h-10 rounded-md px-2 py-1 ${draft.step === i ? "bg-blue-700 text-white" : "text-slate-800 hover:bg-slate-100"}`}
-              >
-                {i + 1}. {t}
-              </button>
-            </li>
-          ))}
-        </ol>
-      </nav>
+      <WizardSteps titles={STEP_TITLES} step={draft.step} go={go} />
       <div className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4">
         <h3 id="wizard-heading" ref={heading} tabIndex={-1} className="text-base font-semibold outline-none">
           Step {draft.step + 1} of {STEP_TITLES.length}: {STEP_TITLES[draft.step]}
@@ -110,18 +87,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
             onStarted={() => discard.mutate({ projectId })}
           />
         )}
-        <div className="flex flex-wrap gap-2">
-          {draft.step > 0 && (
-            <Button variant="secondary" onClick={() => go(draft.step - 1)}>
-              Back
-            </Button>
-          )}
-          {draft.step < STEP_TITLES.length - 1 && (
-            <Button disabled={!canNext} onClick={() => go(draft.step + 1)}>
-              Next
-            </Button>
-          )}
-        </div>
+        <BackNext step={draft.step} steps={STEP_TITLES.length} canNext={Boolean(canNext)} go={go} />
       </div>
       <div aria-live="polite" className="text-sm text-slate-600">
         {(w.saveState === "saving" || w.saveState === "pending") && "Saving your choices…"}

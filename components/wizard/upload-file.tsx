@@ -7,7 +7,22 @@ import { useRef, useState } from "react";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { formatBytes } from "@/contracts/vocabulary";
 
-export function UploadFile({ projectId, onUploaded }: { projectId: string; onUploaded: (datasetId: string) => void }) {
+const TABLE_FILES = { id: "wizard-upload", label: "Upload a file (CSV, TSV, gzip or Parquet)", accept: ".csv,.tsv,.txt,.gz,.parquet,text/csv" };
+
+/** Defaults to a table file; the fine-tuning wizard passes its own id, label and accepted types (JSONL). */
+export function UploadFile({
+  projectId,
+  onUploaded,
+  id = TABLE_FILES.id,
+  label = TABLE_FILES.label,
+  accept = TABLE_FILES.accept,
+}: {
+  projectId: string;
+  onUploaded: (datasetId: string) => void;
+  id?: string;
+  label?: string;
+  accept?: string;
+}) {
   const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -47,13 +62,13 @@ export function UploadFile({ projectId, onUploaded }: { projectId: string; onUpl
   const pct = progress && progress.total ? Math.round((progress.loaded / progress.total) * 100) : 0;
   return (
     <div className="flex flex-col gap-2">
-      <label htmlFor="wizard-upload" className="text-sm font-medium text-slate-800">
-        Upload a file (CSV, TSV, gzip or Parquet)
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">
+        {label}
       </label>
       <input
-        id="wizard-upload"
+        id={id}
         type="file"
-        accept=".csv,.tsv,.txt,.gz,.parquet,text/csv"
+        accept={accept}
         className="max-w-full text-sm file:mr-3 file:min-h-10 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3"
         disabled={Boolean(progress)}
         onChange={(e) => {
