@@ -38,7 +38,7 @@ export interface RetentionPreview {
   toFitBudget: { versionIds: string[]; bytesFreed: number; fits: boolean };
 }
 
-type VersionRow = { id: string; modelId: string; number: number; exportSha256: string; exportBytes: bigint; createdAt: Date };
+export type RetentionRow = { id: string; modelId: string; number: number; exportSha256: string; exportBytes: bigint; createdAt: Date };
 
 /** Bytes of the distinct exports the project's versions hold. */
 export async function registeredBytes(db: Db | Tx, projectId: string): Promise<{ bytes: number; hashes: Set<string> }> {
@@ -55,7 +55,7 @@ export async function registeredBytes(db: Db | Tx, projectId: string): Promise<{
  * Bytes freed by removing `chosen` (a subset of `removable`): an archive counts once it
  * has no version left that is kept or not chosen.
  */
-function freedBy(chosen: VersionRow[], removable: VersionRow[], keptHashes: Set<string>): number {
+function freedBy(chosen: RetentionRow[], removable: RetentionRow[], keptHashes: Set<string>): number {
   const chosenIds = new Set(chosen.map((v) => v.id));
   const stillHeld = new Set([...keptHashes, ...removable.filter((v) => !chosenIds.has(v.id)).map((v) => v.exportSha256)]);
   const sizes = new Map(chosen.filter((v) => !stillHeld.has(v.exportSha256)).map((v) => [v.exportSha256, Number(v.exportBytes)]));
@@ -67,11 +67,11 @@ function freedBy(chosen: VersionRow[], removable: VersionRow[], keptHashes: Set<
  * share one (an archive a kept version holds frees nothing and is never planned), the
  * group whose newest version is oldest first: old versions are the ones people expect to go.
  */
-function planToFit(removable: VersionRow[], keptHashes: Set<string>, used: number, budget: number): RetentionPreview["toFitBudget"] {
+export function planToFit(removable: RetentionRow[], keptHashes: Set<string>, used: number, budget: number): RetentionPreview["toFitBudget"] {
   if (used <= budget) return { versionIds: [], bytesFreed: 0, fits: true };
-  const groups = new Map<string, VersionRow[]>();
+  const groups = new Map<string, RetentionRow[]>();
   for (const v of removable) if (!keptHashes.has(v.exportSha256)) groups.set(v.exportSha256, [...(groups.get(v.exportSha256) ?? []), v]);
-  const newest = (g: VersionRow[]) => Math.max(...g.map((v) => v.createdAt.getTime()));
+  const newest = (g: RetentionRow[]) => Math.max(...g.map((v) => v.createdAt.getTime()));
   const ordered = [...groups.values()].sort((a, b) => newest(a) - newest(b));
   const versionIds: string[] = [];
   let bytesFreed = 0;
