@@ -49,22 +49,18 @@ export async function collectResults(db: Db, experimentId: string, experimentNam
     return j;
   };
   const train = job("train");
-  const artifactsDir = path.join(homePaths(controllerRuntime().config.home).artifactsDir);
   // Each read is a worker call (a process start here, a round trip over SSH): all at once,
   // since they are independent; serially they took seconds at the end of every chain.
   const [candidate, baseline, copied, training, leaderboard, featureImportance, featureSchema, exportJson] = await Promise.all([
     readOutput(db, job("score_candidate"), "receipt.json", ZReceipt),
     readOutput(db, job("score_baseline"), "receipt.json", ZReceipt),
-    copyOutputFile(db, job("package"), "export.tar.gz", path.join(artifactsDir, "incoming"), `${experimentId}.tar.gz`),
+    keepExportArchive(db, job("package"), experimentId),
     readOutput(db, train, "training.json", ZTraining),
     readOptionalOutput(db, train, "leaderboard.json", ZLeaderboard),
     readOptionalOutput(db, train, "feature_importance.json", ZFeatureImportance),
     readOptionalOutput(db, train, "feature_schema.json", ZFeatureSchema),
     readOptionalOutput(db, job("package"), "export.json", ZExportSummary),
   ]);
-  const finalDir = path.join(artifactsDir, copied.sha256);
-  await mkdir(finalDir, { recursive: true, mode: 0o700 });
-  await rename(copied.file, path.join(finalDir, "export.tar.gz"));
   const usage: ExperimentResults["usage"] = {};
   for (const [step, j] of jobs) usage[step] = parseStoredJson(ZUsage, j.usage);
   return {
@@ -83,6 +79,19 @@ export async function collectResults(db: Db, experimentId: string, experimentNam
       ...exportNames(exportJson, experimentName, copied.sha256),
     },
   };
+}
+
+/**
+ * Copies a job's export.tar.gz into the controller's artifacts folder, verified against the
+ * job's manifest, where exportArchivePath finds it by its SHA-256.
+ */
+export async function keepExportArchive(db: Db, job: StepJob, experimentId: string): Promise<{ sha256: string; bytes: number }> {
+  const artifactsDir = homePaths(controllerRuntime().config.home).artifactsDir;
+  const copied = await copyOutputFile(db, job, "export.tar.gz", path.join(artifactsDir, "incoming"), `${experimentId}.tar.gz`);
+  const finalDir = path.join(artifactsDir, copied.sha256);
+  await mkdir(finalDir, { recursive: true, mode: 0o700 });
+  await rename(copied.file, path.join(finalDir, "export.tar.gz"));
+  return { sha256: copied.sha256, bytes: copied.bytes };
 }
 
 /** Where the controller keeps an experiment's verified export archive. */

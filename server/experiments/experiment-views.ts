@@ -2,9 +2,9 @@
 import type { Db } from "@/server/db/client";
 import { isActive } from "@/server/jobs/job-state";
 import { ZExperimentSettings, type TExperimentSettings } from "./experiments.schema";
-import { ZFineTuneSettings } from "@/server/finetune/finetune.schema";
+import { ZFineTuneSettings } from "./pipelines/lora-settings";
 import { baseModelName } from "./pipelines/lora";
-import { parseFineTuneResults } from "@/server/finetune/finetune-results";
+import { parseFineTuneResults } from "./pipelines/lora-results";
 import { stepJobs } from "./chain-jobs";
 import type { Phase } from "./pipeline";
 import { TABULAR, tabularLookupContext, type TabularStep as StepName } from "./pipelines/tabular";

@@ -37,11 +37,19 @@ export async function uploadExamples(server: TestServer, projectId: string, file
   return datasetId;
 }
 
-export function waitForFineTune(server: TestServer, id: string, what: string, done: (v: FineTuneView) => boolean, timeoutMs = 5 * 60_000): Promise<FineTuneView> {
-  return waitFor(what, async () => {
-    const v = await server.client.finetune.get.query({ id });
-    return done(v) ? v : undefined;
-  }, timeoutMs, 300);
+/** Polls finetune.get until `done`; a timeout says where the experiment stood. */
+export async function waitForFineTune(server: TestServer, id: string, what: string, done: (v: FineTuneView) => boolean, timeoutMs = 5 * 60_000): Promise<FineTuneView> {
+  let last: FineTuneView | undefined;
+  try {
+    return await waitFor(what, async () => {
+      last = await server.client.finetune.get.query({ id });
+      return done(last) ? last : undefined;
+    }, timeoutMs, 300);
+  } catch (err) {
+    const e = last?.experiment;
+    const at = e ? { status: e.status, step: last!.step?.name, note: e.progressNote, reason: e.reason, trainingStep: last!.training?.step } : null;
+    throw new Error(`${(err as Error).message}; last seen: ${JSON.stringify(at)}`);
+  }
 }
 
 export const hasEnded = (v: FineTuneView) => ENDED.has(v.experiment.status);

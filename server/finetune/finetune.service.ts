@@ -17,7 +17,7 @@ import { readOutput } from "@/server/jobs/read-output";
 import { targetsService } from "@/server/targets/targets.service";
 import { experimentsRepository, type ExperimentRow } from "@/server/experiments/experiments.repository";
 import { createAndAdvance, defaultTargetId, requireOpenProject, startedBefore } from "@/server/experiments/experiments.service";
-import { baseModelName } from "@/server/experiments/pipelines/lora";
+import { baseModelName, resumedOpId } from "@/server/experiments/pipelines/lora";
 import { checkBaseSource } from "./base-source";
 import {
   ZResumeFineTuneInput,
@@ -97,7 +97,8 @@ export function fineTuneService(db: Db = getDb()) {
     const input = ZResumeFineTuneInput.parse(raw);
     const stopped = await require(input.id);
     const hash = intentHash({ kind: "finetune-resume", resumedFromId: stopped.id });
-    const existing = await startedBefore(db, input.opId, hash);
+    const opId = resumedOpId(stopped.opId, input.opId);
+    const existing = await startedBefore(db, opId, hash);
     if (existing) return get(existing.id);
     const train = (await fineTuneJobs(db, stopped)).get("train");
     if (!isResumable(stopped, train)) {
@@ -113,7 +114,7 @@ export function fineTuneService(db: Db = getDb()) {
     const exp = await createAndAdvance(db, {
       kind: "finetune",
       projectId: stopped.projectId,
-      opId: input.opId,
+      opId,
       intentHash: hash,
       name: `${stopped.name.replace(/ \(resumed\)$/, "")} (resumed)`.slice(0, 200),
       targetId: stopped.targetId,

@@ -17,7 +17,7 @@ import { experimentsRepository, type ExperimentRow } from "@/server/experiments/
 import { isExperimentTerminal } from "@/server/experiments/experiment-state";
 import { LORA, loraLookupContext, type LoraStep } from "@/server/experiments/pipelines/lora";
 import { ZFineTuneSettings, type FineTuneView, type LossPoint } from "./finetune.schema";
-import { parseFineTuneResults, withoutFiles } from "./finetune-results";
+import { parseFineTuneResults, withoutFiles } from "@/server/experiments/pipelines/lora-results";
 import { liveTraining } from "./training-progress";
 
 /** Train job states a new attempt can continue from (the worker's checkpoints ref accepts these). */

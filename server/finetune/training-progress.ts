@@ -10,17 +10,10 @@ import { z } from "zod";
 import type { Db } from "@/server/db/client";
 import { isTerminal } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
-import type { LossPoint } from "./finetune.schema";
+import type { FineTuneView } from "./finetune.schema";
 
-export interface LiveTraining {
-  step: number;
-  plannedSteps: number | null;
-  trainLoss: LossPoint[];
-  evalLoss: LossPoint[];
-  tokensPerSecond: number | null;
-  etaSeconds: number | null;
-  resumedFromStep: number | null;
-}
+/** The live part of FineTuneView.training: what the events say before training.json exists. */
+export type LiveTraining = Omit<NonNullable<FineTuneView["training"]>, "final">;
 
 const num = z.number().finite();
 const ZEvent = z.discriminatedUnion("type", [

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { jobContract } from "@/contracts/recipes";
-import { ZFineTuneSettings, type TBaseModelSource } from "@/server/finetune/finetune.schema";
+import { ZFineTuneSettings, type TBaseModelSource } from "./lora-settings";
 import { reserveSeconds } from "../chain-budget";
 import { readySteps, stepSpec } from "../pipeline";
-import { LORA, LORA_STEPS, baseIdentity, type LoraContext, type LoraStep } from "./lora";
+import { LORA, LORA_STEPS, baseIdentity, resumedOpId, type LoraContext, type LoraStep } from "./lora";
 
 const hex = (c: string) => c.repeat(64);
 const ALL_OUTPUTS = Object.fromEntries(LORA_STEPS.map((s, i) => [s, String(i).padStart(64, "0")]));
@@ -95,6 +95,16 @@ describe("the fine-tuning pipeline", () => {
     expect(input("train", ctx()).resumeFrom).toBeUndefined();
     const ref = "checkpoints:j20261201120000-0123456789";
     expect(input("train", ctx({ resumeFrom: ref })).resumeFrom).toBe(ref);
+  });
+
+  it("reuses the first attempt's checks and preflight in every resumed attempt, so each trains on the same split", () => {
+    const first = ctx({ opId: "op-first-1" });
+    const again = ctx({ opId: resumedOpId(resumedOpId("op-first-1", "op-resume-1"), "op-resume-2") });
+    for (const step of ["check_data", "preflight"] as const) {
+      expect(spec(step).sharedOpId!(again)).toBe(`op-first-1:${step}`);
+      expect(spec(step).sharedOpId!(first)).toBe(`op-first-1:${step}`);
+    }
+    expect(spec("train").sharedOpId).toBeUndefined();
   });
 
   it("imports one base once: the same upload or path on the same computer shares its import job", () => {

@@ -9,10 +9,9 @@ import { createHash } from "node:crypto";
 import type { InputOf } from "@/contracts/recipes";
 import { checkpointsRef, sha256Ref } from "@/contracts/worker/refs";
 import type { Db } from "@/server/db/client";
-import { ZFineTuneSettings, type TBaseModelSource, type TFineTuneSettings } from "@/server/finetune/finetune.schema";
-import { collectFineTune, type FineTuneResults } from "@/server/finetune/finetune-results";
-import type { StepJob } from "../chain-jobs";
-import { ownOpId } from "../chain-jobs";
+import { ZFineTuneSettings, type TBaseModelSource, type TFineTuneSettings } from "./lora-settings";
+import { collectFineTune, type FineTuneResults } from "./lora-results";
+import { ownOpId, type StepJob } from "../chain-jobs";
 import { evaluationDeadlineSeconds, preparingDeadlineSeconds, trainingDeadlineSeconds, trainingTimeLimitSeconds } from "../chain-budget";
 import { experimentsRepository } from "../experiments.repository";
 import type { ChainBase, Pipeline, StepSpec } from "../pipeline";
@@ -35,6 +34,16 @@ function out(c: LoraContext, s: LoraStep): string {
   if (v === undefined) throw new Error(`step ${s} has no output yet`);
   return sha256Ref(v);
 }
+
+/**
+ * A resumed experiment's opId is `<stopped one's opId>:resume:<client opId>` (fine-tune
+ * service): the first attempt's opId is its root, whose checks and preflight every attempt
+ * reuses, so a resumed attempt trains on the same split and goes straight to training.
+ */
+export const RESUME_MARK = ":resume:";
+export const resumedOpId = (stoppedOpId: string, clientOpId: string) => `${stoppedOpId}${RESUME_MARK}${clientOpId}`;
+const firstAttempt = (opId: string) => opId.split(RESUME_MARK)[0]!;
+const firstAttemptStep = (step: LoraStep) => (c: LoraContext) => ownOpId(firstAttempt(c.opId), step);
 
 const hashOf = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("hex");
 
@@ -138,6 +147,7 @@ const STEPS: readonly Step[] = [
     recipe: "llm-lora",
     job: "check_data",
     needs: ["import_base"],
+    sharedOpId: firstAttemptStep("check_data"),
     input: (c) => ({
       model: out(c, "import_base"),
       data: sha256Ref(c.snapshotSha256),
@@ -156,6 +166,7 @@ const STEPS: readonly Step[] = [
     recipe: "llm-lora",
     job: "preflight",
     needs: ["import_base", "check_data"],
+    sharedOpId: firstAttemptStep("preflight"),
     input: loraRun,
     deadlineSeconds: preparing,
     cpus: allCpus,

@@ -5,20 +5,16 @@
  * folder. Each file is read through its recipe contract, stored as JSON on the experiment
  * row, and parsed with ZFineTuneResults when read back.
  */
-import { mkdir, rename } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { ZLoraBase, ZLoraChecks, ZLoraExport, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "@/contracts/recipes";
 import { ZUsage } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
-import { homePaths } from "@/server/config/home";
-import { controllerRuntime } from "@/server/config/runtime";
 import { parseStoredJson } from "@/server/db/stored-json";
 import { readOutput } from "@/server/jobs/read-output";
-import type { StepJob } from "@/server/experiments/chain-jobs";
-import { ZExportNames } from "@/server/experiments/export-names";
-import { copyOutputFile } from "@/server/experiments/job-outputs";
-import { LORA_STEPS, type LoraStep } from "@/server/experiments/pipelines/lora-steps";
+import type { StepJob } from "../chain-jobs";
+import { ZExportNames } from "../export-names";
+import { keepExportArchive } from "../chain-results";
+import { LORA_STEPS, type LoraStep } from "./lora-steps";
 
 /** base.json without its file list (the page shows the identity, not every file). */
 export const ZBaseSummary = z.union([ZLoraBase.options[0].omit({ files: true }), ZLoraBase.options[1].omit({ files: true })]);
@@ -48,7 +44,6 @@ export async function collectFineTune(db: Db, experimentId: string, jobs: Map<Lo
     if (!j) throw new Error(`step ${s} has no job`);
     return j;
   };
-  const artifactsDir = homePaths(controllerRuntime().config.home).artifactsDir;
   // Each read is a worker call: all at once, they are independent.
   const [base, checks, preflight, training, receipt, exportJson, copied] = await Promise.all([
     readOutput(db, job("import_base"), "base.json", ZLoraBase),
@@ -57,11 +52,8 @@ export async function collectFineTune(db: Db, experimentId: string, jobs: Map<Lo
     readOutput(db, job("train"), "training.json", ZLoraTraining),
     readOutput(db, job("evaluate"), "receipt.json", ZLoraReceipt),
     readOutput(db, job("export"), "export.json", ZLoraExport),
-    copyOutputFile(db, job("export"), "export.tar.gz", path.join(artifactsDir, "incoming"), `${experimentId}.tar.gz`),
+    keepExportArchive(db, job("export"), experimentId),
   ]);
-  const finalDir = path.join(artifactsDir, copied.sha256);
-  await mkdir(finalDir, { recursive: true, mode: 0o700 });
-  await rename(copied.file, path.join(finalDir, "export.tar.gz"));
   const usage: FineTuneResults["usage"] = {};
   for (const [step, j] of jobs) usage[step] = parseStoredJson(ZUsage, j.usage);
   return {
