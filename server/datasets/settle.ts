@@ -122,52 +122,36 @@ async function settle<W extends string, P>(db: Db, s: Settlement<W, P>): Promise
 /** The profile_examples input of a file of examples. */
 export const examplesProfileInput = (d: DatasetRow) => ({ data: snapshotRef(d.snapshotSha256), maxPreview: EXAMPLES_PREVIEW });
 
-/** Advances one file of examples' profile (llm-lora.profile_examples → examples.json, stored as the row's profile). */
-function settleExamples(db: Db, d: DatasetRow): Promise<SetupProgress | null> {
+/** A table's profile.json also describes its snapshot (format, rows, columns); returns what the row stores. */
+async function readTableProfile(db: Db, d: DatasetRow, job: JobDetailView): Promise<string> {
+  const profile = await readOutput(db, job, PROFILE_STEP.table.output, ZProfile);
+  await datasetsRepository(db).snapshots.describe(d.snapshotSha256, {
+    format: JSON.stringify(profile.tableFormat),
+    rowCount: profile.rows,
+    columns: JSON.stringify(profile.columns.map((c) => ({ name: c.name, type: c.type }))),
+  });
+  return JSON.stringify(profile);
+}
+
+/** Advances one dataset's profile (data.profile, or llm-lora.profile_examples for examples); returns setup progress while its tools are being built. */
+export function settleDataset(db: Db, d: DatasetRow): Promise<SetupProgress | null> {
   const repo = datasetsRepository(db);
-  const step = PROFILE_STEP.examples;
+  const kind = storedKind(d.kind);
+  const step = PROFILE_STEP[kind];
   return settle<"profiling", DatasetPatch>(db, {
     store: datasetStore,
     row: { id: d.id, status: d.status, jobId: d.profileJobId },
     waiting: "profiling",
     job: step.job,
     recipe: step.recipe,
-    start: async () => ({ input: examplesProfileInput(d), key: `${d.id}:${d.updatedAt.getTime()}` }),
+    start: async () => ({ input: kind === "examples" ? examplesProfileInput(d) : await profileInput(db, d), key: `${d.id}:${d.updatedAt.getTime()}` }),
     attach: (profileJobId) => repo.datasets.update(d.id, { profileJobId }),
     succeeded: async (job) => {
       try {
-        return { ok: true, patch: { error: null, profile: JSON.stringify(await readOutput(db, job, step.output, ZLoraExamples)) } };
+        const profile = kind === "examples" ? JSON.stringify(await readOutput(db, job, step.output, ZLoraExamples)) : await readTableProfile(db, d, job);
+        return { ok: true, patch: { error: null, profile } };
       } catch (err) {
-        return { ok: false, error: { code: "profile_unreadable", message: `The examples could not be read: ${(err as Error).message}` } };
-      }
-    },
-    failure: (f) => ({ error: errJson(f.code, f.message) }),
-    notify: () => changed(d),
-  });
-}
-
-/** Advances one dataset's profile; returns setup progress while the data tools are being built. */
-export function settleDataset(db: Db, d: DatasetRow): Promise<SetupProgress | null> {
-  if (storedKind(d.kind) === "examples") return settleExamples(db, d);
-  const repo = datasetsRepository(db);
-  return settle<"profiling", DatasetPatch>(db, {
-    store: datasetStore,
-    row: { id: d.id, status: d.status, jobId: d.profileJobId },
-    waiting: "profiling",
-    job: "profile",
-    start: async () => ({ input: await profileInput(db, d), key: `${d.id}:${d.updatedAt.getTime()}` }),
-    attach: (profileJobId) => repo.datasets.update(d.id, { profileJobId }),
-    succeeded: async (job) => {
-      try {
-        const profile = await readOutput(db, job, "profile.json", ZProfile);
-        await repo.snapshots.describe(d.snapshotSha256, {
-          format: JSON.stringify(profile.tableFormat),
-          rowCount: profile.rows,
-          columns: JSON.stringify(profile.columns.map((c) => ({ name: c.name, type: c.type }))),
-        });
-        return { ok: true, patch: { error: null, profile: JSON.stringify(profile) } };
-      } catch (err) {
-        return { ok: false, error: { code: "profile_unreadable", message: `The profile could not be read: ${(err as Error).message}` } };
+        return { ok: false, error: { code: "profile_unreadable", message: `The ${kind === "examples" ? "examples" : "profile"} could not be read: ${(err as Error).message}` } };
       }
     },
     failure: (f) => ({ error: errJson(f.code, f.message) }),
