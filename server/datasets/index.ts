@@ -5,7 +5,10 @@
  *   const d = await data.requireReady(datasetId); // profiled dataset, or BAD_INPUT / CONFLICT
  *   d.snapshotRef     // "sha256:<snapshotSha256>": pass as a job input's `dataset`
  *   d.datasetFormat   // profile.tableFormat: pass as `datasetFormat`
- *   await data.get(datasetId)                      // the same view, any status
+ *   await data.get(datasetId)                      // the same view, any status (d.kind: "table" | "examples")
+ *   const e = await data.requireReadyExamples(id)  // a JSONL file of examples, read by profile_examples
+ *   e.examples                                     // its examples.json (formats, usable count, problems, preview)
+ *   requireReady refuses an examples dataset, requireReadyExamples a table (BAD_INPUT, codes examples_dataset / table_dataset).
  *   const id = await data.recordSplit({ settings, jobId, outputSha256, contract });
  *   id                // SplitContract id of the split a chain's split step made (pin it on the experiment)
  *
@@ -19,3 +22,4 @@ export { snapshotRef } from "./datasets.views";
 export type { DatasetDetailView, DatasetView, SplitView, TEnsureSplitInput } from "./datasets.schema";
 export type { TRecordSplitInput } from "./splits";
 export { ensureBlobOn } from "./copies";
+export { requireExamples, requireTable, storedKind, type DatasetKind } from "./dataset-kind";
