@@ -106,7 +106,7 @@ describe("trainyard finetune --json", () => {
     expect(Object.values(json.metrics).every((m) => m === null)).toBe(true);
     expect(fineTuneSummary(json, "cancelled by the owner")).toEqual([
       "Experiment exp1: cancelled in 30 s (cancelled by the owner)",
-      "Training stopped with a checkpoint: Resume continues it from the saved step.",
+      "Training stopped with a checkpoint: Resume on the experiment's page continues it from the saved step.",
     ]);
   });
 });

@@ -69,7 +69,7 @@ export function fineTuneSummary(result: FineTuneJson, note: string | null): stri
   }
   const em = result.metrics.exactMatch;
   if (em) lines.push(`exact match of the answer on ${em.examples} prompts: ${(em.adapter * 100).toFixed(1)} % (base ${(em.base * 100).toFixed(1)} %)`);
-  if (result.resumable) lines.push("Training stopped with a checkpoint: Resume continues it from the saved step.");
+  if (result.resumable) lines.push("Training stopped with a checkpoint: Resume on the experiment's page continues it from the saved step.");
   // Last, so that `| tail -1` gives the file.
   if (result.exportPath) lines.push(`Export: ${result.exportPath}`);
   return lines;
