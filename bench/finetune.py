@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Fine-tuning benchmark: the llm-lora recipe's jobs against a plain training loop, on GSM8K.
 
-    python3 bench/finetune.py [--model smollm2|tiny] [--steps 30] [--batch-size 4] [--max-length 256]
-                              [--rank 16] [--cpus 2] [--device cpu|cuda] [--eval-examples 40]
-                              [--loop-checkpointed] [--json] [--keep]
+    python3 bench/finetune.py [--model smollm2|tiny] [--steps 20] [--batch-size 4] [--max-length 256]
+                              [--rank 16] [--cpus 2] [--device cpu|cuda] [--eval-examples 30]
+                              [--eval-every N] [--loop-checkpointed] [--json] [--keep]
+    python3 bench/finetune.py --show RESULT.json     (the text of a saved --json result)
 
 One real subprocess per job, as the worker runs them, in the recipe's environment (.tmp/envs,
 built by training/tools/build_env.py like bench/tabular.py): import_base (SmolLM2-135M-Instruct
@@ -67,7 +68,7 @@ def run_process(argv: list[str], job_dir: Path, cpus: int, extra_env: dict | Non
            "TRAINYARD_EVENTS_FILE": str(job_dir / "events.jsonl"), "TRAINYARD_REPORT_FILE": str(job_dir / "report.json"),
            "TRAINYARD_CPUS": str(cpus), "OMP_NUM_THREADS": str(cpus), "OPENBLAS_NUM_THREADS": str(cpus),
            "MKL_NUM_THREADS": str(cpus), **(extra_env or {})}
-    started = time.monotonic()
+    started, load = time.monotonic(), os.getloadavg()[0]
     with open(job_dir / "stderr.log", "w") as stderr:
         proc = subprocess.Popen(argv, cwd=job_dir / "work", env=env, stdout=subprocess.DEVNULL, stderr=stderr)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -77,7 +78,8 @@ def run_process(argv: list[str], job_dir: Path, cpus: int, extra_env: dict | Non
         report = (job_dir / "report.json").read_text() if (job_dir / "report.json").exists() else "{}"
         raise RuntimeError(f"{' '.join(argv[1:3])} exited {proc.returncode}: {report}\n"
                            f"{(job_dir / 'stderr.log').read_text()[-2000:]}")
-    return {"wall": wall, "peakRssBytes": usage.ru_maxrss * 1024, "output": job_dir / "output"}  # Linux: KiB
+    return {"wall": wall, "peakRssBytes": usage.ru_maxrss * 1024, "output": job_dir / "output",  # Linux: KiB
+            "load": (load, os.getloadavg()[0])}
 
 
 def run_job(job: str, payload: dict, scratch: Path, cpus: int, probe: Path | None = None) -> dict:
@@ -116,9 +118,9 @@ def run_loop(settings: dict, scratch: Path, cpus: int) -> dict:
     loop_dir = Path(tempfile.mkdtemp(prefix="plain-loop-", dir=scratch))
     (loop_dir / "work").mkdir()
     (loop_dir / "settings.json").write_text(json.dumps(settings))
-    run_process([tabular.python_of(RECIPE), str(BENCH / "finetune_loop.py"), str(loop_dir / "settings.json"),
-                 str(loop_dir / "result.json")], loop_dir, cpus)
-    return json.loads((loop_dir / "result.json").read_text())
+    run = run_process([tabular.python_of(RECIPE), str(BENCH / "finetune_loop.py"), str(loop_dir / "settings.json"),
+                       str(loop_dir / "result.json")], loop_dir, cpus)
+    return {**json.loads((loop_dir / "result.json").read_text()), "load": run["load"]}
 
 
 def per_second(tokens: int, seconds: float) -> float:
@@ -142,8 +144,9 @@ def measure(args: argparse.Namespace, scratch: Path) -> dict:
     data = str(checked["output"])
     pre = run_job("preflight", {"model": model, "data": data, **shape}, scratch, cpus)
     probe_file = scratch / "probe.json"
+    evals = {"evalEverySteps": args.eval_every} if args.eval_every else {}
     trained = run_job("train", {"model": model, "data": data, **shape, "learningRate": args.learning_rate,
-                                "seed": 0}, scratch, cpus, probe=probe_file)
+                                "seed": 0, **evals}, scratch, cpus, probe=probe_file)
     evaluated = run_job("evaluate", {"model": model, "adapter": str(trained["output"]), "data": data,
                                      "device": device, "maxLength": args.max_length, "generations": 0},
                         scratch, cpus)
@@ -163,6 +166,7 @@ def measure(args: argparse.Namespace, scratch: Path) -> dict:
     checks = json.loads((checked["output"] / "checks.json").read_text())
 
     recipe_steps_s, loop_steps_s = sum(probe["stepSeconds"]), sum(loop["stepSeconds"])
+    recipe_cpu_s, loop_cpu_s = sum(probe["stepCpuSeconds"]), sum(loop["stepCpuSeconds"])
     recipe_tps = per_second(probe["tokens"], recipe_steps_s)
     loop_tps = per_second(loop["tokens"], loop_steps_s)
     recipe_call_tps = per_second(probe["tokens"], training["trainRuntimeSeconds"] or training["seconds"])
@@ -177,6 +181,7 @@ def measure(args: argparse.Namespace, scratch: Path) -> dict:
     estimate = preflight["memory"]["estimate"]
     return {
         "settings": {"model": args.model, **shape, "cpus": cpus, "learningRate": args.learning_rate,
+                     "evalEverySteps": args.eval_every,
                      "trainExamples": training["trainExamples"], "evalExamples": receipt["examples"]},
         "machine": {"cpuCount": os.cpu_count(), "platform": platform.platform(),
                     "gpu": preflight["device"].get("name")},
@@ -185,12 +190,16 @@ def measure(args: argparse.Namespace, scratch: Path) -> dict:
             "recipe": {"tokens": probe["tokens"], "stepSeconds": recipe_steps_s, "tokensPerSecond": recipe_tps,
                        "trainCallSeconds": training["trainRuntimeSeconds"], "trainCallTokensPerSecond": recipe_call_tps,
                        "paddingShare": share(probe["paddedPositions"], probe["tokens"] + probe["paddedPositions"]),
+                       "stepCpuSeconds": recipe_cpu_s, "load": trained["load"],
                        "reportedTokensPerSecond": training["tokensPerSecond"], "tokensSeen": training["tokensSeen"]},
             "loop": {"tokens": loop["tokens"], "stepSeconds": loop_steps_s, "tokensPerSecond": loop_tps,
                      "wallSeconds": loop["wallSeconds"], "wallTokensPerSecond": loop_wall_tps,
                      "paddingShare": share(loop["paddedPositions"], loop["tokens"] + loop["paddedPositions"]),
+                     "stepCpuSeconds": loop_cpu_s, "load": loop["load"],
                      "finalLoss": loop["finalLoss"]},
             "ratioSteps": recipe_tps / loop_tps, "ratioWhole": recipe_call_tps / loop_wall_tps,
+            # Less sensitive to other processes than wall time: the CPU time each side's steps used.
+            "ratioCpu": per_second(probe["tokens"], recipe_cpu_s) / per_second(loop["tokens"], loop_cpu_s),
             "loopCheckpointed": checkpointed and {
                 "tokensPerSecond": per_second(checkpointed["tokens"], sum(checkpointed["stepSeconds"])),
                 "ratioSteps": recipe_tps / per_second(checkpointed["tokens"], sum(checkpointed["stepSeconds"]))},
@@ -222,12 +231,13 @@ def mib(n: float | None) -> str:
     return "-" if n is None else f"{n / 2**20:,.0f} MiB"
 
 
-def print_human(r: dict, load_before: float, load_after: float) -> None:
-    s, t, b, p = r["settings"], r["throughput"], r["betterAdapter"], r["preflight"]
+def print_human(r: dict) -> None:
+    s, t, b, p, m = r["settings"], r["throughput"], r["betterAdapter"], r["preflight"], r["machine"]
     print(f"# {s['model']} on {s['device']}{' (' + r['machine']['gpu'] + ')' if r['machine']['gpu'] else ''}, "
           f"{s['cpus']} threads, {s['trainExamples']} training examples ({s['maxSteps']} steps x batch "
-          f"{s['batchSize']}), max length {s['maxLength']}, LoRA rank {s['rank']} all-linear, lr {s['learningRate']:g}")
-    print(f"# load average: {load_before:.2f} before, {load_after:.2f} after, on {r['machine']['cpuCount']} CPUs")
+          f"{s['batchSize']}), max length {s['maxLength']}, LoRA rank {s['rank']} all-linear, lr {s['learningRate']:g}, "
+          f"evaluation in train every {s.get('evalEverySteps') or 'steps/4'} steps on {s['evalExamples']} examples")
+    print(f"# load average: {m['loadBefore']:.2f} before, {m['loadAfter']:.2f} after, on {m['cpuCount']} CPUs")
     lengths = r["tokenLengths"]["train"]
     print(f"# training example tokens: mean {lengths['mean']}, p50 {lengths['p50']}, p95 {lengths['p95']}, "
           f"max {lengths['max']}; {lengths['overMaxLength']} over max length")
@@ -236,9 +246,11 @@ def print_human(r: dict, load_before: float, load_after: float) -> None:
                                        ("plain loop", t["loop"], "wallTokensPerSecond", "wallSeconds")):
         print(f"   {name:12} {side['tokensPerSecond']:8.1f} tok/s over its steps ({side['tokens']} tokens in "
               f"{side['stepSeconds']:.1f} s), {side[whole]:8.1f} tok/s over {side[whole_s]:.1f} s in all, "
-              f"padding {100 * side['paddingShare']:.1f} % of positions")
-    print(f"   ratio recipe / loop: {t['ratioSteps']:.3f} (steps), {t['ratioWhole']:.3f} (whole train call vs "
-          f"whole loop, the recipe's evaluations and checkpoints included)")
+              f"padding {100 * side['paddingShare']:.1f} % of positions, {side['stepCpuSeconds']:.1f} CPU-s in its steps, "
+              f"load average {side['load'][0]:.1f} -> {side['load'][1]:.1f}")
+    print(f"   ratio recipe / loop: {t['ratioSteps']:.3f} (steps), {t['ratioCpu']:.3f} (tokens per CPU-second in the "
+          f"steps), {t['ratioWhole']:.3f} (whole train call vs whole loop, the recipe's evaluations and checkpoints "
+          f"included)")
     if t["loopCheckpointed"]:
         print(f"   plain loop with gradient checkpointing: {t['loopCheckpointed']['tokensPerSecond']:.1f} tok/s over "
               f"its steps; recipe / it: {t['loopCheckpointed']['ratioSteps']:.3f}")
@@ -260,29 +272,34 @@ def print_human(r: dict, load_before: float, load_after: float) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", choices=("smollm2", "tiny"), default="smollm2")
-    parser.add_argument("--steps", type=int, default=30, help="optimizer steps (training examples = steps x batch)")
+    parser.add_argument("--steps", type=int, default=20, help="optimizer steps (training examples = steps x batch)")
     parser.add_argument("--batch-size", type=int, default=4)
     parser.add_argument("--max-length", type=int, default=256)
     parser.add_argument("--rank", type=int, default=16)
     parser.add_argument("--learning-rate", type=float, default=2e-4)
-    parser.add_argument("--eval-examples", type=int, default=40, help="held-out GSM8K examples (the file's tail)")
+    parser.add_argument("--eval-examples", type=int, default=30, help="held-out GSM8K examples (the file's tail)")
+    parser.add_argument("--eval-every", type=int, default=None,
+                        help="train's evalEverySteps (default: the recipe's, 4 evaluations per run)")
     parser.add_argument("--cpus", type=int, default=2, help="threads for every job and the loop")
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     parser.add_argument("--loop-checkpointed", action="store_true",
                         help="run the plain loop a second time with gradient checkpointing (TRL's default)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    parser.add_argument("--show", type=Path, help="print the text of a saved --json result instead of running")
     args = parser.parse_args(argv)
+    if args.show:
+        print_human(json.loads(args.show.read_text()))
+        return 0
     scratch = Path(tempfile.mkdtemp(prefix="bench-finetune-"))
     load_before = os.getloadavg()[0]
     try:
         result = measure(args, scratch)
-        load_after = os.getloadavg()[0]
-        result["machine"].update(loadBefore=load_before, loadAfter=load_after)
+        result["machine"].update(loadBefore=load_before, loadAfter=os.getloadavg()[0])
         if args.json:
             print(json.dumps(result, indent=2))
         else:
-            print_human(result, load_before, load_after)
+            print_human(result)
     finally:
         if args.keep:
             print(f"scratch kept in {scratch}", file=sys.stderr)

@@ -6,14 +6,16 @@ What a user would write by hand with transformers + PEFT and no trainer: the sam
 folder (fp32), the same LoRA (rank, alpha, dropout, targets), AdamW at the same learning
 rate with a linear decay and gradient clipping at 1.0 (the Trainer's defaults), a seeded
 shuffle, batches padded right to their longest example, loss on the answer tokens only.
-It reads the examples through the recipe's own tokenisation (template + truncation), so
-both sides train on exactly the same tokens and only the training machinery differs.
+It reads the examples through the recipe's own tokenisation (template + truncation) and
+right-padding (scoring.pad_batch), so both sides train on exactly the same tokens and only the
+training machinery differs.
 Runs with PYTHONPATH=training, in the recipe's environment, as its own process.
 
 With "gradientCheckpointing": true in SETTINGS.json it recomputes activations in backward,
 to tell how much of a difference from the recipe that accounts for.
-RESULT.json: tokens (non-padding), padded positions, per-step seconds (forward, backward,
-optimizer: the span the recipe's step timing covers too), the loop's wall time, final loss.
+RESULT.json: tokens (non-padding), padded positions, per-step wall and process CPU seconds
+(forward, backward, optimizer: the span the recipe's step timing covers too), the loop's wall
+time, final loss.
 """
 
 from __future__ import annotations
@@ -38,26 +40,12 @@ def _batches(items: list, batch_size: int, steps: int, seed: int):
         del order[:batch_size]
 
 
-def _padded(batch: list, pad_id: int, device: str):
-    import torch
-
-    width = max(len(i.input_ids) for i in batch)
-    ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
-    attention = torch.zeros_like(ids)
-    labels = torch.full_like(ids, -100)
-    for row, item in enumerate(batch):
-        n = len(item.input_ids)
-        ids[row, :n] = torch.tensor(item.input_ids)
-        attention[row, :n] = 1
-        labels[row, :n] = torch.tensor([t if m else -100 for t, m in zip(item.input_ids, item.completion_mask)])
-    return ids.to(device), attention.to(device), labels.to(device)
-
-
 def main(settings_path: str, result_path: str) -> int:
     import torch
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM
 
+    from recipes.llm_lora.scoring import pad_batch
     from recipes.llm_lora.setup import tokenised_examples
     from recipes.llm_lora.template import load_tokenizer
 
@@ -83,11 +71,11 @@ def main(settings_path: str, result_path: str) -> int:
 
     model.train()
     tokens = padded = 0
-    step_seconds, loss = [], None
+    step_seconds, step_cpu, loss = [], [], None
     started = time.monotonic()
     for batch in _batches(items, s["batchSize"], s["steps"], s["seed"]):
-        ids, attention, labels = _padded(batch, tokenizer.pad_token_id, device)
-        step_started = time.monotonic()
+        ids, attention, labels = (t.to(device) for t in pad_batch(batch, tokenizer.pad_token_id))
+        step_started, cpu_started = time.monotonic(), time.process_time()
         with torch.autocast(device_type=device, dtype=torch.bfloat16, enabled=bf16):
             loss = model(input_ids=ids, attention_mask=attention, labels=labels).loss
         loss.backward()
@@ -98,10 +86,11 @@ def main(settings_path: str, result_path: str) -> int:
         if device == "cuda":
             torch.cuda.synchronize()
         step_seconds.append(time.monotonic() - step_started)
+        step_cpu.append(time.process_time() - cpu_started)
         real = int(attention.sum())
         tokens, padded = tokens + real, padded + ids.numel() - real
     result = {"steps": len(step_seconds), "tokens": tokens, "paddedPositions": padded,
-              "stepSeconds": step_seconds, "wallSeconds": time.monotonic() - started,
+              "stepSeconds": step_seconds, "stepCpuSeconds": step_cpu, "wallSeconds": time.monotonic() - started,
               "finalLoss": float(loss.detach()) if loss is not None else None}
     if device == "cuda":
         result["cudaPeakBytes"] = int(torch.cuda.max_memory_allocated())

@@ -4,8 +4,9 @@
 
 Runs the recipe's own runner and train function (what `python -m recipes.llm_lora train`
 runs) after two observation hooks that change nothing the job computes:
-- every Trainer gets one more callback timing each optimizer step (on_step_begin to
-  on_step_end: forward, backward, optimizer; not data loading, evaluation or checkpoints);
+- every Trainer gets one more callback timing each optimizer step, wall and process CPU time
+  (on_step_begin to on_step_end: forward, backward, optimizer; not data loading, evaluation
+  or checkpoints);
 - Trainer.training_step counts, per micro-batch, the real (attention mask) and padded
   positions it was given.
 On exit it writes BENCH_PROBE_FILE: the step seconds, token and padding counts, and on cuda
@@ -26,7 +27,7 @@ def _install(record: dict) -> None:
 
     class StepTimer(transformers.TrainerCallback):
         def on_step_begin(self, args, state, control, **kwargs):
-            record["_began"] = time.monotonic()
+            record["_began"], record["_cpu"] = time.monotonic(), time.process_time()
 
         def on_step_end(self, args, state, control, **kwargs):
             if args.device.type == "cuda":
@@ -34,6 +35,7 @@ def _install(record: dict) -> None:
 
                 torch.cuda.synchronize()
             record["stepSeconds"].append(time.monotonic() - record.pop("_began"))
+            record["stepCpuSeconds"].append(time.process_time() - record.pop("_cpu"))
 
     original_init, original_step = transformers.Trainer.__init__, transformers.Trainer.training_step
 
@@ -58,12 +60,13 @@ def main() -> int:
 
     from recipes.llm_lora.train import run_train
 
-    record = {"stepSeconds": [], "tokens": 0, "paddedPositions": 0, "microBatchWidths": []}
+    record = {"stepSeconds": [], "stepCpuSeconds": [], "tokens": 0, "paddedPositions": 0, "microBatchWidths": []}
 
     def write() -> None:
         import torch
 
         record.pop("_began", None)
+        record.pop("_cpu", None)
         if torch.cuda.is_available() and torch.cuda.is_initialized():
             record["cudaPeakBytes"] = int(torch.cuda.max_memory_allocated())
         with open(os.environ["BENCH_PROBE_FILE"], "w", encoding="utf-8") as handle:
