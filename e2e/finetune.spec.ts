@@ -1,0 +1,139 @@
+/**
+ * "Fine-tune a language model" through the built app with the real llm-lora recipe: the
+ * tiny random GPT-2 copied into an allowed folder, 48 GSM8K examples uploaded as JSONL
+ * (their preview as conversations), small settings under Advanced, Start; the run
+ * finishes with the loss chart and base vs adapter from the receipt. A path outside the
+ * allowed folders, then a folder that is not a model (refused by the server at Start),
+ * each show their error under the model field. axe on each step and on the results.
+ */
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoSeriousAxeViolations } from "./axe";
+import { createProject, expectLaidOutAtScreenWidth } from "./steps";
+
+const GPT2 = path.resolve("tests/fixtures/models/lm-buddy-fake-gpt2");
+const EXAMPLES = path.resolve("training/recipes/llm_lora/tests/fixtures/gsm8k-prompt-completion.jsonl");
+// The six jobs take about 3 min on a 2-core machine under load (each starts Python and torch); the tiny model itself trains in seconds.
+const RUN_TIMEOUT = 8 * 60_000;
+
+const stepHeading = (page: Page, n: number) => page.getByRole("heading", { name: new RegExp(`^Step ${n} of 6`) });
+
+/** Adds `folder` to the allowed folders (keeping the ones other specs set). */
+async function allowFolder(page: Page, folder: string) {
+  await page.goto("/settings");
+  const section = page.getByRole("region", { name: "Data" });
+  const field = section.getByLabel("Allowed folders (one per line)");
+  await expect(section.getByText(/never changes or deletes anything in these folders/)).toBeVisible();
+  const current = (await field.inputValue()).trim();
+  await field.fill(current ? `${current}\n${folder}` : folder);
+  await section.getByRole("button", { name: "Save data settings" }).click();
+  await expect(section.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+}
+
+const next = (page: Page) => page.getByRole("button", { name: "Next" }).click();
+
+test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs adapter by the receipt", async ({ page }, testInfo) => {
+  test.setTimeout(14 * 60_000);
+  const phone = testInfo.project.name === "phone";
+  const root = mkdtempSync(path.join(os.tmpdir(), "trainyard-e2e-models-"));
+  cpSync(GPT2, path.join(root, "gpt2"), { recursive: true });
+  // A folder that is no model: its README but no config.json.
+  const notAModel = path.join(root, "notes");
+  mkdirSync(notAModel);
+  copyFileSync(path.join(GPT2, "README.md"), path.join(notAModel, "README.md"));
+  await allowFolder(page, root);
+  await createProject(page, `Fine-tune ${testInfo.project.name} ${Date.now()}`);
+
+  // Step 1: the computer and what it can do, with the honest word on CPU speed.
+  await page.getByRole("link", { name: "Fine-tune a language model" }).first().click();
+  await expect(stepHeading(page, 1)).toBeVisible();
+  const ability = page.getByTestId("computer-ability");
+  await expect(ability).toContainText("CPUs");
+  await expect(ability).toContainText(/tokens\/s/);
+  await expectNoSeriousAxeViolations(page);
+  await next(page);
+
+  // Step 2: a path outside the allowed folders is flagged under the field at once.
+  await expect(stepHeading(page, 2)).toBeVisible();
+  const modelPath = page.getByLabel("Model folder or .gguf file on the training computer");
+  await modelPath.fill("/etc/gpt2");
+  await expect(page.getByTestId("ft-model-path-error")).toContainText("not inside an allowed folder");
+  await expect(modelPath).toHaveAttribute("aria-invalid", "true");
+  // A folder inside it without config.json: only the server can tell, at Start.
+  await modelPath.fill(notAModel);
+  await expect(page.getByTestId("ft-model-path-error")).toHaveCount(0);
+  await expectNoSeriousAxeViolations(page);
+  await next(page);
+
+  // Step 3: the examples uploaded, previewed as conversations.
+  await expect(stepHeading(page, 3)).toBeVisible();
+  await page.getByLabel("Upload training examples (JSONL)").setInputFiles(EXAMPLES);
+  await expect(page.getByText("gsm8k-prompt-completion.jsonl uploaded")).toBeVisible({ timeout: 60_000 });
+  const conversations = page.getByRole("list", { name: "Training examples: first examples" });
+  await expect(conversations.getByTestId("conversation").first()).toContainText("Assistant:", { timeout: RUN_TIMEOUT });
+  await expect(page.getByRole("button", { name: "Next" })).toBeEnabled();
+  await expectNoSeriousAxeViolations(page);
+  // Long dataset names and conversations wrap: nothing pushes the page wider than a phone.
+  if (phone) await expectLaidOutAtScreenWidth(page, 390);
+  await next(page);
+
+  // Step 4: the recommended settings, made small for the tiny model under Advanced.
+  await expect(stepHeading(page, 4)).toBeVisible();
+  await expect(page.getByTestId("settings-summary")).toContainText("Recommended");
+  await page.getByText("Advanced").click();
+  await page.getByLabel("Max length (tokens per example)").fill("64");
+  await page.getByLabel("Batch size").fill("4");
+  await page.getByLabel("Learning rate").fill("0.01");
+  await expect(page.getByTestId("settings-summary")).toContainText("up to 64 tokens");
+  await expectNoSeriousAxeViolations(page);
+  await next(page);
+
+  // Step 5: the budget.
+  await expect(stepHeading(page, 5)).toBeVisible();
+  await page.getByLabel("Max minutes (whole experiment)").fill("10");
+  await page.getByLabel("Epochs").fill("1");
+  await expect(page.getByTestId("budget-summary")).toContainText("10 minutes");
+  await next(page);
+
+  // Step 6: Start with a folder that is not a model: the server's refusal lands under the field.
+  await expect(stepHeading(page, 6)).toBeVisible();
+  await expect(page.getByLabel("Review", { exact: true })).toContainText("gsm8k-prompt-completion.jsonl");
+  await expectNoSeriousAxeViolations(page);
+  await page.getByRole("button", { name: "Start fine-tuning" }).click();
+  await expect(stepHeading(page, 2)).toBeVisible();
+  await expect(page.getByTestId("ft-model-path-error")).toContainText("config.json");
+  await modelPath.fill(path.join(root, "gpt2"));
+  await page.getByRole("button", { name: /^6\. Review and start/ }).click();
+  await page.getByRole("button", { name: "Start fine-tuning" }).dblclick();
+  await page.waitForURL(/\/ml\/experiments\/[^/]+$/);
+
+  // The experiment page: status and progress while it runs, then the results.
+  await expect(page.getByRole("progressbar", { name: "Training progress" })).toBeVisible();
+  await expect(page.getByTestId("experiment-status")).toContainText("Succeeded", { timeout: RUN_TIMEOUT });
+  await expect(page.getByTestId("loss-chart")).toBeVisible();
+  await expect(page.getByTestId("loss-summary")).toContainText(/Train loss \d+\.\d{3} at step \d+/);
+  const verdict = page.getByTestId("finetune-verdict");
+  await expect(verdict).toContainText(/^(Better than base|Not better than base)/);
+  const table = page.getByRole("region", { name: "Base vs adapter table" });
+  await expect(table.getByTestId("base-score").first()).toHaveText(/^\d+\.\d{4}$/);
+  await expect(table.getByTestId("adapter-score").first()).toHaveText(/^\d+\.\d{4}$/);
+  await expect(page.getByRole("list", { name: "Generations" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Preflight" })).toContainText("cpu: works");
+  await expectNoSeriousAxeViolations(page);
+
+  if (phone) {
+    // Status, the verdict and the loss on the first screen of a phone, laid out at its width.
+    const firstScreen = page.viewportSize()!.height;
+    for (const el of [page.getByTestId("experiment-status"), verdict, page.getByRole("heading", { name: "Loss" })]) {
+      expect((await el.boundingBox())!.y).toBeLessThan(firstScreen);
+    }
+    await expectLaidOutAtScreenWidth(page, 390);
+  }
+
+  // The double click started one experiment, listed as a fine-tuning one.
+  await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Experiments" }).click();
+  await expect(page.getByTestId("experiment-row")).toHaveCount(1);
+  await expect(page.getByTestId("experiment-row")).toContainText("Fine-tuned");
+});
