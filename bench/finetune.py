@@ -2,7 +2,7 @@
 """Fine-tuning benchmark: the llm-lora recipe's jobs against a plain training loop, on GSM8K.
 
     python3 bench/finetune.py [--model smollm2|tiny] [--steps 20] [--batch-size 4] [--max-length 256]
-                              [--rank 16] [--cpus 2] [--device cpu|cuda] [--eval-examples 30]
+                              [--rank 16] [--cpus 2] [--device cpu|cuda] [--eval-examples 20]
                               [--eval-every N] [--loop-checkpointed] [--json] [--keep]
     python3 bench/finetune.py --show RESULT.json     (the text of a saved --json result)
 
@@ -277,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-length", type=int, default=256)
     parser.add_argument("--rank", type=int, default=16)
     parser.add_argument("--learning-rate", type=float, default=2e-4)
-    parser.add_argument("--eval-examples", type=int, default=30, help="held-out GSM8K examples (the file's tail)")
+    parser.add_argument("--eval-examples", type=int, default=20, help="held-out GSM8K examples (the file's tail)")
     parser.add_argument("--eval-every", type=int, default=None,
                         help="train's evalEverySteps (default: the recipe's, 4 evaluations per run)")
     parser.add_argument("--cpus", type=int, default=2, help="threads for every job and the loop")
