@@ -1,0 +1,45 @@
+/**
+ * `trainyard finetune --computer` on an SSH server, exactly as on This computer: a real sshd
+ * on loopback, the real worker installed there, the real llm-lora recipe. The model folder
+ * on the CLI's machine goes up to This computer's store and on to the server's (verified
+ * by the worker's `put`); every step runs under the server's supervisor; the verified
+ * export comes back and the CLI saves it.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EXAMPLES, SMALL, TINY_GPT2 } from "@/server/finetune/finetune-test-support";
+import { runCli } from "@/server/testing/cli-process";
+import { REPO } from "@/server/testing/server-harness";
+import { sshLabForFile } from "@/server/testing/ssh-lab";
+import type { FineTuneJson } from "./finetune/result-json";
+
+const { home, server, lab } = sshLabForFile({ name: "Lab server", env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
+
+describe("fine-tuning on an SSH server from the CLI", { timeout: 600_000 }, () => {
+  it("sends the model folder, trains on the server and brings back the verified export", async () => {
+    const out = path.join(home.scratch, "out");
+    const run = await runCli(server.url, [
+      "finetune", "--model", TINY_GPT2, "--data", EXAMPLES, "--computer", "lab server",
+      "--max-length", String(SMALL.maxLength), "--batch-size", String(SMALL.batchSize), "--rank", String(SMALL.rank),
+      "--lr", String(SMALL.learningRate), "--max-steps", "4", "--max-minutes", "5", "--out", out, "--json",
+    ]).done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("started on Lab server");
+    const result = JSON.parse(run.stdout) as FineTuneJson;
+    const view = await server.client.finetune.get.query({ id: result.experimentId });
+    expect(view.experiment.targetId).toBe(lab.id);
+    expect(result).toMatchObject({ status: "succeeded", baseLoss: view.receipt!.base.meanNll, adapterLoss: view.receipt!.adapter.meanNll, metrics: { trainSteps: 4 } });
+    expect(createHash("sha256").update(readFileSync(result.exportPath!)).digest("hex")).toBe(view.export!.sha256);
+
+    // Every step of the chain ran on the server (the upload's profile runs where the upload is stored),
+    // and the model's weights are in the server's own store.
+    const jobs = (await server.client.jobs.list.query({ limit: 500 })).filter((j) => j.recipe === "llm-lora" && j.jobName !== "profile_examples");
+    expect(jobs.map((j) => j.jobName).sort()).toEqual(["check_data", "evaluate", "export", "import_base", "preflight", "train"]);
+    expect(new Set(jobs.map((j) => j.targetId))).toEqual(new Set([lab.id]));
+    const weights = view.experiment.settings.base.kind === "folder_upload" ? view.experiment.settings.base.files.find((f) => f.path === "model.safetensors") : undefined;
+    expect(weights).toBeDefined();
+    expect(existsSync(path.join(lab.workerDir, "home", "store", weights!.sha256.slice(0, 2), weights!.sha256))).toBe(true);
+  });
+});
