@@ -1,6 +1,6 @@
 import type { LoraChecks } from "@/contracts/recipes/llm-lora";
 import { Conversations } from "./conversation";
-import { FactList } from "./fact-list";
+import { FactList } from "@/components/ui/fact-list";
 
 /** The data checks before training: usable lines, problems with line numbers, duplicates, the split, token lengths. */
 export function ChecksPanel({ checks }: { checks: LoraChecks }) {

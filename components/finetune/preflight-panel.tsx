@@ -1,6 +1,6 @@
 import type { LoraPreflight } from "@/contracts/recipes/llm-lora";
 import { preflightWords } from "./finetune-words";
-import { FactList } from "./fact-list";
+import { FactList } from "@/components/ui/fact-list";
 
 /** What the preflight measured before the full run: the device works, the memory fits, how long it takes. */
 export function PreflightPanel({ preflight }: { preflight: LoraPreflight }) {

@@ -8,7 +8,7 @@ import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { fieldErrors } from "./finetune-words";
 import { settingsOf, type FineTuneChoices } from "./wizard-state";
-import { FactList } from "./fact-list";
+import { FactList } from "@/components/ui/fact-list";
 
 const newOpId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `op-${Date.now()}-${Math.random().toString(36).slice(2)}`);
 

@@ -5,6 +5,7 @@ import { useMemo } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
+import { FactList } from "@/components/ui/fact-list";
 import { errorText } from "@/components/ui/error-text";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
 import { ReadinessNotes } from "@/components/data/readiness-notes";
@@ -62,14 +63,7 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
   ];
   return (
     <div className="flex flex-col gap-4">
-      <dl className="grid grid-cols-1 gap-x-4 gap-y-2 rounded-md border border-slate-200 bg-white p-3 sm:grid-cols-[max-content_1fr]" aria-label="Review">
-        {rows.map(([k, v]) => (
-          <div key={k} className="contents">
-            <dt className="text-sm font-medium text-slate-700">{k}</dt>
-            <dd className="break-words text-sm text-slate-900">{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList rows={rows} label="Review" className="rounded-md border border-slate-200 bg-white p-3" />
       {!(draft.datasetId && draft.target && draft.task && draft.metric) && <p className="text-sm text-amber-900">Choose the data and the column to predict before starting.</p>}
       <ReadinessNotes refusals={readiness.refusals} warnings={readiness.warnings} error={readiness.error} />
       <Button

@@ -1,4 +1,4 @@
-/** Named facts as a two-column list (stacked on a phone): the preflight, the data checks, the review. */
+/** Named facts as a two-column list (stacked on a phone): a review, the preflight, the data checks. */
 export function FactList({ rows, label, className = "" }: { rows: readonly (readonly [string, string])[]; label: string; className?: string }) {
   return (
     <dl className={`grid grid-cols-1 gap-x-4 gap-y-2 sm:grid-cols-[max-content_1fr] ${className}`} aria-label={label}>
