@@ -3,12 +3,11 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatBytes } from "@/contracts/vocabulary";
 import { useTRPC } from "@/components/providers/trpc";
-import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { Retention } from "./registry-types";
 import { bytesFreedBy, versionLabel } from "./retention-words";
-import { ReasonField, Sheet, useRefreshModels } from "./sheet";
+import { ConfirmButtons, ReasonField, Sheet, useRefreshModels } from "./sheet";
 
 /**
  * Confirms removing versions from the registry (all or none): the sheet names each one,
@@ -48,14 +47,11 @@ export function RemoveSheet({ projectId, chosen, retention, onClose }: { project
         </p>
         <ReasonField value={reason} onChange={setReason} />
         {remove.error && <ErrorMessage>Nothing was removed: {errorText(remove.error)}</ErrorMessage>}
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" variant="danger" disabled={!reason.trim() || remove.isPending || versions.length === 0}>
-            {remove.isPending ? "Removing…" : versions.length === 1 ? "Remove this version" : `Remove ${versions.length} versions`}
-          </Button>
-          <Button variant="secondary" onClick={onClose}>
-            Not now
-          </Button>
-        </div>
+        <ConfirmButtons
+          label={remove.isPending ? "Removing…" : versions.length === 1 ? "Remove this version" : `Remove ${versions.length} versions`}
+          disabled={!reason.trim() || remove.isPending || versions.length === 0}
+          onClose={onClose}
+        />
       </form>
     </Sheet>
   );

@@ -2,12 +2,11 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { formatMetric } from "@/components/experiment/format";
 import { refusalOf } from "./decision-words";
-import { ReasonField, Sheet, useRefreshModels } from "./sheet";
+import { ConfirmButtons, ReasonField, Sheet, useRefreshModels } from "./sheet";
 
 /**
  * Roll the selection back from the version in use to an earlier selected one: the sheet
@@ -57,14 +56,11 @@ export function RollbackSheet(props: { modelId: string; from: number; to: number
             {refusal.code === "stale_revision" && " Nothing was changed; close this and look at the model again."}
           </ErrorMessage>
         )}
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" variant="danger" disabled={!reason.trim() || rollback.isPending || refusal?.code === "stale_revision"}>
-            {rollback.isPending ? "Rolling back…" : `Roll back to version ${to}`}
-          </Button>
-          <Button variant="secondary" onClick={onClose}>
-            Not now
-          </Button>
-        </div>
+        <ConfirmButtons
+          label={rollback.isPending ? "Rolling back…" : `Roll back to version ${to}`}
+          disabled={!reason.trim() || rollback.isPending || refusal?.code === "stale_revision"}
+          onClose={onClose}
+        />
       </form>
     </Sheet>
   );

@@ -2,6 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, type ReactNode } from "react";
 import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
 
 /**
  * A modal confirmation sheet (native <dialog>: focus stays inside, Escape closes). On a
@@ -54,4 +55,18 @@ export function useRefreshModels(onClose: () => void) {
     },
     onError: refresh,
   };
+}
+
+/** A destructive sheet's two buttons: the confirmation (submits the sheet's form) and "Not now". */
+export function ConfirmButtons({ label, disabled, onClose }: { label: string; disabled: boolean; onClose: () => void }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button type="submit" variant="danger" disabled={disabled}>
+        {label}
+      </Button>
+      <Button variant="secondary" onClick={onClose}>
+        Not now
+      </Button>
+    </div>
+  );
 }
