@@ -14,7 +14,7 @@ import { buildOnce } from "./build/build-lock";
 import { fingerprint } from "./build/fingerprint";
 import { pruneOldBuilds } from "./build/prune-builds";
 
-const INPUTS = ["app", "components", "server", "public", "next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json", "generated"];
+const INPUTS = ["app", "components", "contracts", "server", "public", "next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json", "generated"];
 const BUILDS = ".next-builds";
 
 /** Returns the distDir (relative to the repo) holding a build of the current sources. */
