@@ -4,7 +4,8 @@
  * (their preview as conversations), small settings under Advanced, Start; the run
  * finishes with the loss chart and base vs adapter from the receipt. A path outside the
  * allowed folders, then a folder that is not a model (refused by the server at Start),
- * each show their error under the model field. axe on each step and on the results.
+ * each show their error under the model field. Try it answers a prompt with both models.
+ * axe on each step and on the results.
  */
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -131,6 +132,14 @@ test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs
     }
     await expectLaidOutAtScreenWidth(page, 390);
   }
+
+  // Try it: one prompt answered by the adapter and the base through a short job.
+  await page.getByLabel("Prompt", { exact: true }).fill("Tom has 3 apples and buys 2 more. How many apples does he have?");
+  await page.getByRole("button", { name: "Answer" }).click();
+  const tried = page.getByTestId("try-result");
+  await expect(tried).toContainText("With the adapter", { timeout: RUN_TIMEOUT });
+  await expect(tried).toContainText("Base model");
+  await expect(tried).toContainText(/Answered in \d+\.\d s/);
 
   // The double click started one experiment, listed as a fine-tuning one.
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Experiments" }).click();
