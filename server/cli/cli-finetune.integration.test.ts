@@ -71,6 +71,14 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
     for (const f of readdirSync(TINY_GPT2)) expect(run.stderr).toContain(`uploading ${f}: 100%`);
     expect(run.stderr).toMatch(/\[running\] Training the adapter: step \d+\/6/);
     expect(run.stderr).toContain("Base model: lm-buddy-fake-gpt2 (GPT2LMHeadModel");
+
+    // experiments show and list read a fine-tuning experiment as the same object (nothing saved, the run's own seconds).
+    const shown = await runCli(server.url, ["experiments", "show", result.experimentId, "--json"]).done;
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toEqual({ ...result, exportPath: null, seconds: expect.any(Number) as number });
+    const listed = await runCli(server.url, ["experiments", "list", "--json"]).done;
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as FineTuneJson[]).map((e) => e.experimentId)).toEqual([result.experimentId]);
   });
 
   it("sends nothing twice, and follows an experiment across a server killed and started again while it trains", async () => {

@@ -6,12 +6,27 @@ import { connect, withRetry, type Connection } from "../api-client";
 import { experimentJson } from "../train/result-json";
 import { describeProgress } from "../train/progress-line";
 import { formatComparison } from "../train/format-score";
+import { describeFineTuneProgress } from "../finetune/progress-line";
+import { fineTuneJson, fineTuneSummary } from "../finetune/result-json";
 
 const USAGE = `Usage:
   trainyard experiments list [--project NAME] [--json]
   trainyard experiments show ID [--json]
   trainyard experiments cancel ID
   trainyard experiments logs ID [--step STEP] [--follow]`;
+
+/** A fine-tuning experiment's view, or null for a tabular one (finetune.get answers NOT_FOUND for those). */
+async function fineTuneView(conn: Connection, id: string) {
+  try {
+    return await withRetry(() => conn.api.finetune.get.query({ id }));
+  } catch (err) {
+    if (err instanceof CliError && err.code === "not_found") return null;
+    throw err;
+  }
+}
+
+const experimentSeconds = (e: { startedAt: string; endedAt: string | null }) =>
+  e.endedAt ? Math.round((Date.parse(e.endedAt) - Date.parse(e.startedAt)) / 1000) : null;
 
 export async function projectId(conn: Connection, name: string): Promise<string> {
   const projects = await withRetry(() => conn.api.projects.list.query({ includeArchived: true }));
@@ -55,7 +70,10 @@ export async function experimentsCommand(argv: string[]): Promise<number> {
       const list = await withRetry(() => conn.api.experiments.list.query({ projectId: pid }));
       if (values.json) {
         const details = [];
-        for (const e of list) details.push(experimentJson(await withRetry(() => conn.api.experiments.get.query({ id: e.id }))));
+        for (const e of list) {
+          const ft = e.kind === "finetune" ? await fineTuneView(conn, e.id) : null;
+          details.push(ft ? fineTuneJson(ft, { exportPath: null, seconds: experimentSeconds(ft.experiment) }) : experimentJson(await withRetry(() => conn.api.experiments.get.query({ id: e.id }))));
+        }
         console.log(JSON.stringify(details, null, 2));
       } else if (!list.length) console.log(`No experiments in "${values.project}".`);
       else for (const e of list) console.log(`${e.id}  ${e.status.padEnd(9)}  ${formatComparison(e.metric, e.candidate, e.baseline)}  ${e.seconds ?? "-"} s  ${e.name}`);
@@ -63,6 +81,17 @@ export async function experimentsCommand(argv: string[]): Promise<number> {
     }
     case "show": {
       if (!id) throw new CliError(USAGE, 2);
+      const ft = await fineTuneView(conn, id);
+      if (ft) {
+        const result = fineTuneJson(ft, { exportPath: null, seconds: experimentSeconds(ft.experiment) });
+        if (values.json) console.log(JSON.stringify(result, null, 2));
+        else {
+          console.log(`${ft.experiment.name} (${ft.experiment.id})`);
+          console.log(describeFineTuneProgress(ft));
+          for (const l of fineTuneSummary(result, ft.experiment.reason).slice(1)) console.log(l);
+        }
+        return 0;
+      }
       const exp = await withRetry(() => conn.api.experiments.get.query({ id }));
       if (values.json) console.log(JSON.stringify(experimentJson(exp), null, 2));
       else {

@@ -27,14 +27,15 @@ export interface FineTuneJson {
   exportPath: string | null;
   /** SHA-256 of the export the server verified; the saved file was checked against it. */
   exportSha256: string | null;
-  seconds: number;
+  /** The command's wall time (`experiments show`: the experiment's, null while it runs). */
+  seconds: number | null;
   /** Training throughput: the finished run's, else the last live reading. */
   tokensPerSecond: number | null;
   /** Training stopped with a checkpoint and can continue (Resume) instead of starting over. */
   resumable: boolean;
 }
 
-export function fineTuneJson(view: FineTuneView, extra: { exportPath: string | null; seconds: number }): FineTuneJson {
+export function fineTuneJson(view: FineTuneView, extra: { exportPath: string | null; seconds: number | null }): FineTuneJson {
   const receipt = view.receipt;
   const final = view.training?.final ?? null;
   return {
@@ -62,7 +63,7 @@ export function fineTuneJson(view: FineTuneView, extra: { exportPath: string | n
 
 /** The text summary for people: the verdict with rounded losses, exact match, then the export's path last. */
 export function fineTuneSummary(result: FineTuneJson, note: string | null): string[] {
-  const lines = [`Experiment ${result.experimentId}: ${result.status} in ${result.seconds} s${note ? ` (${note})` : ""}`];
+  const lines = [`Experiment ${result.experimentId}: ${result.status}${result.seconds === null ? "" : ` in ${result.seconds} s`}${note ? ` (${note})` : ""}`];
   if (result.baseLoss !== null && result.adapterLoss !== null) {
     const verdict = result.betterThanBase ? "better than the base model" : "not better than the base model";
     lines.push(`mean NLL per answer token ${result.adapterLoss.toFixed(3)} (base ${result.baseLoss.toFixed(3)}) on ${result.metrics.evalExamples} held-out examples: ${verdict}`);
