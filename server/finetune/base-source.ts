@@ -13,6 +13,7 @@ import { WORKER_PROTOCOL } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { badInput, unavailable } from "@/server/errors";
 import { blobPath, localTarget, workerHomeOf } from "@/server/datasets/local-store";
+import { targetFor } from "@/server/targets/target-for";
 import { checkPathAgainstRoots } from "@/server/datasets/register";
 import { settingsService } from "@/server/settings/settings.service";
 import type { TargetRow } from "@/server/targets/targets.repository";
@@ -41,8 +42,9 @@ function refusal(err: unknown, base: string, target: TargetRow): Error {
 }
 
 async function checkPath(db: Db, target: TargetRow, p: string): Promise<void> {
-  if (target.kind === "local") {
-    // Also makes the local worker's allowed roots follow the setting, as registering a file does.
+  // This computer's allowed folders are the owner's setting (reading it also makes its
+  // worker's config follow it, as registering a file does); a server's are its own worker's.
+  if (targetFor(target, db).sharesStore) {
     const roots = (await settingsService(db).get()).values.allowedRoots;
     try {
       checkPathAgainstRoots(p, roots);

@@ -8,8 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { uploadModelFile } from "@/server/cli/train/upload-file";
-import type { Connection } from "@/server/cli/api-client";
+import { uploadModelFile, type HttpConnection } from "@/server/cli/train/upload-file";
 import { prepareBuilds } from "@/server/testing/server-harness";
 import { cli, REPO, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
 
@@ -118,7 +117,7 @@ describe("POST /api/finetune/uploads", () => {
   });
 
   it("uploadModelFile (the CLI's) sends a new file with progress and skips one the server holds", async () => {
-    const conn = { url: server.url, headers: { authorization: `Bearer ${token}` } } as unknown as Connection;
+    const conn: HttpConnection = { url: server.url, headers: { authorization: `Bearer ${token}` } };
     const file = path.join(server.home, "tokenizer-extra.json");
     writeFileSync(file, JSON.stringify({ added: ["<|x|>"], at: Date.now() }));
     const lines: string[] = [];

@@ -13,6 +13,9 @@ import { pipeline } from "node:stream/promises";
 import { CliError } from "../cli-error";
 import { unreachableError, type Connection } from "../api-client";
 
+/** Uploads are plain HTTP requests: they need the server's address and credentials, not its tRPC client. */
+export type HttpConnection = Pick<Connection, "url" | "headers">;
+
 export interface UploadResult {
   datasetId: string;
   snapshotSha256: string;
@@ -42,7 +45,7 @@ export function readableFileSize(file: string): number {
 }
 
 /** Sends `file` as the body of POST `route` (path and query); returns the JSON answer of a 2xx. */
-async function postFile(conn: Connection, route: string, file: string, label: string, log: (l: string) => void): Promise<unknown> {
+async function postFile(conn: HttpConnection, route: string, file: string, label: string, log: (l: string) => void): Promise<unknown> {
   const size = readableFileSize(file);
   let sent = 0;
   let lastPct = -10;
@@ -89,7 +92,7 @@ async function sha256Of(file: string): Promise<string> {
  * store with progress; `label` names it in the progress lines (default: its file name; a
  * folder's caller passes the path inside the folder). Returns the blob's sha256 and size.
  */
-export async function uploadModelFile(conn: Connection, projectId: string, file: string, log: (l: string) => void, label = path.basename(file)): Promise<ModelUploadResult> {
+export async function uploadModelFile(conn: HttpConnection, projectId: string, file: string, log: (l: string) => void, label = path.basename(file)): Promise<ModelUploadResult> {
   const bytes = readableFileSize(file);
   log(`checking ${label} (${bytes} bytes)`);
   const sha256 = await sha256Of(file);
