@@ -202,7 +202,11 @@ def measure(args: argparse.Namespace, scratch: Path) -> dict:
             "ratioCpu": per_second(probe["tokens"], recipe_cpu_s) / per_second(loop["tokens"], loop_cpu_s),
             "loopCheckpointed": checkpointed and {
                 "tokensPerSecond": per_second(checkpointed["tokens"], sum(checkpointed["stepSeconds"])),
-                "ratioSteps": recipe_tps / per_second(checkpointed["tokens"], sum(checkpointed["stepSeconds"]))},
+                "tokensPerCpuSecond": per_second(checkpointed["tokens"], sum(checkpointed["stepCpuSeconds"])),
+                "ratioSteps": recipe_tps / per_second(checkpointed["tokens"], sum(checkpointed["stepSeconds"])),
+                "ratioCpu": per_second(probe["tokens"], recipe_cpu_s)
+                / per_second(checkpointed["tokens"], sum(checkpointed["stepCpuSeconds"])),
+                "load": checkpointed["load"]},
         },
         "betterAdapter": {
             "secondsToReceipt": to_receipt, "betterThanBase": receipt["betterThanBase"],
@@ -252,8 +256,10 @@ def print_human(r: dict) -> None:
           f"steps), {t['ratioWhole']:.3f} (whole train call vs whole loop, the recipe's evaluations and checkpoints "
           f"included)")
     if t["loopCheckpointed"]:
-        print(f"   plain loop with gradient checkpointing: {t['loopCheckpointed']['tokensPerSecond']:.1f} tok/s over "
-              f"its steps; recipe / it: {t['loopCheckpointed']['ratioSteps']:.3f}")
+        c = t["loopCheckpointed"]
+        print(f"   plain loop with gradient checkpointing: {c['tokensPerSecond']:.1f} tok/s over its steps, "
+              f"{c.get('tokensPerCpuSecond', float('nan')):.1f} per CPU-second; recipe / it: {c['ratioSteps']:.3f} "
+              f"(steps), {c.get('ratioCpu', float('nan')):.3f} (per CPU-second)")
     jobs = ", ".join(f"{k} {v:.1f}" for k, v in b["jobSeconds"].items())
     print(f"2. import_base start -> evaluate receipt: {b['secondsToReceipt']:.1f} s ({jobs} s)")
     print(f"   held-out NLL per answer token: base {b['baseNll']:.4f} -> adapter {b['adapterNll']:.4f} "
