@@ -28,6 +28,10 @@ from .setup import LoraSettings, check_data_dir, chosen_device, load_model, toke
 from .template import load_tokenizer
 
 
+# train.py evaluates every ceil(steps / 4) steps when evalEverySteps is not given: 4 passes.
+EVAL_PASSES = 4
+
+
 def device_check(device: str) -> dict:
     import torch
 
@@ -77,6 +81,7 @@ def _fitting(config, parameters, trainable, batch, length, bf16, free) -> list[d
 
 @requires("model", "data")
 def run_preflight(ctx: JobContext, job_input: dict) -> dict:
+    started_at = time.monotonic()  # the train job pays the same imports, loading and tokenising before its first step
     import torch
     from peft import get_peft_model
 
@@ -115,6 +120,7 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
                        f"{free / 2**30:.1f} GiB free; settings that would fit: {report['memory']['fitting'] or 'none'}",
                        code="does_not_fit_memory", details={"fitting": report["memory"]["fitting"]})
 
+    setup_done = time.monotonic()
     ids, attention, labels, width = _batch(items, batch, tokenizer.pad_token_id, device)
     optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)
     seconds = []
@@ -138,7 +144,14 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
     steps_per_epoch = math.ceil(len(items) / (batch * accumulation))
     planned_steps = max_steps or max(1, math.ceil(epochs * steps_per_epoch))
     planned_tokens = total_tokens * planned_steps / steps_per_epoch
-    estimate_s = planned_tokens / tokens_per_s
+    steps_s = planned_tokens / tokens_per_s
+    # Besides its steps the train job loads and tokenises as this job did before the smoke
+    # step, and scores the evaluation examples EVAL_PASSES times (forward only: about a
+    # third of a training step's work per token).
+    setup_s = setup_done - started_at
+    eval_items, _ = tokenised_examples(tokenizer, data_dir, "eval.jsonl", max_length)
+    eval_s = EVAL_PASSES * sum(len(i.input_ids) for i in eval_items) / (3 * tokens_per_s)
+    estimate_s = setup_s + steps_s + eval_s
     report["smokeStep"] = {"batchSize": batch, "length": width, "seconds": [round(s, 3) for s in seconds],
                            "loss": float(loss), "tokensPerSecond": round(tokens_per_s, 1),
                            "peakBytes": _peak_bytes(device), "longestFirst": True}
@@ -146,10 +159,12 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
                       "estimatedSeconds": round(estimate_s, 1), "cpus": ctx.cpus,
                       "note": f"about {max(1, round(estimate_s / 60))} min for {planned_steps} steps on {device}"
                               + (f" with {ctx.cpus} CPU thread(s)" if device == "cpu" else ""),
-                      "basis": "measured tokens/s of one step on the longest examples (pessimistic for short ones)"}
+                      "basis": f"measured tokens/s of one step on the longest examples (pessimistic for short ones) for "
+                               f"{steps_s:.0f} s of steps, plus {setup_s:.0f} s loading and tokenising as measured here "
+                               f"and {eval_s:.0f} s for {EVAL_PASSES} passes over the evaluation examples"}
     write_json_atomic(ctx.output_dir / "preflight.json", report)
     if max_minutes is not None and estimate_s > max_minutes * 60:
-        fitting_steps = int(planned_steps * max_minutes * 60 / estimate_s)
+        fitting_steps = int(planned_steps * max(0.0, max_minutes * 60 - setup_s - eval_s) / steps_s)
         raise BadInput(f"this run needs about {estimate_s / 60:.1f} min but the budget is {max_minutes:g} min; "
                        f"maxSteps {fitting_steps} would fit (or fewer epochs, a shorter maxLength)",
                        code="over_budget", details={"fittingMaxSteps": fitting_steps})

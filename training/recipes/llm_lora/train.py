@@ -126,6 +126,10 @@ def build_trainer(model, tokenizer, train_items, eval_items, s: dict, device: st
         fp16=False, report_to=[], disable_tqdm=True, dataloader_num_workers=0, dataloader_pin_memory=device == "cuda",
         include_num_input_tokens_seen="non_padding", save_only_model=False,
         train_sampling_strategy="group_by_length",
+        # TRL turns activation checkpointing on by default; preflight measures and budgets steps
+        # that keep their activations (and refuses a setup whose memory they do not fit), and
+        # recomputing them cost 28 % of each step on CPU (bench/finetune.py, docs/benchmarks.md).
+        activation_checkpointing=False,
     )
     return SFTTrainer(model=model, args=config, train_dataset=as_dataset(train_items),
                       eval_dataset=as_dataset(eval_items) if eval_items else None, processing_class=tokenizer,
