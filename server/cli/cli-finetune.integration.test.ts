@@ -82,7 +82,8 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
   });
 
   it("sends nothing twice, and follows an experiment across a server killed and started again while it trains", async () => {
-    const cli = runCli(server.url, ["finetune", "--model", TINY_GPT2, "--data", EXAMPLES, ...SMALL_FLAGS, "--max-steps", "30", "--json"]);
+    // --out keeps the saved export in the test's scratch folder (the CLI runs in the repository).
+    const cli = runCli(server.url, ["finetune", "--model", TINY_GPT2, "--data", EXAMPLES, ...SMALL_FLAGS, "--max-steps", "30", "--out", path.join(home.scratch, "restart-export.tar.gz"), "--json"]);
     await waitFor("the CLI to report training", () => /Training the adapter: step/.test(cli.stderr()), 5 * 60_000, 200);
     await server.kill9();
     server = await start();
