@@ -83,9 +83,12 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
 
   it("sends nothing twice, and follows an experiment across a server killed and started again while it trains", async () => {
     // --out keeps the saved export in the test's scratch folder (the CLI runs in the repository).
-    const cli = runCli(server.url, ["finetune", "--model", TINY_GPT2, "--data", EXAMPLES, ...SMALL_FLAGS, "--max-steps", "30", "--out", path.join(home.scratch, "restart-export.tar.gz"), "--json"]);
+    const cli = runCli(server.url, ["finetune", "--model", TINY_GPT2, "--data", EXAMPLES, ...SMALL_FLAGS, "--max-steps", "30", "--out", path.join(home.scratch, "restart-out"), "--json"]);
     await waitFor("the CLI to report training", () => /Training the adapter: step/.test(cli.stderr()), 5 * 60_000, 200);
     await server.kill9();
+    // Down until the CLI has asked and heard nothing: on a fast machine a quick restart can
+    // fall between two of its polls, and the waiting it must show would go untested.
+    await waitFor("the CLI to notice the server is gone", () => cli.stderr().includes("The server does not answer"), 60_000, 100);
     server = await start();
     const run = await cli.done;
     expect(run.code, run.stderr).toBe(0);
