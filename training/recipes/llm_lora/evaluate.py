@@ -69,7 +69,8 @@ def run_evaluate(ctx: JobContext, job_input: dict) -> dict:
     conversations = load_normalised(data_dir / "eval.jsonl")
     prompts = [render_prompt(tokenizer, messages) for messages in conversations]
     references = [messages[-1]["content"] for messages in conversations]
-    n_prompts = max(n_generate, n_answers if pattern else 0)
+    # A small evaluation set may hold fewer examples than the answers asked for: generate what there is.
+    n_prompts = min(len(conversations), max(n_generate, n_answers if pattern else 0))
 
     phase(ctx, "evaluating", model="base", examples=len(items))
     model = load_model(model_dir, device)

@@ -14,7 +14,7 @@ import pytest
 from conftest import make_job_context
 from recipes.llm_lora.preflight import run_preflight
 from recipes.llm_lora.setup import chosen_device
-from recipes.llm_lora.tests.support import SMALL, TINY_GPT2, run
+from recipes.llm_lora.tests.support import EVALUATE, SMALL, TINY_GPT2, run
 from recipes.llm_lora.train import resume_checkpoint
 from trainyard_recipe import BadInput
 
@@ -85,6 +85,18 @@ def test_evaluate_scores_base_then_adapter_on_the_same_answer_tokens(evaluated, 
     assert receipt["base"]["meanNll"] != receipt["adapter"]["meanNll"]
     assert len(receipt["generations"]) == 2 and receipt["exactMatch"]["examples"] == 2
     assert result.report["metrics"]["betterThanBase"] == receipt["betterThanBase"]
+
+
+def test_evaluate_generates_only_what_a_small_evaluation_set_holds(tmp_path, tiny, tiny_data, trained):
+    # A user's small file can hold fewer held-out examples than the answers asked for (a
+    # 16-line file leaves 2 at the default fraction; 3 generations are the default).
+    held_out = len((tiny_data / "eval.jsonl").read_text().splitlines())
+    result = run("evaluate", {"model": str(tiny), "adapter": str(trained.output_dir), "data": str(tiny_data),
+                              **EVALUATE, "generations": held_out + 5, "answerExamples": held_out + 5}, tmp_path)
+    assert result.returncode == 0, result.describe()
+    receipt = result.output_json("receipt.json")
+    assert len(receipt["generations"]) == held_out
+    assert receipt["exactMatch"]["examples"] == held_out
 
 
 def _tree(folder: Path) -> dict[str, str]:
