@@ -23,7 +23,7 @@ import signal
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NoReturn, Sequence
 
 from trainyard_recipe.context import JobContext
 from trainyard_recipe.errors import BadInput, Stopped
@@ -175,3 +175,14 @@ def run_recipe(jobs: Mapping[str, JobFunction], argv: Sequence[str] | None = Non
             traceback.print_exc(file=sys.stderr)
             _failed(ctx, {"type": type(exc).__name__, "message": str(exc) or type(exc).__name__})
             return EXIT_FAILED
+
+
+def exit_without_teardown(code: int) -> NoReturn:
+    """End the process with `code` once run_recipe has written the report and manifest,
+    skipping the interpreter's teardown. There, a native library's threads (Arrow's pool,
+    OpenMP) can abort the process ("terminate called without an active exception",
+    SIGABRT) after the job completed, and the worker would fail a finished job. Only for
+    recipes that start no child processes: their clean-up at exit is skipped too."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -85,3 +85,12 @@ def test_evaluation_code_never_imports_the_training_library():
             else:
                 continue
             assert not any(n.split(".")[0] in ("autogluon", "recipes") for n in names), (path, names)
+
+
+def test_the_entry_point_exits_with_the_recipes_code_and_report_after_skipping_teardown(tmp_path, run_job):
+    # __main__ ends with os._exit (a native library once aborted the process in teardown
+    # after a completed job): the code must still be the recipe's, with its report written.
+    result = run_job("evaluation", "baseline", {"labels": str(tmp_path / "absent"), "features": str(tmp_path / "absent"),
+                                                "task": "multiclass"}, tmp_path)
+    assert result.returncode == 2, result.describe()
+    assert result.report["status"] == "failed" and result.report["error"]["type"] == "BadInput"
