@@ -8,6 +8,7 @@
  */
 import type { InputOf, JobName, RecipeName, TableFormat } from "@/contracts/recipes";
 import { PHASES, type Phase } from "@/contracts/vocabulary";
+import { sha256Ref } from "@/contracts/worker/refs";
 import type { Db } from "@/server/db/client";
 import type { StepJob } from "./chain-jobs";
 
@@ -95,6 +96,16 @@ export function stepSpec<S extends string, C extends ChainBase<S>>(p: Pipeline<S
   if (!s) throw new Error(`unknown step ${name}`);
   return s;
 }
+
+/** A finished step's output hash; a step is only started once the steps it needs have one. */
+export function stepOutput<S extends string>(c: { outputs: Partial<Record<S, string>> }, step: S): string {
+  const v = c.outputs[step];
+  if (v === undefined) throw new Error(`step ${step} has no output yet`);
+  return v;
+}
+
+/** The same, as the `sha256:` reference a job input names it by (the worker resolves it). */
+export const stepOutputRef = <S extends string>(c: { outputs: Partial<Record<S, string>> }, step: S): string => sha256Ref(stepOutput(c, step));
 
 /** Steps whose prerequisites all have outputs and which have no job yet. */
 export function readySteps<S extends string, C extends ChainBase<S>>(

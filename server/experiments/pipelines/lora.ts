@@ -14,7 +14,7 @@ import { collectFineTune, type FineTuneResults } from "./lora-results";
 import { ownOpId, type StepJob } from "../chain-jobs";
 import { evaluationDeadlineSeconds, preparingDeadlineSeconds, trainingDeadlineSeconds, trainingTimeLimitSeconds } from "../chain-budget";
 import { experimentsRepository } from "../experiments.repository";
-import type { ChainBase, Pipeline, StepSpec } from "../pipeline";
+import { stepOutputRef, type ChainBase, type Pipeline, type StepSpec } from "../pipeline";
 import { LORA_STEPS, type LoraStep } from "./lora-steps";
 
 export { LORA_STEPS, type LoraStep };
@@ -29,11 +29,7 @@ export interface LoraContext extends ChainBase<LoraStep> {
 
 type Step = StepSpec<LoraStep, LoraContext>;
 
-function out(c: LoraContext, s: LoraStep): string {
-  const v = c.outputs[s];
-  if (v === undefined) throw new Error(`step ${s} has no output yet`);
-  return sha256Ref(v);
-}
+const out = (c: LoraContext, s: LoraStep) => stepOutputRef(c, s);
 
 /**
  * A resumed experiment's opId is `<stopped one's opId>:resume:<client opId>` (fine-tune

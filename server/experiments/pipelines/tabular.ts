@@ -14,7 +14,8 @@ import { evaluationDeadlineSeconds, preparingDeadlineSeconds, trainingDeadlineSe
 import { ZExperimentSettings, type TExperimentSettings } from "../experiments.schema";
 import { ZTraining } from "@/contracts/recipes";
 import { readOutput } from "@/server/jobs/read-output";
-import type { ChainBase, Pipeline, StepSpec } from "../pipeline";
+import { stepOutput, stepOutputRef, type ChainBase, type Pipeline, type StepSpec } from "../pipeline";
+import { sha256Ref } from "@/contracts/worker/refs";
 import { pinSplit } from "../pin-split";
 import { TABULAR_STEPS, type TabularStep } from "./tabular-steps";
 
@@ -32,14 +33,9 @@ export interface TabularContext extends ChainBase<TabularStep> {
 
 type Step = StepSpec<TabularStep, TabularContext>;
 
-const ref = (sha: string) => `sha256:${sha}`;
-/** A finished step's output hash; a step is only started once the steps it needs have one. */
-function sha(c: TabularContext, s: TabularStep): string {
-  const v = c.outputs[s];
-  if (v === undefined) throw new Error(`step ${s} has no output yet`);
-  return v;
-}
-const out = (c: TabularContext, s: TabularStep) => ref(sha(c, s));
+const ref = sha256Ref;
+const sha = (c: TabularContext, s: TabularStep) => stepOutput(c, s);
+const out = (c: TabularContext, s: TabularStep) => stepOutputRef(c, s);
 const small = () => 1;
 const preparing = (c: TabularContext) => preparingDeadlineSeconds(c.remainingSeconds);
 const evaluating = (c: TabularContext) => evaluationDeadlineSeconds(c.datasetBytes);
