@@ -7,6 +7,11 @@ export NEXT_TELEMETRY_DISABLED=1
 export TRAINYARD_TEST_ENVS_DIR="${TRAINYARD_TEST_ENVS_DIR:-$PWD/.tmp/envs}"
 results=.tmp/test-results
 rm -rf "$results" && mkdir -p "$results"
+# Every temporary folder a tier makes (test data homes, sshd configs, pytest's tmp_path,
+# scratch exports) lives under one folder that is emptied after each tier, so repeated
+# runs cannot fill the disk with what a killed or failed test left behind.
+TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/trainyard-tests-XXXXXX")" && export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 
 bash scripts/check-prereqs.sh || exit 1
 
@@ -17,6 +22,7 @@ run_tier() { # name, command...
   local started=$SECONDS
   "$@"
   local code=$?
+  find "$TMPDIR" -mindepth 1 -maxdepth 1 -exec rm -rf {} + 2>/dev/null
   tier_names+=("$name"); tier_status+=("$code")
   echo "=== $name: exit $code in $((SECONDS - started)) s ==="
 }
