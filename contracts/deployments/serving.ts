@@ -1,0 +1,104 @@
+/**
+ * The resident serving process's protocol (issue 16): HTTP/1.1 over a private Unix socket
+ * (mode 0600, in a 0700 folder of the worker's home). The controller reaches it directly on
+ * This computer and through the SSH connection's stream-local forwarding on a server, so no
+ * TCP port is ever opened. One home for these shapes: the Python server
+ * (training/serving) writes them, the controller reads them only through these schemas.
+ *
+ * Routes of the serving process (not the public ones, which are /api/deployments/:id/...):
+ *   GET  /health   -> ZServingHealth
+ *   POST /predict  ZServePredictRequest  -> ZServePredictResponse   (tabular)
+ *   POST /generate ZServeGenerateRequest -> ZServeGenerateResponse  (llm)
+ *   POST /stream   ZServeGenerateRequest -> text/event-stream of ZServeStreamEvent (llm)
+ * Any refusal: a 4xx/5xx status with ZServingError as the body (429 carries Retry-After).
+ */
+import { z } from "zod";
+
+export const SERVING_PROTOCOL = 1 as const;
+
+/** Longest socket path Linux accepts in sockaddr_un (108 bytes with the terminating NUL). */
+export const MAX_SOCKET_PATH_BYTES = 107;
+
+export const ZServingKind = z.enum(["tabular", "llm"]);
+export type ServingKind = z.infer<typeof ZServingKind>;
+
+/** Caps enforced by the serving process itself (the controller checks them first, too). */
+export const ZServingLimits = z.strictObject({
+  maxRows: z.number().int().positive().max(100_000).default(1000),
+  maxRequestBytes: z.number().int().positive().max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+  maxPromptTokens: z.number().int().positive().max(131_072).default(2048),
+  maxNewTokens: z.number().int().positive().max(8192).default(256),
+  requestDeadlineSeconds: z.number().positive().max(3600).default(60),
+  /** Requests computed at once; more wait in a queue of maxQueue, beyond it 429. */
+  concurrency: z.number().int().positive().max(64).default(1),
+  maxQueue: z.number().int().nonnegative().max(1024).default(16),
+});
+export type ServingLimits = z.infer<typeof ZServingLimits>;
+
+export const ZServingHealth = z.strictObject({
+  protocol: z.literal(SERVING_PROTOCOL),
+  state: z.enum(["loading", "ready"]),
+  kind: ZServingKind,
+  /** The release this process serves (the controller's release id). */
+  release: z.string().min(1),
+  pid: z.number().int().positive(),
+  uptimeSeconds: z.number().nonnegative(),
+  /** Requests now computing and waiting. */
+  inFlight: z.number().int().nonnegative(),
+  queued: z.number().int().nonnegative(),
+});
+export type ServingHealth = z.infer<typeof ZServingHealth>;
+
+/** One input row: column name -> value, as JSON carries it. */
+export const ZServeRow = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+export const ZServePredictRequest = z.strictObject({ rows: z.array(ZServeRow).min(1) });
+export const ZServePrediction = z.strictObject({
+  prediction: z.union([z.string(), z.number(), z.boolean()]),
+  /** Class -> probability, classification only. */
+  probabilities: z.record(z.string(), z.number()).optional(),
+});
+export const ZServePredictResponse = z.strictObject({
+  predictions: z.array(ZServePrediction),
+  release: z.string().min(1),
+});
+export type ServePredictResponse = z.infer<typeof ZServePredictResponse>;
+
+export const ZChatMessage = z.strictObject({ role: z.enum(["system", "user", "assistant"]), content: z.string() });
+export const ZServeGenerateRequest = z.union([
+  z.strictObject({ prompt: z.string().min(1), maxNewTokens: z.number().int().positive().optional() }),
+  z.strictObject({ messages: z.array(ZChatMessage).min(1), maxNewTokens: z.number().int().positive().optional() }),
+]);
+export const ZServeGenerateResponse = z.strictObject({
+  text: z.string(),
+  promptTokens: z.number().int().nonnegative(),
+  generatedTokens: z.number().int().nonnegative(),
+  finishReason: z.enum(["stop", "length", "deadline"]),
+  release: z.string().min(1),
+});
+
+/** One SSE event of /stream: `event: <type>` and `data: <json of the rest>`. */
+export const ZServeStreamEvent = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("metadata"), release: z.string().min(1), model: z.string() }),
+  /** Whole characters only: a UTF-8 sequence split across tokens is held until complete. */
+  z.strictObject({ type: z.literal("delta"), text: z.string() }),
+  z.strictObject({ type: z.literal("heartbeat") }),
+  z.strictObject({
+    type: z.literal("result"),
+    promptTokens: z.number().int().nonnegative(),
+    generatedTokens: z.number().int().nonnegative(),
+    finishReason: z.enum(["stop", "length", "deadline"]),
+  }),
+  z.strictObject({ type: z.literal("error"), code: z.string(), message: z.string() }),
+]);
+export type ServeStreamEvent = z.infer<typeof ZServeStreamEvent>;
+
+export const SERVING_ERROR_CODES = ["bad_input", "too_large", "not_ready", "overloaded", "deadline", "wrong_kind", "internal"] as const;
+export const ZServingError = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(SERVING_ERROR_CODES),
+    message: z.string(),
+    /** Field-level problems of a bad input: `rows[3].bill_length_mm` -> what is wrong. */
+    fields: z.array(z.strictObject({ path: z.string(), message: z.string() })).optional(),
+  }),
+});
+export type ServingError = z.infer<typeof ZServingError>;
