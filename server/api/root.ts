@@ -10,6 +10,7 @@ import { predictionsRouter } from "./routers/predictions.router";
 import { authRouter } from "./routers/auth.router";
 import { modelsRouter } from "./routers/models.router";
 import { finetuneRouter } from "./routers/finetune.router";
+import { deploymentsRouter } from "./routers/deployments.router";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -23,6 +24,7 @@ export const appRouter = router({
   auth: authRouter,
   models: modelsRouter,
   finetune: finetuneRouter,
+  deployments: deploymentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,49 @@
+/**
+ * Deploy: a version (pinned) or an alias (followed) of a registered model on a computer.
+ * Refused with the reason before anything is written: a version without a verified export,
+ * an alias that points nowhere, an unknown computer, a name already used in the project.
+ */
+import type { Db } from "@/server/db/client";
+import { badInput, conflict } from "@/server/errors";
+import type { Actor } from "@/server/registry/registry.schema";
+import { findModel } from "@/server/registry/registry-views";
+import { ZCreateDeploymentInput, type DeploymentMode, type TCreateDeploymentInput } from "./deployments.schema";
+import { versionByAlias, versionByNumber } from "./pick-release";
+
+const nameKey = (name: string) => name.trim().toLowerCase();
+
+async function computerFor(db: Db, name: string | undefined, versionTargetId: string, mode: DeploymentMode) {
+  if (name === undefined) return versionTargetId;
+  const targets = await db.target.findMany({ where: { deletedAt: null }, select: { id: true, name: true } });
+  const found = targets.find((t) => t.name === name);
+  if (!found) throw badInput(`There is no computer "${name}" (there are: ${targets.map((t) => t.name).join(", ") || "none"}).`, { code: "unknown_computer" });
+  // An on-demand request is a predict job that reads the trained model by hash where it was trained.
+  if (mode === "on_demand" && found.id !== versionTargetId) {
+    const home = targets.find((t) => t.id === versionTargetId)?.name ?? versionTargetId;
+    throw badInput(`An on-demand deployment runs where the version was trained ("${home}"), not on "${name}".`, { code: "wrong_computer" });
+  }
+  return found.id;
+}
+
+/** Writes the deployment (state `loading`) with its first release; starting it is the caller's. */
+export async function createDeployment(db: Db, raw: TCreateDeploymentInput, actor: Actor): Promise<string> {
+  const input = ZCreateDeploymentInput.parse(raw);
+  const model = await findModel(db, input.modelId);
+  const alias = "alias" in input.what ? input.what.alias : null;
+  const version = alias ? await versionByAlias(db, model.id, alias) : await versionByNumber(db, model.id, (input.what as { version: number }).version);
+  const targetId = await computerFor(db, input.computer, version.targetId, input.mode);
+  const name = input.name ?? `${model.name}${alias ? `-${alias}` : `-v${version.number}`}`;
+  const taken = await db.deployment.findUnique({ where: { projectId_nameKey: { projectId: model.projectId, nameKey: nameKey(name) } } });
+  if (taken) throw conflict(`A deployment named "${taken.name}" already exists in this project; choose another name (--name).`, { code: "name_taken" });
+  return db.$transaction(async (tx) => {
+    const d = await tx.deployment.create({
+      data: { projectId: model.projectId, name, nameKey: nameKey(name), mode: input.mode, targetId, modelId: model.id, followsAlias: alias, state: "loading" },
+    });
+    const why = alias ? `deployed following alias "${alias}" (version ${version.number})` : `deployed version ${version.number}`;
+    const release = await tx.deploymentRelease.create({
+      data: { deploymentId: d.id, number: 1, versionId: version.id, kind: "create", why, actor: JSON.stringify(actor) },
+    });
+    await tx.deployment.update({ where: { id: d.id }, data: { currentReleaseId: release.id } });
+    return d.id;
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Switch, roll back, stop and resume: each from the revision the caller decided on (a
+ * stale one is a CONFLICT with the refreshed view), each switch an immutable release.
+ * A switch to a version pins the deployment (it stops following an alias).
+ */
+import type { Db } from "@/server/db/client";
+import { conflict } from "@/server/errors";
+import type { Tx } from "@/server/lifecycle/transition";
+import type { Actor } from "@/server/registry/registry.schema";
+import { versionView } from "@/server/registry/registry-views";
+import { moveDeploymentIn } from "./deployment-store";
+import { deploymentView, findDeployment } from "./deployment-views";
+import { ZRollbackInput, ZStopResumeInput, ZSwitchInput, type ReleaseKind, type TRollbackInput, type TStopResumeInput, type TSwitchInput } from "./deployments.schema";
+import { servableVersion, versionByNumber } from "./pick-release";
+import { bringDown, bringUp } from "./serving-runner";
+
+async function atRevision(tx: Tx, id: string, expected: number) {
+  const d = await findDeployment(tx, id);
+  if (d.revision !== expected) {
+    throw conflict(`The deployment is at revision ${d.revision}, not ${expected}: it changed since you looked.`, {
+      code: "stale_revision",
+      deployment: await deploymentView(tx, d),
+    });
+  }
+  return d;
+}
+
+/** Appends the release and makes it current, through `switching`. */
+async function release(db: Db, id: string, expected: number, versionId: string, kind: ReleaseKind, why: string, actor: Actor): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const d = await atRevision(tx, id, expected);
+    if (d.state !== "ready") throw conflict(`The deployment is ${d.state}; it can switch only while ready (resume it first).`, { code: "not_ready" });
+    const last = await tx.deploymentRelease.findFirst({ where: { deploymentId: id }, orderBy: { number: "desc" } });
+    const r = await tx.deploymentRelease.create({
+      data: { deploymentId: id, number: (last?.number ?? 0) + 1, versionId, kind, why, actor: JSON.stringify(actor) },
+    });
+    await moveDeploymentIn(tx, id, "switching", `switching to release ${r.number}`);
+    // On demand the next request's job reads the new version: nothing to load first.
+    await moveDeploymentIn(tx, id, "ready", `serving release ${r.number}`, { currentReleaseId: r.id });
+    if (kind !== "alias") await tx.deployment.update({ where: { id }, data: { followsAlias: null } });
+  });
+}
+
+export async function switchTo(db: Db, raw: TSwitchInput, actor: Actor): Promise<void> {
+  const input = ZSwitchInput.parse(raw);
+  const d = await findDeployment(db, input.deploymentId);
+  const v = await versionByNumber(db, d.modelId, input.version);
+  await release(db, d.id, input.expectedRevision, v.id, "switch", input.why, actor);
+}
+
+/** Back to an earlier release (the one before the current by default), as a new release. */
+export async function rollbackTo(db: Db, raw: TRollbackInput, actor: Actor): Promise<void> {
+  const input = ZRollbackInput.parse(raw);
+  const d = await findDeployment(db, input.deploymentId);
+  const current = d.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: d.currentReleaseId } }) : null;
+  const earlier = input.toRelease
+    ? await db.deploymentRelease.findUnique({ where: { deploymentId_number: { deploymentId: d.id, number: input.toRelease } } })
+    : await db.deploymentRelease.findFirst({ where: { deploymentId: d.id, number: { lt: current?.number ?? 0 }, versionId: { not: current?.versionId ?? "" } }, orderBy: { number: "desc" } });
+  if (!earlier) throw conflict(input.toRelease ? `The deployment has no release ${input.toRelease}.` : "The deployment has no earlier release of another version to roll back to.", { code: "no_earlier_release" });
+  const row = await db.modelVersion.findUnique({ where: { id: earlier.versionId } });
+  if (!row) throw conflict(`Release ${earlier.number}'s version no longer exists.`, { code: "export_missing" });
+  await servableVersion(db, versionView(row));
+  await release(db, d.id, input.expectedRevision, earlier.versionId, "rollback", `${input.why} (back to release ${earlier.number})`, actor);
+}
+
+export async function stop(db: Db, raw: TStopResumeInput): Promise<void> {
+  const input = ZStopResumeInput.parse(raw);
+  await db.$transaction(async (tx) => {
+    await atRevision(tx, input.deploymentId, input.expectedRevision);
+    await moveDeploymentIn(tx, input.deploymentId, "stopping", "stop requested");
+  });
+  await bringDown(db, input.deploymentId);
+}
+
+export async function resume(db: Db, raw: TStopResumeInput): Promise<void> {
+  const input = ZStopResumeInput.parse(raw);
+  await db.$transaction(async (tx) => {
+    await atRevision(tx, input.deploymentId, input.expectedRevision);
+    await moveDeploymentIn(tx, input.deploymentId, "loading", "resume requested");
+  });
+  await bringUp(db, input.deploymentId);
+}

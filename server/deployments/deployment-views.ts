@@ -1,0 +1,65 @@
+/** What the API, the CLI and the pages see of deployments and their releases. */
+import type { Db } from "@/server/db/client";
+import { notFound } from "@/server/errors";
+import type { Tx } from "@/server/lifecycle/transition";
+import { ZActor } from "@/server/registry/registry.schema";
+import { isDeploymentState, RELEASE_KINDS, ZDeploymentMode, type DeploymentView, type ReleaseKind, type ReleaseView } from "./deployments.schema";
+
+type Client = Db | Tx;
+type DeploymentRow = NonNullable<Awaited<ReturnType<Db["deployment"]["findUnique"]>>>;
+type ReleaseRow = NonNullable<Awaited<ReturnType<Db["deploymentRelease"]["findUnique"]>>>;
+
+/** The public routes of a deployment, one spelling for the guard, the pages and the CLI. */
+export const deploymentRoutes = (id: string) => ({
+  predict: `/api/deployments/${id}/predict`,
+  health: `/api/deployments/${id}/health`,
+});
+
+export async function findDeployment(db: Client, id: string): Promise<DeploymentRow> {
+  const row = await db.deployment.findUnique({ where: { id } });
+  if (!row) throw notFound(`There is no deployment ${id}.`);
+  return row;
+}
+
+export async function releaseView(db: Client, row: ReleaseRow): Promise<ReleaseView> {
+  const version = await db.modelVersion.findUnique({ where: { id: row.versionId }, select: { number: true } });
+  return {
+    id: row.id,
+    number: row.number,
+    versionId: row.versionId,
+    version: version?.number ?? 0,
+    kind: (RELEASE_KINDS as readonly string[]).includes(row.kind) ? (row.kind as ReleaseKind) : "switch",
+    why: row.why,
+    actor: ZActor.parse(JSON.parse(row.actor)),
+    createdAt: row.createdAt,
+  };
+}
+
+export async function deploymentView(db: Client, row: DeploymentRow): Promise<DeploymentView> {
+  const [target, model, release] = await Promise.all([
+    db.target.findUnique({ where: { id: row.targetId }, select: { id: true, name: true } }),
+    db.registeredModel.findUnique({ where: { id: row.modelId }, select: { id: true, name: true } }),
+    row.currentReleaseId ? db.deploymentRelease.findUnique({ where: { id: row.currentReleaseId } }) : null,
+  ]);
+  if (!isDeploymentState(row.state)) throw new Error(`deployment ${row.id} has an unknown state "${row.state}"`);
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    name: row.name,
+    mode: ZDeploymentMode.parse(row.mode),
+    state: row.state,
+    reason: row.reason,
+    revision: row.revision,
+    computer: target ?? { id: row.targetId, name: "(removed computer)" },
+    model: model ?? { id: row.modelId, name: "(removed model)" },
+    followsAlias: row.followsAlias,
+    release: release ? await releaseView(db, release) : null,
+    routes: deploymentRoutes(row.id),
+    createdAt: row.createdAt,
+  };
+}
+
+export async function releasesOf(db: Client, deploymentId: string): Promise<ReleaseView[]> {
+  const rows = await db.deploymentRelease.findMany({ where: { deploymentId }, orderBy: { number: "desc" } });
+  return Promise.all(rows.map((r) => releaseView(db, r)));
+}

@@ -1,0 +1,94 @@
+/**
+ * Inputs of the deployments API (tRPC router, CLI, pages) and the views it answers.
+ * A deployment serves a registry version pinned, or follows an alias of its model.
+ */
+import { z } from "zod";
+import { deploymentLifecycle, type DeploymentState } from "@/contracts/lifecycles";
+import { ZAliasName } from "@/server/registry/registry.schema";
+
+const id = z.string().min(1).max(64);
+const reason = z.string().trim().min(1).max(500);
+
+export const DEPLOYMENT_MODES = ["resident", "on_demand"] as const;
+export const ZDeploymentMode = z.enum(DEPLOYMENT_MODES);
+export type DeploymentMode = z.infer<typeof ZDeploymentMode>;
+
+export const ZDeploymentName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, "Use letters, digits, spaces, '.', '_' or '-', starting with a letter or digit.");
+
+/** What to serve: one version, pinned, or whatever an alias points at (followed). */
+export const ZServeWhat = z.union([
+  z.strictObject({ version: z.int().positive() }),
+  z.strictObject({ alias: ZAliasName }),
+]);
+
+export const ZCreateDeploymentInput = z.strictObject({
+  modelId: id,
+  what: ZServeWhat,
+  name: ZDeploymentName.optional(),
+  mode: ZDeploymentMode.default("on_demand"),
+  /** A computer's name; the version's own computer when absent. */
+  computer: z.string().trim().min(1).max(200).optional(),
+});
+export type TCreateDeploymentInput = z.input<typeof ZCreateDeploymentInput>;
+
+export const ZDeploymentIdInput = z.strictObject({ deploymentId: id });
+export const ZListDeploymentsInput = z.strictObject({ projectId: id });
+
+/** Every action names the revision it decided on; a stale one is a CONFLICT (stale_revision). */
+const action = { deploymentId: id, expectedRevision: z.int().positive() };
+export const ZSwitchInput = z.strictObject({ ...action, version: z.int().positive(), why: reason });
+export type TSwitchInput = z.infer<typeof ZSwitchInput>;
+export const ZRollbackInput = z.strictObject({ ...action, why: reason, toRelease: z.int().positive().optional() });
+export type TRollbackInput = z.infer<typeof ZRollbackInput>;
+export const ZStopResumeInput = z.strictObject(action);
+export type TStopResumeInput = z.infer<typeof ZStopResumeInput>;
+
+export const ZCreateKeyInput = z.strictObject({ deploymentId: id, name: z.string().trim().min(1).max(100) });
+export const ZRevokeKeyInput = z.strictObject({ deploymentId: id, keyId: id });
+
+export const RELEASE_KINDS = ["create", "switch", "rollback", "alias"] as const;
+export type ReleaseKind = (typeof RELEASE_KINDS)[number];
+
+export interface ReleaseView {
+  id: string;
+  number: number;
+  versionId: string;
+  version: number;
+  kind: ReleaseKind;
+  why: string;
+  actor: { kind: string; name: string };
+  createdAt: Date;
+}
+
+export interface DeploymentView {
+  id: string;
+  projectId: string;
+  name: string;
+  mode: DeploymentMode;
+  state: DeploymentState;
+  reason: string | null;
+  revision: number;
+  computer: { id: string; name: string };
+  model: { id: string; name: string };
+  /** The alias it follows; null when pinned to its release's version. */
+  followsAlias: string | null;
+  release: ReleaseView | null;
+  /** Paths of its public routes (the page prefixes the server's origin). */
+  routes: { predict: string; health: string };
+  createdAt: Date;
+}
+
+export interface KeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export const isDeploymentState = (s: string): s is DeploymentState => deploymentLifecycle.isState(s);

@@ -1,0 +1,116 @@
+/**
+ * The deployment domain on a real SQLite database: keys (shown once, stored hashed, bound
+ * to one deployment, revocable), revision-checked stop and resume with their lifecycle
+ * events, and the per-release aggregates. Rows are seeded directly: creating one from a
+ * trained version is covered through the real server in deployments.integration.test.ts.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/server/db/client";
+import { isDomainError } from "@/server/errors";
+import { openTestDb } from "@/server/testing/test-db";
+import { resume, stop } from "./deployment-actions";
+import { createKey, listKeys, revokeKey } from "./deployment-keys";
+import { recordRequest, statsOf } from "./deployment-stats";
+import { deploymentView, findDeployment } from "./deployment-views";
+import { verifyKey } from "./key-check";
+
+let db: Db;
+let close: () => Promise<void>;
+
+async function seedDeployment(name: string, state = "ready") {
+  const target = await db.target.upsert({ where: { name: "This computer" }, create: { name: "This computer", kind: "local" }, update: {} });
+  const d = await db.deployment.create({
+    data: { projectId: "p1", name, nameKey: name.toLowerCase(), mode: "on_demand", targetId: target.id, modelId: "m1", state },
+  });
+  const r = await db.deploymentRelease.create({ data: { deploymentId: d.id, number: 1, versionId: "v1", kind: "create", why: "test", actor: JSON.stringify({ kind: "owner", name: "owner" }) } });
+  await db.deployment.update({ where: { id: d.id }, data: { currentReleaseId: r.id } });
+  return { id: d.id, releaseId: r.id };
+}
+
+async function refusal(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (err) {
+    if (isDomainError(err)) return { code: err.code, reason: err.reason };
+    throw err;
+  }
+  throw new Error("expected a refusal");
+}
+
+beforeAll(async () => {
+  ({ db, close } = await openTestDb());
+});
+afterAll(() => close());
+
+describe("deployment keys", () => {
+  it("stores only the key's SHA-256 and a display prefix, and accepts the key on its own deployment", async () => {
+    const { id } = await seedDeployment("keys-a");
+    const { id: keyId, key } = await createKey(db, id, "ci");
+    expect(key).toMatch(/^tyd_[A-Za-z0-9_-]{32}$/);
+    const row = await db.deploymentKey.findUniqueOrThrow({ where: { id: keyId } });
+    expect(row.keyHash).toBe(createHash("sha256").update(key).digest("hex"));
+    expect(JSON.stringify(row)).not.toContain(key);
+    expect(row.prefix).toBe(key.slice(0, 10));
+    expect(await verifyKey(db, id, key)).toEqual({ ok: true, keyId });
+    expect((await listKeys(db, id)).map((k) => ({ name: k.name, prefix: k.prefix, revoked: k.revokedAt !== null }))).toEqual([{ name: "ci", prefix: key.slice(0, 10), revoked: false }]);
+  });
+
+  it("refuses a key on another deployment, an unknown key and a revoked key, with the same words", async () => {
+    const a = await seedDeployment("keys-b");
+    const b = await seedDeployment("keys-c");
+    const { id: keyId, key } = await createKey(db, a.id, "one");
+    const other = await verifyKey(db, b.id, key);
+    const unknown = await verifyKey(db, a.id, `${key}x`);
+    expect(other).toEqual({ ok: false, message: expect.any(String) });
+    expect(unknown).toEqual(other);
+    await revokeKey(db, a.id, keyId);
+    expect(await verifyKey(db, a.id, key)).toEqual(other);
+    expect(await refusal(revokeKey(db, a.id, keyId))).toEqual({ code: "NOT_FOUND", reason: "not_found" });
+  });
+
+  it("revokes by the prefix a list shows, and only a key of that deployment", async () => {
+    const a = await seedDeployment("keys-d");
+    const b = await seedDeployment("keys-e");
+    const { key } = await createKey(db, a.id, "by-prefix");
+    expect(await refusal(revokeKey(db, b.id, key.slice(0, 10)))).toMatchObject({ code: "NOT_FOUND" });
+    await revokeKey(db, a.id, key.slice(0, 10));
+    expect((await verifyKey(db, a.id, key)).ok).toBe(false);
+  });
+});
+
+describe("stop and resume", () => {
+  it("stops a ready deployment from the revision the caller saw, recording each move", async () => {
+    const { id } = await seedDeployment("stop-a");
+    await stop(db, { deploymentId: id, expectedRevision: 1 });
+    const d = await deploymentView(db, await findDeployment(db, id));
+    expect(d).toMatchObject({ state: "stopped", revision: 3 });
+    const events = await db.lifecycleEvent.findMany({ where: { lifecycle: "deployment", entityId: id }, orderBy: { id: "asc" } });
+    expect(events.map((e) => `${e.from}→${e.to}`)).toEqual(["ready→stopping", "stopping→stopped"]);
+  });
+
+  it("refuses an action on a stale revision with the refreshed deployment, changing nothing", async () => {
+    const { id } = await seedDeployment("stale-a");
+    const r = await refusal(stop(db, { deploymentId: id, expectedRevision: 7 }));
+    expect(r).toEqual({ code: "CONFLICT", reason: "stale_revision" });
+    expect((await findDeployment(db, id)).state).toBe("ready");
+  });
+
+  it("resumes a stopped on-demand deployment to ready; resuming a ready one is refused by the lifecycle", async () => {
+    const { id } = await seedDeployment("resume-a", "stopped");
+    await resume(db, { deploymentId: id, expectedRevision: 1 });
+    const d = await findDeployment(db, id);
+    expect(d.state).toBe("ready");
+    await expect(resume(db, { deploymentId: id, expectedRevision: d.revision })).rejects.toThrow(/ready.*loading|loading/);
+  });
+});
+
+describe("per-release aggregates", () => {
+  it("counts requests, errors by class and latency buckets, and nothing of the request", async () => {
+    const { id, releaseId } = await seedDeployment("stats-a");
+    await recordRequest(db, { releaseId, deploymentId: id, ms: 3 });
+    await recordRequest(db, { releaseId, deploymentId: id, ms: 40 });
+    await recordRequest(db, { releaseId, deploymentId: id, ms: 70_000, errorClass: "not_ready" });
+    expect(await statsOf(db, id)).toEqual([{ releaseId, requests: 3, errors: { not_ready: 1 }, latencyMs: { "5": 1, "50": 1, inf: 1 } }]);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * One request on a deployment's public routes: health, and predict (rows checked against
+ * the release's feature schema, capped, then answered by the serving path of its mode).
+ * Every answered or refused predict counts in the release's aggregates; nothing of the
+ * request itself is kept.
+ */
+import { ZServingLimits } from "@/contracts/deployments/serving";
+import type { DeploymentState } from "@/contracts/lifecycles";
+import type { Db } from "@/server/db/client";
+import { DomainError, isDomainError, unavailable } from "@/server/errors";
+import { runPredictJob, stageBytes } from "@/server/predictions/predict-job";
+import { verifiedModel } from "@/server/predictions/predictions.service";
+import { TRY_ROW_TIMEOUT_MS } from "@/server/predictions/predictions.schema";
+import { csvLine } from "@/server/tables/csv";
+import { recordRequest } from "./deployment-stats";
+import { findDeployment, releaseView } from "./deployment-views";
+import type { ReleaseView } from "./deployments.schema";
+import { checkRows, type Row } from "./predict-rows";
+
+export const SERVING_LIMITS = ZServingLimits.parse({});
+
+export interface HealthView {
+  state: DeploymentState;
+  reason: string | null;
+  mode: string;
+  release: Pick<ReleaseView, "id" | "number" | "version"> | null;
+  /** Seconds since it last became ready; null unless ready. */
+  uptimeSeconds: number | null;
+}
+
+export interface PredictAnswer {
+  predictions: { prediction: unknown; probabilities?: Record<string, number> }[];
+  release: Pick<ReleaseView, "id" | "number" | "version">;
+}
+
+const short = (r: ReleaseView) => ({ id: r.id, number: r.number, version: r.version });
+
+async function current(db: Db, id: string) {
+  const d = await findDeployment(db, id);
+  const row = d.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: d.currentReleaseId } }) : null;
+  return { d, release: row ? await releaseView(db, row) : null };
+}
+
+export async function health(db: Db, id: string): Promise<HealthView> {
+  const { d, release } = await current(db, id);
+  const since = d.state === "ready" ? await db.lifecycleEvent.findFirst({ where: { lifecycle: "deployment", entityId: id, to: "ready" }, orderBy: { id: "desc" } }) : null;
+  return {
+    state: d.state as DeploymentState,
+    reason: d.reason,
+    mode: d.mode,
+    release: release ? short(release) : null,
+    uptimeSeconds: since ? Math.max(0, Math.round((Date.now() - since.at.getTime()) / 1000)) : null,
+  };
+}
+
+function toCsv(names: string[], rows: Row[]): string {
+  return [csvLine(names), ...rows.map((r) => csvLine(names.map((n) => r[n] ?? "")))].join("\n") + "\n";
+}
+
+async function predictOnDemand(db: Db, targetId: string, modelSha256: string, names: string[], rows: Row[]) {
+  const sha = await stageBytes(db, Buffer.from(toCsv(names, rows), "utf8"), "the rows to predict");
+  const out = await runPredictJob(db, { targetId, modelSha256, featuresSha256: sha, timeoutMs: TRY_ROW_TIMEOUT_MS, label: "The prediction" });
+  return out.rows.map((r) => (out.classes.length ? { prediction: r.prediction, probabilities: r.probabilities } : { prediction: r.prediction }));
+}
+
+export async function predict(db: Db, id: string, body: unknown): Promise<PredictAnswer> {
+  const started = Date.now();
+  const { d, release } = await current(db, id);
+  if (d.state !== "ready" || !release) {
+    throw notReady(d.name, d.state, d.reason);
+  }
+  try {
+    const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
+    const { modelSha256, features } = await verifiedModel(db, version.experimentId);
+    if (!features.length) throw unavailable(`Version ${release.version} has no feature schema: it is not a tabular model, so it answers /generate, not /predict.`);
+    const rows = checkRows(body, features, SERVING_LIMITS);
+    if (d.mode !== "on_demand") throw notReady(d.name, d.state, "resident serving is not available in this build");
+    const predictions = await predictOnDemand(db, d.targetId, modelSha256, features.map((f) => f.name), rows);
+    await recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms: Date.now() - started });
+    return { predictions, release: short(release) };
+  } catch (err) {
+    await recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms: Date.now() - started, errorClass: isDomainError(err) ? err.reason : "internal" });
+    throw err;
+  }
+}
+
+function notReady(name: string, state: string, reason: string | null) {
+  return new DomainError("UNAVAILABLE", `The deployment "${name}" is ${state}${reason ? ` (${reason})` : ""}; it answers predictions only when ready.`, { code: "not_ready", state });
+}
