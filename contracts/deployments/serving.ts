@@ -11,6 +11,17 @@
  *   POST /generate ZServeGenerateRequest -> ZServeGenerateResponse  (llm)
  *   POST /stream   ZServeGenerateRequest -> text/event-stream of ZServeStreamEvent (llm)
  * Any refusal: a 4xx/5xx status with ZServingError as the body (429 carries Retry-After).
+ * Status by code: bad_input 400, wrong_kind 404 (also an unknown route), too_large 413,
+ * overloaded 429, internal 500, not_ready 503 (Retry-After: 1), deadline 504.
+ *
+ * Starting one (training/serving, docs/deployments.md): a worker `submit` of recipe
+ * `serve-tabular` or `serve-llm`, job `serve`, in the environment of the tabular / llm-lora
+ * recipe (same requirements file, so the same environment id), input ZServeJobInput,
+ * deadlineSeconds = the absolute lifetime, resources.ramGb = the memory budget (the
+ * supervisor stops the process group above it: failed / out_of_memory), cancel = stop. The
+ * socket is servingSocketPath(<worker home>, jobId); the job's events say
+ * `{"type":"serving","state":"loading"|"ready","socket",...}` once it listens / has loaded.
+ * A serving job that ends by itself (kill -9, crash) is an ordinary terminal receipt.
  */
 import { z } from "zod";
 
@@ -21,6 +32,11 @@ export const MAX_SOCKET_PATH_BYTES = 107;
 
 export const ZServingKind = z.enum(["tabular", "llm"]);
 export type ServingKind = z.infer<typeof ZServingKind>;
+
+/** Where the serving process of worker job `jobId` listens (the supervisor passes it in). */
+export function servingSocketPath(workerHome: string, jobId: string): string {
+  return `${workerHome.replace(/\/+$/, "")}/run/${jobId}/serve.sock`;
+}
 
 /** Caps enforced by the serving process itself (the controller checks them first, too). */
 export const ZServingLimits = z.strictObject({
@@ -102,3 +118,19 @@ export const ZServingError = z.strictObject({
   }),
 });
 export type ServingError = z.infer<typeof ZServingError>;
+
+/** The input of a serving job (recipes serve-tabular / serve-llm, job serve). */
+export const ZServeJobInput = z.strictObject({
+  /** The controller's release id, echoed in every answer. */
+  release: z.string().min(1),
+  /** The release's export archive: `sha256:<export.tar.gz blob>` or an export job's output. */
+  export: z.string().min(1),
+  /** llm only: the import_base output (or model folder) the adapter was trained on. */
+  base: z.string().min(1).optional(),
+  limits: ZServingLimits.partial().optional(),
+  heartbeatSeconds: z.number().min(0.05).max(300).optional(),
+  device: z.enum(["cpu", "cuda", "mps"]).optional(),
+  /** Override of the socket path (tests); default servingSocketPath. */
+  socket: z.string().min(1).optional(),
+});
+export type ServeJobInput = z.infer<typeof ZServeJobInput>;

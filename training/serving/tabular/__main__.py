@@ -1,0 +1,11 @@
+"""Entry point: python -m serving.tabular serve --input input.json (the tabular Python environment)."""
+
+import sys
+
+from trainyard_recipe import run_recipe
+from trainyard_recipe.runner import exit_without_teardown
+
+from serving.serve import job
+
+if __name__ == "__main__":
+    exit_without_teardown(run_recipe({"serve": job("tabular")}))
