@@ -4,6 +4,8 @@ characters and stops at once when its request is cancelled or its deadline passe
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import time
 from dataclasses import dataclass
@@ -28,37 +30,36 @@ class LlmModel:
     kind = "llm"
 
     def __init__(self, folder: Path, base, device: str = "cpu") -> None:
-        from recipes.llm_lora.generate_example import base_problems
-        from recipes.llm_lora.model_folder import resolve_model_dir
-
+        # Only the export's own files are read (tokenizer/ holds the chat template of
+        # training, base.json the base's file hashes), so serving does not depend on the
+        # training recipe's internals.
         if not isinstance(base, str) or not base:
             raise BadInput("input field 'base' (the base model folder the adapter was trained on) is required",
                            code="missing_field")
-        base_dir = resolve_model_dir(Path(base))
+        base_dir = Path(base) / "model" if (Path(base) / "model" / "config.json").is_file() else Path(base)
         problems = base_problems(base_dir, folder / "base.json")
         if problems:
             raise BadInput(f"{base_dir} is not the base model this adapter was trained on (base.json): "
                            + "; ".join(problems[:5]), code="base_mismatch")
         import torch
         from peft import PeftModel
-        from transformers import AutoModelForCausalLM
-
-        from recipes.llm_lora.template import load_tokenizer
+        from transformers import AutoModelForCausalLM, AutoTokenizer
 
         self._torch = torch
         self.device = device
-        self.tokenizer = load_tokenizer(folder / "tokenizer")
+        self.tokenizer = AutoTokenizer.from_pretrained(str(folder / "tokenizer"), local_files_only=True)
+        if not self.tokenizer.chat_template:
+            raise BadInput("the export's tokenizer has no chat template", code="export_invalid")
+        if self.tokenizer.pad_token is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
         model = AutoModelForCausalLM.from_pretrained(str(base_dir), dtype=torch.float32, local_files_only=True)
         self.model = PeftModel.from_pretrained(model.to(device), str(folder / "adapter")).eval()
         self.name = getattr(model.config, "_name_or_path", "") or base_dir.name
 
     def prompt_ids(self, request: dict) -> list[int]:
-        from recipes.llm_lora.template import render_question
-
-        if "prompt" in request:
-            text = render_question(self.tokenizer, request["prompt"])
-        else:
-            text = self.tokenizer.apply_chat_template(request["messages"], tokenize=False, add_generation_prompt=True)
+        """A prompt is one user message, rendered as training rendered its prompts."""
+        messages = request["messages"] if "messages" in request else [{"role": "user", "content": request["prompt"]}]
+        text = self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
         return self.tokenizer(text, add_special_tokens=False)["input_ids"]
 
     def generate(self, ids: list[int], max_new_tokens: int, deadline: float, cancelled: threading.Event,
@@ -109,6 +110,23 @@ class LlmModel:
             reason = "stop"
         return Generation(text=deltas.text(), prompt_tokens=len(ids), generated_tokens=len(generated),
                           finish_reason=reason)
+
+
+def base_problems(folder: Path, listing: Path) -> list[str]:
+    """Each file base.json lists that the folder lacks or holds with other content."""
+    problems = []
+    for item in json.loads(listing.read_text(encoding="utf-8"))["files"]:
+        path = folder / item["path"]
+        if not path.is_file():
+            problems.append(f"{item['path']}: missing")
+            continue
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+        if digest.hexdigest() != item["sha256"]:
+            problems.append(f"{item['path']}: content differs")
+    return problems
 
 
 def check_generate_request(body) -> dict:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import REPO, start_recipe_job  # training/conftest.py
+import json
+
+from conftest import REPO, TRAINING, start_recipe_job  # training/conftest.py
 from recipes.tabular.tests import pipeline
 
 TINY_GPT2 = REPO / "tests" / "fixtures" / "models" / "lm-buddy-fake-gpt2"
@@ -21,8 +23,8 @@ def penguins_export(tmp_path_factory):
     return pipeline.run("export", "package", payload, tmp_path_factory.mktemp("serve-export")).output("export.tar.gz")
 
 
-def _lora(job: str, payload: dict, root):
-    result = start_recipe_job("llm_lora", job, payload, root, cpus=2).wait(300)
+def _lora(job: str, payload: dict, root, recipe: str = "llm_lora"):
+    result = start_recipe_job(recipe, job, payload, root, cpus=2).wait(300)
     assert result.returncode == 0, result.describe()
     return result.output_dir
 
@@ -37,8 +39,11 @@ def tiny_lora(tmp_path_factory):
                                 "maxLength": 96}, root)
     adapter = _lora("train", {"model": str(base), "data": str(data), **small, "maxSteps": 4, "evalEverySteps": 4,
                               "checkpointEverySteps": 100}, root)
-    receipt = _lora("evaluate", {"model": str(base), "adapter": str(adapter), "data": str(data), "device": "cpu",
-                                 "maxLength": 64, "generations": 1, "maxNewTokens": 4}, root)
+    # Scoring is moving from llm_lora.evaluate to the trusted evaluation_lm.score (same input).
+    jobs = json.loads((TRAINING / "recipes" / "llm_lora" / "recipe.json").read_text(encoding="utf-8"))["jobs"]
+    where = ("llm_lora", "evaluate") if "evaluate" in jobs else ("evaluation_lm", "score")
+    receipt = _lora(where[1], {"model": str(base), "adapter": str(adapter), "data": str(data), "device": "cpu",
+                               "maxLength": 64, "generations": 1, "maxNewTokens": 4}, root, recipe=where[0])
     export = _lora("export", {"model": str(base), "adapter": str(adapter), "receipt": str(receipt), "checks": str(data),
                               "name": "tiny"}, root)
     return export / "export.tar.gz", base
