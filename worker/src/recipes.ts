@@ -22,6 +22,8 @@ const ZRecipeJson = z.object({
   module: z.string().regex(/^[A-Za-z_][\w.]*$/),
   python: z.string().optional(),
   requirements: z.string().default("requirements.txt"),
+  /** A serving recipe (training/serving/*): runs until stopped, its ramGb is a hard memory budget, it gets a socket path. */
+  resident: z.boolean().default(false),
   jobs: z.record(z.string(), ZRecipeJobJson).default({}),
 });
 
@@ -32,6 +34,7 @@ export interface Recipe {
   module: string;
   dir: string;
   requirementsFile: string;
+  resident: boolean;
   jobs: string[];
 }
 
@@ -46,6 +49,7 @@ export function discoverRecipes(trainingDir: string): { recipes: Recipe[]; probl
   }
   const evaluation = path.join(trainingDir, "evaluation", "recipe.json");
   if (fs.existsSync(evaluation)) files.push(evaluation);
+  files.push(...servingRecipeFiles(trainingDir));
   const recipes: Recipe[] = [];
   const problems: string[] = [];
   for (const f of files) {
@@ -59,6 +63,7 @@ export function discoverRecipes(trainingDir: string): { recipes: Recipe[]; probl
         module: j.module,
         dir,
         requirementsFile: path.resolve(dir, j.requirements),
+        resident: j.resident,
         jobs: Object.keys(j.jobs),
       });
     } catch (err) {
@@ -66,6 +71,17 @@ export function discoverRecipes(trainingDir: string): { recipes: Recipe[]; probl
     }
   }
   return { recipes, problems };
+}
+
+// The deployments' serving recipes, `<trainingDir>/serving/*/recipe.json` (issue 16).
+function servingRecipeFiles(trainingDir: string): string[] {
+  const dir = path.join(trainingDir, "serving");
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .map((d) => path.join(dir, d, "recipe.json"))
+    .filter((f) => fs.existsSync(f));
 }
 
 export function findRecipe(trainingDir: string, name: string): Recipe {

@@ -2,6 +2,7 @@
 // build_env.py for a prepare job, with the contract's environment variables.
 import fs from "node:fs";
 import path from "node:path";
+import { servingSocketPath } from "../../../contracts/deployments/serving";
 import type { TReceipt } from "../../../contracts/worker/receipt";
 import type { WorkerConfig } from "../config";
 import { WorkerError } from "../errors";
@@ -54,7 +55,15 @@ function visibleDevices(r: TReceipt): string {
   return ids.map((id) => id.replace(/^gpu-/, "")).join(",");
 }
 
-export function buildCommand(cfg: WorkerConfig, r: TReceipt, p: JobPaths): { cmd: string; args: string[]; env: NodeJS.ProcessEnv } {
+export interface Command {
+  cmd: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** A serving job: its memory budget (stopped above it) and its socket's folder (removed at the end). */
+  resident?: { memoryLimitBytes: number | null; runDir: string };
+}
+
+export function buildCommand(cfg: WorkerConfig, r: TReceipt, p: JobPaths): Command {
   const cpus = String(Math.max(1, Math.ceil(r.reservation?.cpus ?? r.resources.cpus)));
   const env: NodeJS.ProcessEnv = {
     ...baseEnv(),
@@ -89,9 +98,11 @@ export function buildCommand(cfg: WorkerConfig, r: TReceipt, p: JobPaths): { cmd
   }
   const recipe = findRecipe(cfg.trainingDir, r.recipe);
   const venv = path.join(envDir(cfg.envsDir, r.environmentId), "venv");
+  const socket = servingSocketPath(cfg.home, r.jobId);
   return {
     cmd: path.join(venv, "bin", "python"),
     args: ["-m", recipe.module, r.job, "--input", p.inputFile],
-    env: { ...env, VIRTUAL_ENV: venv, PATH: `${path.join(venv, "bin")}:${env.PATH ?? "/usr/bin:/bin"}` },
+    env: { ...env, ...(recipe.resident ? { TRAINYARD_SERVE_SOCKET: socket } : {}), VIRTUAL_ENV: venv, PATH: `${path.join(venv, "bin")}:${env.PATH ?? "/usr/bin:/bin"}` },
+    ...(recipe.resident ? { resident: { memoryLimitBytes: r.resources.ramGb > 0 ? r.resources.ramGb * 1024 ** 3 : null, runDir: path.dirname(socket) } } : {}),
   };
 }

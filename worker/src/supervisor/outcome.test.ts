@@ -19,6 +19,7 @@ describe("exit → outcome mapping", () => {
     expect(o({ stop: "cancel", exit: { kind: "signalled", signal: "SIGKILL" } }).state).toBe("cancelled");
     expect(o({ stop: "deadline", exit: { kind: "signalled", signal: "SIGTERM" } })).toEqual({ state: "timed_out", reason: "deadline" });
     expect(o({ stop: "disk_full" })).toEqual({ state: "failed", reason: "disk_full" });
+    expect(o({ stop: "memory", exit: { kind: "exited", code: 130 } })).toEqual({ state: "failed", reason: "out_of_memory" });
   });
   it("SIGKILL without cancel is out_of_memory only when the kernel says so", () => {
     expect(o({ exit: { kind: "signalled", signal: "SIGKILL" }, oomKilled: true }).reason).toBe("out_of_memory");

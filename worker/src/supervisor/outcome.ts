@@ -3,7 +3,8 @@
 // system faults (disk full, out of memory, interrupted) by the reason.
 import type { JobReason, JobState } from "../../../contracts/worker/states";
 
-export type StopCause = "cancel" | "deadline" | "disk_full" | null;
+/** memory: a serving job's process group went over its memory budget (resources.ramGb). */
+export type StopCause = "cancel" | "deadline" | "disk_full" | "memory" | null;
 
 export type ExitKind =
   | { kind: "launch_failed" }
@@ -22,6 +23,7 @@ export function decideOutcome(o: OutcomeInput): { state: JobState; reason: JobRe
   if (o.stop === "disk_full") return { state: "failed", reason: "disk_full" };
   if (o.stop === "cancel") return { state: "cancelled", reason: "cancel_requested" };
   if (o.stop === "deadline") return { state: "timed_out", reason: "deadline" };
+  if (o.stop === "memory") return { state: "failed", reason: "out_of_memory" };
   const exit = o.exit;
   switch (exit.kind) {
     case "launch_failed":

@@ -16,7 +16,7 @@ import { transition } from "../jobstate";
 import { startWhatFits } from "../ledger";
 import { cgroupOomKills, identityOf, isAlive, signalJobGroup } from "../proc";
 import { readReceipt, updateReceipt } from "../receipts";
-import { buildCommand, jobPaths, type JobPaths } from "./command";
+import { buildCommand, jobPaths, type Command, type JobPaths } from "./command";
 import { CappedLog } from "./logcap";
 import type { ExitKind, StopCause } from "./outcome";
 import { UsageSampler } from "./usage";
@@ -51,7 +51,7 @@ export async function supervise(home: Home, cfg: WorkerConfig, jobId: string): P
     startWhatFits(home, cfg);
     return;
   }
-  let command: ReturnType<typeof buildCommand>;
+  let command: Command;
   try {
     for (const d of [p.workDir, p.outputDir, p.checkpointDir]) mkdirp(d);
     command = buildCommand(cfg, r0, p);
@@ -97,7 +97,7 @@ async function corruptInput(home: Home, refs: string[]): Promise<string | null> 
   return null;
 }
 
-async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths, command: ReturnType<typeof buildCommand>): Promise<void> {
+async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths, command: Command): Promise<void> {
   const log = new CappedLog(p.logFile, cfg.logCapBytes);
   const oomBefore = cgroupOomKills();
   const graceMs = r.graceSeconds * 1000;
@@ -168,6 +168,7 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
   const streamsClosed = Promise.all([child.stdout, child.stderr].map((s) => (s ? new Promise((res) => s.once("close", res)) : null)));
 
   const sampler = new UsageSampler(leader);
+  const memoryLimit = command.resident?.memoryLimitBytes ?? null;
   let leftoversTermed = false;
   for (let tick = 0; ; tick++) {
     await Promise.race([delay(tick < 5 ? 100 : 500), exited]);
@@ -176,6 +177,10 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     if (!stop && exit === null) {
       if (fs.existsSync(p.cancelFlag)) beginStop("cancel", "cancel requested");
       else if (now >= deadline) beginStop("deadline", `wall deadline of ${r.deadlineSeconds} s reached`);
+      else if (memoryLimit !== null && sampler.rssBytes > memoryLimit) {
+        detail = `memory budget of ${r.resources.ramGb} GiB exceeded: the process group held ${(sampler.rssBytes / 1024 ** 3).toFixed(2)} GiB`;
+        beginStop("memory", "memory budget exceeded");
+      }
     }
     if (exit !== null && alive > 0 && !stop && !leftoversTermed) {
       // The recipe's main process ended but left children behind: stop them too.
@@ -188,5 +193,7 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
   }
   await Promise.race([streamsClosed, delay(2000)]);
   log.close();
+  // A killed serving process leaves its socket behind; nothing may connect to a stale one.
+  if (command.resident) fs.rmSync(command.resident.runDir, { recursive: true, force: true });
   await finish(home, cfg, r, p, { exit: exit ?? { kind: "launch_failed" }, stop, sampler, log, oomBefore, detail });
 }

@@ -11,6 +11,8 @@ const CLK_TCK = 100; // Linux USER_HZ on every mainstream architecture
 export class UsageSampler {
   cpuSeconds = 0;
   peakRssBytes = 0;
+  /** The group's summed RSS in the latest sample (what a memory budget is checked against). */
+  rssBytes = 0;
 
   /** `leader`: the recipe's identity; its pid is the group id (null: nothing to sample). */
   constructor(private readonly leader: TProcessIdentity | null) {}
@@ -26,6 +28,7 @@ export class UsageSampler {
     }
     const leaderHwm = members.some((m) => m.pid === pgid) ? hwmBytes(pgid) : 0;
     this.cpuSeconds = Math.max(this.cpuSeconds, ticks / CLK_TCK);
+    this.rssBytes = rss;
     this.peakRssBytes = Math.max(this.peakRssBytes, rss, leaderHwm);
     return members.length;
   }
