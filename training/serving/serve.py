@@ -44,7 +44,16 @@ def load(kind: str, folder: Path, job_input: dict):
     return LlmModel(folder, job_input.get("base"), device=job_input.get("device", "cpu"))
 
 
+INPUT_FIELDS = {"release", "export", "base", "limits", "heartbeatSeconds", "device", "socket"}  # ZServeJobInput
+
+
 def serve(kind: str, ctx, job_input: dict) -> dict:
+    unknown = sorted(set(job_input) - INPUT_FIELDS)
+    if unknown:
+        raise BadInput(f"unknown input field(s): {', '.join(unknown)}", code="invalid_input")
+    if job_input.get("device", "cpu") not in ("cpu", "cuda", "mps") or (kind == "tabular" and "device" in job_input
+                                                                       and job_input["device"] != "cpu"):
+        raise BadInput(f"device {job_input.get('device')!r} is not one this release can use", code="invalid_input")
     release = job_input.get("release")
     if not isinstance(release, str) or not release:
         raise BadInput("input field 'release' (the release id this process serves) is required", code="missing_field")

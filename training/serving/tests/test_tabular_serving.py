@@ -180,3 +180,11 @@ def test_a_tampered_archive_is_refused_before_anything_is_loaded(penguins_export
     process = start_serving("tabular", {"release": "rel_x", "export": str(broken)}, tmp_path)
     assert process.proc.wait(120) != 0
     assert not any(e["type"] == "serving" and e["state"] == "ready" for e in process.events())
+
+
+def test_an_input_field_the_job_does_not_know_is_refused(penguins_export, tmp_path):
+    process = start_serving("tabular", {"release": "rel_x", "export": str(penguins_export), "limit": {"maxRows": 1}},
+                            tmp_path)
+    assert process.proc.wait(120) == 2
+    report = json.loads((process.job_dir / "report.json").read_text())
+    assert report["error"]["code"] == "invalid_input" and "limit" in report["error"]["message"]
