@@ -1,19 +1,22 @@
 // Resident serving through the real worker (issue 16): a `serve-tabular` job on a real
 // penguins export listens on servingSocketPath(home, jobId) and answers the controller's
-// client there, directly and over a duplex stream (what ssh2's stream-local forwarding
-// gives); kill -9 of the serving process ends the job where the controller can see it;
+// client there, directly, over a duplex stream, and through a real loopback sshd with ssh2's
+// stream-local forwarding (no TCP port of the serving process); kill -9 of the serving process ends the job where the controller can see it;
 // cancel (stop) leaves no process of its group; a memory budget it exceeds stops it.
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { Client } from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servingSocketPath } from "../../contracts/deployments/serving";
 import { ServingClient } from "../../server/deployments/serving-client";
+import { startSshd, type TestSshd } from "../../server/testing/sshd-harness";
 import { REPO, groupPids, importAndWait, makeHome, waitFor, waitForJob, type Json, type WorkerHome } from "../testing/harness";
 
 const PENGUINS = path.join(REPO, "tests", "fixtures", "tabular", "penguins.csv");
 const ROW = { island: "Biscoe", bill_length_mm: 45.1, bill_depth_mm: 14.5, flipper_length_mm: 215, body_mass_g: 5000, sex: "female", year: 2008 };
 let w: WorkerHome;
+let sshd: TestSshd | null = null;
 let exportRef = "";
 let counter = 0;
 const envIds = new Map<string, string>();
@@ -84,7 +87,21 @@ beforeAll(async () => {
   const [candidate, base] = await Promise.all([score(predictions, model), score(baseline, baseline)]);
   exportRef = await run("export", "package", { model, receipt: candidate, baselineReceipt: base });
 }, 900_000);
-afterAll(() => w?.cleanup());
+afterAll(async () => {
+  await sshd?.stop();
+  w?.cleanup();
+});
+
+/** An SSH connection to the loopback sshd, as the controller holds one to a server. */
+async function sshConnection(): Promise<Client> {
+  sshd = await startSshd();
+  const conn = new Client();
+  await new Promise<void>((resolve, reject) => {
+    conn.once("ready", resolve).once("error", reject);
+    conn.connect({ host: sshd!.host, port: sshd!.port, username: sshd!.user, privateKey: fs.readFileSync(sshd!.clientKeyPath) });
+  });
+  return conn;
+}
 
 describe("resident serving through the worker", () => {
   it("answers on its socket directly and over a stream; kill -9 of the process ends the job where the controller sees it", async () => {
@@ -106,6 +123,17 @@ describe("resident serving through the worker", () => {
     const overStream = new ServingClient({ openStream: async () => net.connect(socketPath) });
     const again = await overStream.predict({ rows: [ROW] });
     expect(again.ok && answer.ok && again.value.predictions).toEqual(answer.ok && answer.value.predictions);
+    const conn = await sshConnection();
+    try {
+      const overSsh = new ServingClient({
+        openStream: () => new Promise((resolve, reject) => conn.openssh_forwardOutStreamLocal(socketPath, (err, channel) => (err ? reject(err) : resolve(channel)))),
+      });
+      const viaSsh = await overSsh.predict({ rows: [ROW] });
+      expect(viaSsh.ok && answer.ok && viaSsh.value.predictions).toEqual(answer.ok && answer.value.predictions);
+      expect((await overSsh.health()).ok).toBe(true);
+    } finally {
+      conn.end();
+    }
 
     const running = (await w.control({ op: "inspect", jobId })).receipt;
     process.kill(running.recipeProcess.pid, "SIGKILL");
