@@ -12,6 +12,7 @@ import { trainCommand } from "./commands/train";
 import { finetuneCommand } from "./commands/finetune";
 import { experimentsCommand } from "./commands/experiments";
 import { modelsCommand } from "./commands/models";
+import { deployCommand, deploymentsCommand } from "./commands/deploy";
 import { reportFailure } from "./failure";
 import { ensureBuilt } from "./ensure-built";
 import { ensureWorkerBuilt } from "./ensure-worker-built";
@@ -33,6 +34,10 @@ Usage:
   trainyard experiments list|show|cancel|logs             inspect experiments
   trainyard models list|show|register|promote|rollback|history|compare|retention|remove
                                        the model registry (see trainyard models --help)
+  trainyard deploy MODEL[:VERSION|@ALIAS] [--name N] [--mode resident|on-demand] [--computer NAME]
+                                       serve a registered version behind authenticated routes
+  trainyard deployments list|show|switch|rollback|stop|resume|keys
+                                       deployments and their keys (see trainyard deployments --help)
   trainyard dataset upload FILE --project NAME   upload a data file to a project (CSV, TSV, Parquet, gzip CSV)
   trainyard backup DIR                 consistent copy of the database plus a manifest of managed data
   trainyard --version                  print the version
@@ -71,6 +76,10 @@ export async function main(argv: string[]): Promise<number> {
         return await experimentsCommand(rest);
       case "models":
         return await modelsCommand(rest);
+      case "deploy":
+        return await deployCommand(rest);
+      case "deployments":
+        return await deploymentsCommand(rest);
       case "backup":
         return await backupCommand(rest);
       case "dataset":

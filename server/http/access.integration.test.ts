@@ -6,11 +6,13 @@
  * be written so that a router reads it differently from a guard — is refused (400, 401, or
  * a redirect to sign-in for a page), and an authenticated one gets through.
  */
+import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "@/server/api/root";
+import { closeDb, openDb } from "@/server/db/client";
 import { cli, REPO, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
 
 interface Endpoint {
@@ -140,6 +142,10 @@ describe("every route, page and procedure with an owner password set", () => {
   let token = "";
   let readOnlyToken = "";
   const list = endpoints();
+  // A deployment and its key, written straight into the server's database: the key's own
+  // routes are the only place it opens (deployments.integration.test.ts makes real ones).
+  const deploymentKey = `tyd_${randomBytes(24).toString("base64url")}`;
+  const deploymentId = "access-test-deployment";
 
   beforeAll(async () => {
     const home = tempHome();
@@ -154,6 +160,14 @@ describe("every route, page and procedure with an owner password set", () => {
     readOnlyToken = readOnly.stdout.trim().split(/\s+/).find((w) => w.startsWith("tyt_")) ?? "";
     expect(readOnlyToken).toMatch(/^tyt_/);
     server = await startServer({ home });
+    const db = openDb(path.join(home, "trainyard.db"));
+    try {
+      const target = await db.target.findFirstOrThrow();
+      await db.deployment.create({ data: { id: deploymentId, projectId: "p", name: "access", nameKey: "access", mode: "on_demand", targetId: target.id, modelId: "m", state: "stopped" } });
+      await db.deploymentKey.create({ data: { deploymentId, name: "access", prefix: deploymentKey.slice(0, 10), keyHash: createHash("sha256").update(deploymentKey).digest("hex") } });
+    } finally {
+      await closeDb();
+    }
   });
   afterAll(() => server?.stop());
 
@@ -216,6 +230,38 @@ describe("every route, page and procedure with an owner password set", () => {
       if (e.method === "GET" ? refused : a.status !== 403) wrong.push(`${e.label}: ${a.status} ${a.body.slice(0, 120)}`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("lets a deployment key reach its own deployment's routes and nothing else: no other route, page, procedure or bypass form", async () => {
+    const own = [`/api/deployments/${deploymentId}/health`, `/api/deployments/${deploymentId}/predict`];
+    const health = await raw(server.port, "GET", own[0]!, { authorization: `Bearer ${deploymentKey}` });
+    expect(health.status, health.body).toBe(200);
+    expect(JSON.parse(health.body)).toMatchObject({ state: "stopped" });
+    // Past the guard and the route's check: the stopped deployment answers for itself.
+    expect((await raw(server.port, "POST", own[1]!, { authorization: `Bearer ${deploymentKey}` }, "{}")).status).toBe(503);
+    const leaks: string[] = [];
+    for (const e of list) {
+      for (const form of [e.path, ...bypassForms(e.path)]) {
+        const a = await raw(server.port, e.method, form + e.search, { authorization: `Bearer ${deploymentKey}` }, e.body);
+        if (a.status !== 400 && a.status !== 401) leaks.push(`${e.label} as ${form}: ${a.status} ${a.body.slice(0, 120)}`);
+      }
+    }
+    for (const p of own) {
+      for (const form of bypassForms(p)) {
+        const a = await raw(server.port, "GET", form, { authorization: `Bearer ${deploymentKey}` });
+        if (a.status !== 400 && a.status !== 401) leaks.push(`own route as ${form}: ${a.status}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
+  it("refuses a wrong deployment key, and an owner token's name used as one, on the deployment's own route", async () => {
+    for (const key of [`${deploymentKey}x`, "tyd_", `tyd_${token.slice(4)}`]) {
+      expect((await raw(server.port, "GET", `/api/deployments/${deploymentId}/health`, { authorization: `Bearer ${key}` })).status, key.slice(0, 6)).toBe(401);
+    }
+    // Anonymous callers stay refused there too, and the owner's token is let in.
+    expect((await raw(server.port, "GET", `/api/deployments/${deploymentId}/health`)).status).toBe(401);
+    expect((await raw(server.port, "GET", `/api/deployments/${deploymentId}/health`, { authorization: `Bearer ${token}` })).status).toBe(200);
   });
 
   it("keeps the sign-in page, the login route and hashed static assets public", async () => {

@@ -6,6 +6,7 @@
  * every request there reads as unauthenticated.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
 import { ZPrincipal, type Principal } from "@/server/auth/principal";
 
 export const PRINCIPAL_HEADER = "x-trainyard-principal";
@@ -19,12 +20,12 @@ function processNonce(): Buffer {
   return (g[KEY] ??= randomBytes(32));
 }
 
-export function principalMarker(principal: Principal): string {
-  return `${processNonce().toString("hex")}.${Buffer.from(JSON.stringify(principal)).toString("base64url")}`;
+/** `<nonce>.<base64url JSON>`: only this process can write one that readMarker accepts. */
+function marker(value: unknown): string {
+  return `${processNonce().toString("hex")}.${Buffer.from(JSON.stringify(value)).toString("base64url")}`;
 }
 
-/** The principal the guard vouched for, or null (no marker, a forged one, or a bad shape). */
-export function readPrincipalMarker(value: string | null | undefined): Principal | null {
+function readMarker(value: string | null | undefined): unknown {
   if (!value) return null;
   const dot = value.indexOf(".");
   if (dot !== 64) return null;
@@ -32,9 +33,36 @@ export function readPrincipalMarker(value: string | null | undefined): Principal
   const expected = processNonce();
   if (nonce.length !== expected.length || !timingSafeEqual(nonce, expected)) return null;
   try {
-    const parsed = ZPrincipal.safeParse(JSON.parse(Buffer.from(value.slice(dot + 1), "base64url").toString("utf8")));
-    return parsed.success ? parsed.data : null;
+    return JSON.parse(Buffer.from(value.slice(dot + 1), "base64url").toString("utf8")) as unknown;
   } catch {
     return null;
   }
+}
+
+export function principalMarker(principal: Principal): string {
+  return marker(principal);
+}
+
+/** The principal the guard vouched for, or null (no marker, a forged one, or a bad shape). */
+export function readPrincipalMarker(value: string | null | undefined): Principal | null {
+  const parsed = ZPrincipal.safeParse(readMarker(value));
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * A deployment key the guard checked: valid for `deploymentId` only, and let through only
+ * to that deployment's public routes. It is not a principal, so every other route (and
+ * tRPC) reads the request as anonymous even if the guard's path check were bypassed.
+ */
+export const DEPLOYMENT_KEY_HEADER = "x-trainyard-deployment-key";
+export const ZDeploymentKeyGrant = z.strictObject({ deploymentId: z.string().min(1), keyId: z.string().min(1) });
+export type DeploymentKeyGrant = z.infer<typeof ZDeploymentKeyGrant>;
+
+export function deploymentKeyMarker(grant: DeploymentKeyGrant): string {
+  return marker(grant);
+}
+
+export function readDeploymentKeyMarker(value: string | null | undefined): DeploymentKeyGrant | null {
+  const parsed = ZDeploymentKeyGrant.safeParse(readMarker(value));
+  return parsed.success ? parsed.data : null;
 }

@@ -4,6 +4,8 @@
  * mutation (CSRF: scheme, host and port must be this server's own, 403), the body's size
  * (413/411), then who is calling when an owner password is set (session cookie for the
  * browser, bearer token for scripts). A read-only token may not change anything (403).
+ * A deployment key (`tyd_…`) is no principal: it opens exactly its own deployment's
+ * public routes (normalised path, exact match) and nothing else (401 anywhere else).
  * What it decides reaches the app only through the marker in guard-marker.ts.
  */
 import type { IncomingMessage } from "node:http";
@@ -11,14 +13,17 @@ import { ownerService, SESSION_COOKIE } from "@/server/auth/owner.service";
 import { mayMutate, type Principal } from "@/server/auth/principal";
 import { hostNameOf } from "./allowed-hosts";
 import { clientAddress } from "./client-address";
-import { CLIENT_HEADER, PRINCIPAL_HEADER } from "./guard-marker";
+import { isDeploymentKey, verifyKey } from "@/server/deployments/key-check";
+import { getDb } from "@/server/db/client";
+import { CLIENT_HEADER, DEPLOYMENT_KEY_HEADER, PRINCIPAL_HEADER, type DeploymentKeyGrant } from "./guard-marker";
 import { JSON_BODY_LIMIT } from "./json-body";
-import { hasStreamedBody, isPublicPath, normaliseRequestPath } from "./request-path";
+import { deploymentOfRoute, hasStreamedBody, isPublicPath, normaliseRequestPath } from "./request-path";
 
 export { CLIENT_HEADER, PRINCIPAL_HEADER } from "./guard-marker";
 
 export type GuardResult =
   | { ok: true; principal: Principal }
+  | { ok: true; deploymentKey: DeploymentKeyGrant }
   | { ok: false; status: number; code: GuardRefusal; message: string; redirect?: string };
 
 /** Why the guard refused a request: the `code` of its JSON answer, as route handlers answer theirs. */
@@ -30,7 +35,8 @@ export type GuardRefusal =
   | "too_large"
   | "sign_in_required"
   | "session_refused"
-  | "read_only_token";
+  | "read_only_token"
+  | "deployment_key_refused";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -84,6 +90,7 @@ function bodyVerdict(req: IncomingMessage, path: string, limit: number): GuardRe
 
 export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Promise<GuardResult> {
   delete req.headers[PRINCIPAL_HEADER];
+  delete req.headers[DEPLOYMENT_KEY_HEADER];
   req.headers[CLIENT_HEADER] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], opts.trustedProxy);
 
   const target = normaliseRequestPath(req.url ?? "/");
@@ -106,6 +113,8 @@ export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Pr
   const tooBig = bodyVerdict(req, target.path, opts.jsonBodyLimit ?? JSON_BODY_LIMIT);
   if (tooBig) return tooBig;
 
+  const bearer = bearerOf(req);
+  if (bearer !== undefined && isDeploymentKey(bearer)) return deploymentKeyVerdict(bearer, target.path);
   const principal = await identify(req, opts);
   if (principal && "refused" in principal) return refuse(401, "session_refused", principal.refused);
   if (principal) {
@@ -122,12 +131,25 @@ export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Pr
   );
 }
 
+const bearerOf = (req: IncomingMessage): string | undefined => {
+  const auth = req.headers.authorization;
+  return auth?.startsWith("Bearer ") ? auth.slice(7).trim() : undefined;
+};
+
+/** A deployment key opens its own deployment's public routes only; every refusal reads the same. */
+async function deploymentKeyVerdict(key: string, path: string): Promise<GuardResult> {
+  const deploymentId = deploymentOfRoute(path);
+  if (!deploymentId) return refuse(401, "deployment_key_refused", "A deployment key works only on its deployment's routes (/api/deployments/<id>/predict and /health).");
+  const check = await verifyKey(getDb(), deploymentId, key);
+  return check.ok ? { ok: true, deploymentKey: { deploymentId, keyId: check.keyId } } : refuse(401, "deployment_key_refused", check.message);
+}
+
 /** The caller: a token, a session, "open" when no password is set, null (anonymous), or why a token was refused. */
 async function identify(req: IncomingMessage, opts: GuardOptions): Promise<Principal | { refused: string } | null> {
   const owner = ownerService();
-  const auth = req.headers.authorization;
-  if (auth?.startsWith("Bearer ")) {
-    const check = await owner.checkToken(auth.slice(7).trim());
+  const bearer = bearerOf(req);
+  if (bearer !== undefined) {
+    const check = await owner.checkToken(bearer);
     return check.ok ? check.principal : { refused: check.message };
   }
   if (!(await opts.passwordSet())) return { kind: "open" };

@@ -48,8 +48,16 @@ export function isPublicPath(path: string): boolean {
   return PUBLIC_EXACT.has(path) || HASHED_ASSET.test(path);
 }
 
+/** A deployment's public routes, the only paths a deployment key opens (server/deployments). */
+const DEPLOYMENT_ROUTE = /^\/api\/deployments\/([A-Za-z0-9_-]{1,64})\/(predict|health)$/;
+
+/** The deployment whose public route `path` (normalised) is exactly, or null. */
+export function deploymentOfRoute(path: string): string | null {
+  return DEPLOYMENT_ROUTE.exec(path)?.[1] ?? null;
+}
+
 /** Routes that stream a large body under their own caps; every other body is small JSON. */
-const STREAMED_BODY = [/^\/api\/datasets\/upload$/, /^\/api\/finetune\/uploads$/, /^\/api\/experiments\/[^/]+\/predict$/];
+const STREAMED_BODY = [/^\/api\/datasets\/upload$/, /^\/api\/finetune\/uploads$/, /^\/api\/experiments\/[^/]+\/predict$/, /^\/api\/deployments\/[^/]+\/predict$/];
 
 export function hasStreamedBody(path: string): boolean {
   return STREAMED_BODY.some((re) => re.test(path));

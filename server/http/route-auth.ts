@@ -6,7 +6,7 @@
 import { mayMutate, type Principal } from "@/server/auth/principal";
 import { DomainError } from "@/server/errors";
 import { errorResponse } from "./error-response";
-import { PRINCIPAL_HEADER, readPrincipalMarker } from "./guard-marker";
+import { DEPLOYMENT_KEY_HEADER, PRINCIPAL_HEADER, readDeploymentKeyMarker, readPrincipalMarker } from "./guard-marker";
 
 export type Access = "read" | "write";
 
@@ -25,5 +25,25 @@ export function guarded<C>(access: Access, handler: Handler<C>): Handler<C> {
   return (req, ctx) => {
     const caller = routeCaller(req, access);
     return caller instanceof Response ? caller : handler(req, ctx);
+  };
+}
+
+type DeploymentHandler = (req: Request, deploymentId: string) => Promise<Response> | Response;
+
+/**
+ * For a deployment's public routes: a key of THIS deployment (checked by the guard, which
+ * let it reach no other path), or the owner as `guarded` allows. A key of another
+ * deployment never gets here; should it, it reads as no caller at all.
+ */
+export function guardedDeployment(access: Access, handler: DeploymentHandler) {
+  return async (req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> => {
+    const { id } = await ctx.params;
+    const grant = readDeploymentKeyMarker(req.headers.get(DEPLOYMENT_KEY_HEADER));
+    if (grant) {
+      if (grant.deploymentId !== id) return errorResponse(new DomainError("UNAUTHORIZED", "The deployment key is not valid for this deployment.", { code: "deployment_key_refused" }), "Calling a deployment");
+      return handler(req, id);
+    }
+    const caller = routeCaller(req, access);
+    return caller instanceof Response ? caller : handler(req, id);
   };
 }

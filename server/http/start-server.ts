@@ -14,7 +14,7 @@ import { acquireInstanceLock } from "@/server/lifecycle/instance-lock";
 import { markServerStarted } from "@/server/lifecycle/server-info";
 import { startBackgroundLoops } from "@/server/controller/background-loops";
 import { allowedHostNames, hostNameOf, isLoopbackHost, ownOrigins } from "./allowed-hosts";
-import { principalMarker } from "./guard-marker";
+import { DEPLOYMENT_KEY_HEADER, deploymentKeyMarker, principalMarker } from "./guard-marker";
 import { discardRefusedBody, hasBody } from "./refused-body";
 import { guardRequest, PRINCIPAL_HEADER } from "./request-guard";
 
@@ -97,7 +97,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
             }
             return;
           }
-          req.headers[PRINCIPAL_HEADER] = principalMarker(verdict.principal);
+          if ("principal" in verdict) req.headers[PRINCIPAL_HEADER] = principalMarker(verdict.principal);
+          else req.headers[DEPLOYMENT_KEY_HEADER] = deploymentKeyMarker(verdict.deploymentKey);
           return handle(req, res);
         })
         .catch((err: unknown) => {

@@ -1,0 +1,135 @@
+/**
+ * Deployments through the real server, worker and tabular recipe on real data (penguins):
+ * one real training registered as version 1, deployed on demand from the CLI; a key of
+ * that deployment predicts through POST /api/deployments/:id/predict; a wrong, revoked or
+ * other deployment's key is refused (401), and so is the key anywhere but its own routes;
+ * rows that do not match the feature schema are refused field by field; stop → health says
+ * stopped and predict answers 503; a switch and a rollback are new releases.
+ */
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "@/server/testing/cli-process";
+import { makeTestHome, REPO, startTestServer, waitFor, type TestServer } from "@/server/testing/server-harness";
+import { upload, waitForProfile } from "@/server/datasets/test-support";
+
+const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
+const MODEL = "Penguin species";
+const ROW = { island: "Torgersen", bill_length_mm: 39.1, bill_depth_mm: 18.7, flipper_length_mm: 181, body_mass_g: 3750, sex: "male", year: 2007 };
+const GENTOO = { island: "Biscoe", bill_length_mm: 47.5, bill_depth_mm: 14.2, flipper_length_mm: 215, body_mass_g: 5400, sex: "female", year: 2008 };
+
+async function cliJson(url: string, args: string[]) {
+  const r = await runCli(url, [...args, "--json"]).done;
+  return { code: r.code, json: JSON.parse(r.stdout || "{}") as Record<string, unknown> & { error?: { code: string } }, stderr: r.stderr };
+}
+
+describe("a deployment of a registered tabular version", { timeout: 600_000 }, () => {
+  let server: TestServer;
+  let a: { id: string; urls: { predict: string; health: string } };
+  let b: { id: string };
+  let keyA = "";
+  let keyB = "";
+
+  const call = (url: string, key: string | null, body?: unknown) =>
+    fetch(url, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+
+  beforeAll(async () => {
+    const home = makeTestHome();
+    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
+    const projectId = (await server.client.projects.create.mutate({ name: "Default" })).id;
+    const uploaded = await upload(server, projectId, "penguins.csv", readFileSync(PENGUINS));
+    expect((await waitForProfile(server, uploaded.body.datasetId!)).status).toBe("ready");
+    const exp = await server.client.experiments.start.mutate({
+      opId: randomUUID(),
+      projectId,
+      datasetId: uploaded.body.datasetId!,
+      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+    });
+    const done = await waitFor("the training to end", async () => {
+      const d = await server.client.experiments.get.query({ id: exp.id });
+      return d.status !== "running" ? d : undefined;
+    }, 400_000, 1000);
+    expect(done.status, done.note ?? "").toBe("succeeded");
+    await server.client.models.register.mutate({ experimentId: exp.id, newModelName: MODEL });
+  });
+  afterAll(() => server?.stop());
+
+  it("deploys version 1 on demand from the CLI, with its route URLs; a taken name and an unknown computer are refused", async () => {
+    const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--name", "species-api"]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json).toMatchObject({ name: "species-api", state: "ready", mode: "on_demand", followsAlias: null, release: { number: 1, version: 1, kind: "create" } });
+    a = made.json as unknown as typeof a;
+    expect(a.urls.predict).toBe(`${server.url}/api/deployments/${a.id}/predict`);
+    const other = await cliJson(server.url, ["deploy", `${MODEL.toLowerCase()}:1`, "--name", "other"]);
+    expect(other.code, other.stderr).toBe(0);
+    b = other.json as unknown as typeof b;
+    expect((await cliJson(server.url, ["deploy", `${MODEL}:1`, "--name", "SPECIES-API"])).json.error?.code).toBe("name_taken");
+    expect((await cliJson(server.url, ["deploy", `${MODEL}:1`, "--computer", "nowhere"])).json.error?.code).toBe("unknown_computer");
+    expect((await cliJson(server.url, ["deploy", `${MODEL}:9`])).json.error?.code).toBe("not_found");
+  });
+
+  it("predicts rows through the public route with a key of the deployment, and counts only aggregates", async () => {
+    const k = await cliJson(server.url, ["deployments", "keys", "create", "species-api", "--name", "ci"]);
+    expect(k.code, k.stderr).toBe(0);
+    expect(Object.keys(k.json).sort()).toEqual(["id", "key"]);
+    keyA = k.json.key as string;
+    keyB = (await cliJson(server.url, ["deployments", "keys", "create", b.id])).json.key as string;
+    const r = await call(a.urls.predict, keyA, { rows: [ROW, GENTOO] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const predictions = r.body.predictions as { prediction: string; probabilities: Record<string, number> }[];
+    expect(predictions.map((p) => p.prediction)).toEqual(["Adelie", "Gentoo"]);
+    for (const p of predictions) expect(Object.values(p.probabilities).reduce((s, x) => s + x, 0)).toBeCloseTo(1, 3);
+    expect(r.body.release).toMatchObject({ number: 1, version: 1 });
+    const shown = await server.client.deployments.show.query({ deploymentId: a.id });
+    expect(shown.stats).toEqual([expect.objectContaining({ requests: 1, errors: {} })]);
+    expect(JSON.stringify(shown)).not.toContain(keyA);
+  });
+
+  it("refuses rows that do not match the feature schema, field by field, before any job runs", async () => {
+    const r = await call(a.urls.predict, keyA, { rows: [{ ...ROW, bill_length_mm: "long", wings: 2 }] });
+    expect(r.status).toBe(400);
+    expect((r.body.details as { fields: unknown[] }).fields).toEqual([
+      { path: "rows[0].wings", message: "not a feature of this model" },
+      { path: "rows[0].bill_length_mm", message: 'a number is expected (got "long")' },
+    ]);
+  });
+
+  it("refuses a wrong key, another deployment's key, and the key on any other route", async () => {
+    expect((await call(a.urls.predict, `${keyA}x`, { rows: [ROW] })).status).toBe(401);
+    expect((await call(a.urls.predict, keyB, { rows: [ROW] })).status).toBe(401);
+    expect((await call(`${server.url}/api/deployments/${b.id}/health`, keyA)).status).toBe(401);
+    expect((await call(`${server.url}/api/trpc/deployments.list?input=${encodeURIComponent(JSON.stringify({ json: { projectId: "x" } }))}`, keyA)).status).toBe(401);
+    expect((await fetch(`${server.url}/settings`, { headers: { authorization: `Bearer ${keyA}` }, redirect: "manual" })).status).toBe(401);
+    expect((await call(`${server.url}/api/deployments/${b.id}/health`, keyB)).body).toMatchObject({ state: "ready" });
+  });
+
+  it("refuses a revoked key; stop makes health say stopped and predict answer 503; resume serves again", async () => {
+    const revoked = await cliJson(server.url, ["deployments", "keys", "revoke", "species-api", keyA.slice(0, 10)]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await call(a.urls.health, keyA)).status).toBe(401);
+    const fresh = (await cliJson(server.url, ["deployments", "keys", "create", "species-api"])).json.key as string;
+    const stopped = await cliJson(server.url, ["deployments", "stop", "species-api"]);
+    expect(stopped.json).toMatchObject({ state: "stopped" });
+    expect((await call(a.urls.health, fresh)).body).toMatchObject({ state: "stopped", release: { number: 1 }, uptimeSeconds: null });
+    const refused = await call(a.urls.predict, fresh, { rows: [ROW] });
+    expect(refused).toMatchObject({ status: 503, body: { code: "not_ready" } });
+    expect((await cliJson(server.url, ["deployments", "resume", "species-api"])).json).toMatchObject({ state: "ready" });
+    expect((await call(a.urls.health, fresh)).body).toMatchObject({ state: "ready" });
+  });
+
+  it("records a switch and a rollback as new releases, and refuses a stale revision", async () => {
+    const d = (await server.client.deployments.show.query({ deploymentId: a.id })).deployment;
+    const switched = await server.client.deployments.switch.mutate({ deploymentId: a.id, expectedRevision: d.revision, version: 1, why: "same version, new release" });
+    expect(switched.release).toMatchObject({ number: 2, kind: "switch" });
+    await expect(server.client.deployments.stop.mutate({ deploymentId: a.id, expectedRevision: d.revision })).rejects.toThrow(/revision/);
+    const back = await cliJson(server.url, ["deployments", "rollback", "species-api", "--to", "1", "--reason", "back to the first"]);
+    expect(back.json).toMatchObject({ release: { number: 3, kind: "rollback", version: 1 } });
+    const releases = (await server.client.deployments.show.query({ deploymentId: a.id })).releases;
+    expect(releases.map((r) => `${r.number}:${r.kind}`)).toEqual(["3:rollback", "2:switch", "1:create"]);
+  });
+});
