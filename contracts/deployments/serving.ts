@@ -20,8 +20,9 @@
  * deadlineSeconds = the absolute lifetime, resources.ramGb = the memory budget (the
  * supervisor stops the process group above it: failed / out_of_memory), cancel = stop. The
  * socket is servingSocketPath(<worker home>, jobId); the job's events say
- * `{"type":"serving","state":"loading"|"ready","socket",...}` once it listens / has loaded.
- * A serving job that ends by itself (kill -9, crash) is an ordinary terminal receipt.
+ * `{"type":"serving","state":"loading"|"ready","socket",...}` once it listens / has loaded,
+ * and `"unloaded"` (reason "idle") before it ends after idleUnloadSeconds without a request
+ * (the job then succeeds). One that ends otherwise (kill -9, crash) is an ordinary terminal receipt.
  */
 import { z } from "zod";
 
@@ -130,6 +131,8 @@ export const ZServeJobInput = z.strictObject({
   limits: ZServingLimits.partial().optional(),
   heartbeatSeconds: z.number().min(0.05).max(300).optional(),
   device: z.enum(["cpu", "cuda", "mps"]).optional(),
+  /** Unload (the process ends, the job succeeds) after this long without a request; default never. */
+  idleUnloadSeconds: z.number().positive().max(30 * 24 * 3600).optional(),
   /** Override of the socket path (tests); default servingSocketPath. */
   socket: z.string().min(1).optional(),
 });

@@ -4,12 +4,15 @@ deadline). Input:
 
     {"release": "<the controller's release id>", "export": "<export.tar.gz or its job folder>",
      "base": "<import_base output or model folder>"   (llm only),
-     "limits": {ZServingLimits}, "heartbeatSeconds": 10, "device": "cpu", "socket": "<path>"}
+     "limits": {ZServingLimits}, "heartbeatSeconds": 10, "device": "cpu", "socket": "<path>",
+     "idleUnloadSeconds": 900}
 
 The socket is `socket` when given, else $TRAINYARD_SERVE_SOCKET (the worker sets
 <worker home>/run/<job id>/serve.sock), else <work dir>/serve.sock. Events: `serving`
 {state: "loading"} when the socket listens, then `serving` {state: "ready", socket, kind,
-release, pid} once the model answers; the health route says `loading` until then.
+release, pid} once the model answers (the health route says `loading` until then), and
+`serving` {state: "unloaded", reason: "idle"} when idleUnloadSeconds passed without a request
+(health checks do not count): the process then ends and the job succeeds.
 """
 
 from __future__ import annotations
@@ -44,7 +47,8 @@ def load(kind: str, folder: Path, job_input: dict):
     return LlmModel(folder, job_input.get("base"), device=job_input.get("device", "cpu"))
 
 
-INPUT_FIELDS = {"release", "export", "base", "limits", "heartbeatSeconds", "device", "socket"}  # ZServeJobInput
+INPUT_FIELDS = {"release", "export", "base", "limits", "heartbeatSeconds", "device", "socket",
+                "idleUnloadSeconds"}  # ZServeJobInput
 
 
 def serve(kind: str, ctx, job_input: dict) -> dict:
@@ -60,6 +64,10 @@ def serve(kind: str, ctx, job_input: dict) -> dict:
     heartbeat = job_input.get("heartbeatSeconds", 10)
     if isinstance(heartbeat, bool) or not isinstance(heartbeat, (int, float)) or not 0.05 <= heartbeat <= 300:
         raise BadInput("heartbeatSeconds must be a number in [0.05, 300]", code="invalid_input")
+    idle_unload = job_input.get("idleUnloadSeconds")
+    if idle_unload is not None and (isinstance(idle_unload, bool) or not isinstance(idle_unload, (int, float))
+                                    or idle_unload <= 0):
+        raise BadInput("idleUnloadSeconds must be a positive number", code="invalid_input")
     limits = parse_limits(job_input.get("limits"))
     archive = archive_path(job_input.get("export"))
     service = Service(kind, release, limits, float(heartbeat))
@@ -74,12 +82,16 @@ def serve(kind: str, ctx, job_input: dict) -> dict:
         emit(ctx, "serving", state="ready", socket=str(path), kind=kind, release=release, pid=os.getpid(),
              model=service.model.name)
         note(f"ready on {path}")
-        while True:  # until SIGTERM raises Stopped in this (the main) thread
-            time.sleep(3600)
+        service.last_request = time.monotonic()  # idle time counts from ready, not from the start
+        while idle_unload is None or service.idle_seconds() < idle_unload:  # or until SIGTERM raises Stopped
+            time.sleep(0.5 if idle_unload is not None else 3600)
+        emit(ctx, "serving", state="unloaded", socket=str(path), kind=kind, release=release, pid=os.getpid(),
+             reason="idle")
     finally:
         server.shutdown()
         server.close()
-    return {}
+    # Unloaded after idleUnloadSeconds without a request: the job completes (exit 0).
+    return {"unloaded": "idle", "idleUnloadSeconds": idle_unload}
 
 
 def job(kind: str):

@@ -32,6 +32,13 @@ class Service:
         self.admission = Admission(limits.concurrency, limits.max_queue)
         self.model = None
         self.started = time.monotonic()
+        self.last_request = self.started
+
+    def idle_seconds(self) -> float:
+        """Seconds since the last request began or ended; 0 while one is computing or waiting."""
+        if self.admission.in_flight or self.admission.queued:
+            return 0.0
+        return time.monotonic() - self.last_request
 
     def health(self) -> dict:
         return {"protocol": PROTOCOL, "state": "ready" if self.model is not None else "loading", "kind": self.kind,
@@ -99,6 +106,11 @@ class Handler(BaseHTTPRequestHandler):
         return time.monotonic() + self.service.limits.request_deadline_seconds
 
     # -- routes --------------------------------------------------------------------------
+    def handle_one_request(self) -> None:
+        super().handle_one_request()
+        if getattr(self, "path", "/health") != "/health":  # a health check is not use: it must not keep the model loaded
+            self.service.last_request = time.monotonic()
+
     def do_GET(self) -> None:
         if self.path != "/health":
             return self._refuse(ServingError("wrong_kind", f"no route GET {self.path}"))

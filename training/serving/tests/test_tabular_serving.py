@@ -188,3 +188,23 @@ def test_an_input_field_the_job_does_not_know_is_refused(penguins_export, tmp_pa
     assert process.proc.wait(120) == 2
     report = json.loads((process.job_dir / "report.json").read_text())
     assert report["error"]["code"] == "invalid_input" and "limit" in report["error"]["message"]
+
+
+def test_idle_unload_ends_the_process_after_a_quiet_spell_that_health_checks_do_not_break(penguins_export, tmp_path):
+    process = start_serving("tabular", {"release": "rel_idle", "export": str(penguins_export), "idleUnloadSeconds": 3},
+                            tmp_path)
+    process.wait_ready()
+    assert process.request("POST", "/predict", {"rows": [ROW]}).status == 200
+    used = time.monotonic()
+    while process.proc.poll() is None:
+        try:
+            process.request("GET", "/health", timeout=5)
+        except (FileNotFoundError, ConnectionRefusedError):
+            pass  # the socket went away: the process is ending
+        assert time.monotonic() - used < 60
+        time.sleep(0.2)
+    assert time.monotonic() - used >= 3
+    assert process.proc.returncode == 0
+    assert json.loads((process.job_dir / "report.json").read_text())["status"] == "completed"
+    assert [e["state"] for e in process.events() if e["type"] == "serving"] == ["loading", "ready", "unloaded"]
+    assert not process.socket.exists()
