@@ -34,6 +34,10 @@ export const MAX_SOCKET_PATH_BYTES = 107;
 export const ZServingKind = z.enum(["tabular", "llm"]);
 export type ServingKind = z.infer<typeof ZServingKind>;
 
+/** The worker recipe (job SERVE_JOB) that serves a release of each kind (training/serving/<kind>). */
+export const SERVE_RECIPE = { tabular: "serve-tabular", llm: "serve-llm" } as const satisfies Record<ServingKind, string>;
+export const SERVE_JOB = "serve";
+
 /** Where the serving process of worker job `jobId` listens (the supervisor passes it in). */
 export function servingSocketPath(workerHome: string, jobId: string): string {
   return `${workerHome.replace(/\/+$/, "")}/run/${jobId}/serve.sock`;

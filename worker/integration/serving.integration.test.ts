@@ -8,7 +8,7 @@ import net from "node:net";
 import path from "node:path";
 import { Client } from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { servingSocketPath } from "../../contracts/deployments/serving";
+import { SERVE_JOB, SERVE_RECIPE, servingSocketPath, type ServeJobInput } from "../../contracts/deployments/serving";
 import { ServingClient } from "../../server/deployments/serving-client";
 import { startSshd, type TestSshd } from "../../server/testing/sshd-harness";
 import { REPO, groupPids, importAndWait, makeHome, waitFor, waitForJob, type Json, type WorkerHome } from "../testing/harness";
@@ -58,7 +58,8 @@ async function servingEvents(jobId: string): Promise<Array<{ state: string; sock
 }
 
 async function startServing(extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await submit("serve-tabular", "serve", { release: `rel_${counter}`, export: exportRef, limits: { concurrency: 2, maxQueue: 4 } }, extra);
+  const input: ServeJobInput = { release: `rel_${counter}`, export: exportRef, limits: { concurrency: 2, maxQueue: 4 } };
+  const res = await submit(SERVE_RECIPE.tabular, SERVE_JOB, input, extra);
   return res.receipt.jobId as string;
 }
 
