@@ -34,7 +34,7 @@ def envs_dir_for_tests() -> Path:
 
 
 def recipe_dir(recipe: str) -> Path:
-    path = TRAINING / "evaluation" if recipe == "evaluation" else TRAINING / "recipes" / recipe
+    path = TRAINING / recipe if recipe in ("evaluation", "evaluation_lm") else TRAINING / "recipes" / recipe
     if not (path / "recipe.json").is_file():
         raise FileNotFoundError(f"recipe {recipe!r} has no recipe.json at {path}")
     return path

@@ -5,14 +5,14 @@ import { ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "@/contracts/recipes
 import { fieldErrors, fineTuneVerdict, insideRoots, preflightWords, trainingProgress } from "./finetune-words";
 
 // The recipe's own outputs (contracts/recipes/fixtures/llm-lora, written by make_fixtures.py from real runs).
-const fixture = (name: string) => JSON.parse(readFileSync(path.resolve("contracts/recipes/fixtures/llm-lora", name), "utf8"));
-const receipt = ZLoraReceipt.parse(fixture("evaluate.receipt.json"));
-const preflight = ZLoraPreflight.parse(fixture("preflight.preflight.json"));
-const training = ZLoraTraining.parse(fixture("train.training.json"));
+const fixture = (name: string) => JSON.parse(readFileSync(path.resolve("contracts/recipes/fixtures", name), "utf8"));
+const receipt = ZLoraReceipt.parse(fixture("evaluation-lm/score.receipt.json"));
+const preflight = ZLoraPreflight.parse(fixture("llm-lora/preflight.preflight.json"));
+const training = ZLoraTraining.parse(fixture("llm-lora/train.training.json"));
 
 describe("fineTuneVerdict", () => {
   it("says better than base only when the receipt says so, whatever the numbers", () => {
-    const notBetter = fineTuneVerdict(receipt)!;
+    const notBetter = fineTuneVerdict({ ...receipt, betterThanBase: false })!;
     expect(notBetter.better).toBe(false);
     expect(notBetter.headline).toMatch(/^The adapter is not better than the base model/);
     // A receipt that judged "better" is read as is: the page never recomputes the comparison.

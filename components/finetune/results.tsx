@@ -47,7 +47,7 @@ export function BaseVsAdapter({ receipt }: { receipt: LoraReceipt }) {
         </table>
       </div>
       <p className="text-xs text-slate-600">
-        Scored by {receipt.evaluator} on {receipt.examples} held-out examples (max length {receipt.maxLength}
+        Scored by {receipt.evaluator.recipe} {receipt.evaluator.recipeVersion} on {receipt.examples} held-out examples (max length {receipt.maxLength}
         {receipt.droppedNoAnswerLeft ? `; ${receipt.droppedNoAnswerLeft} dropped with no answer left after truncation` : ""}); evaluation set {receipt.evalSetSha256.slice(0, 12)}….
       </p>
     </div>

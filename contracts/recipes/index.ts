@@ -8,6 +8,7 @@
 import type { z } from "zod";
 import { data } from "./data";
 import { evaluation } from "./evaluation";
+import { evaluationLm } from "./evaluation-lm";
 import { exportRecipe } from "./export";
 import { llmLora } from "./llm-lora";
 import { tabular } from "./tabular";
@@ -15,11 +16,12 @@ import { tabular } from "./tabular";
 export * from "./common";
 export * from "./data";
 export * from "./evaluation";
+export * from "./evaluation-lm";
 export * from "./export";
 export * from "./llm-lora";
 export * from "./tabular";
 
-export const RECIPES = { data, tabular, evaluation, export: exportRecipe, "llm-lora": llmLora } as const;
+export const RECIPES = { data, tabular, evaluation, "evaluation-lm": evaluationLm, export: exportRecipe, "llm-lora": llmLora } as const;
 
 export type RecipeName = keyof typeof RECIPES;
 export type JobName<R extends RecipeName> = keyof (typeof RECIPES)[R] & string;

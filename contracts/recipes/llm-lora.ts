@@ -1,16 +1,21 @@
 /**
  * The `llm-lora` recipe (training/recipes/llm_lora: transformers + PEFT + TRL): profile JSONL
  * examples, import a base model, check the examples against it, preflight the device, train a
- * LoRA adapter, score base vs adapter, export a verified archive, answer one prompt ("Try
- * it"), and merge the adapter into the base. Inputs mirror the Python readers (fields.py,
- * setup.py, each job's module); the outputs are what each job's module writes.
+ * LoRA adapter (scored against its base by the trusted evaluation-lm recipe: evaluation-lm.ts),
+ * export a verified archive, answer one prompt ("Try it"), and merge the adapter into the
+ * base. Inputs mirror the Python readers (fields.py, setup.py, each job's module); the
+ * outputs are what each job's module writes.
  */
 import { z } from "zod";
 import { ZSha256Hex, ref } from "./common";
 import { ZExportSummary } from "./export";
 
-export const LORA_DEVICES = ["cpu", "cuda", "mps"] as const;
-export const ZLoraDevice = z.enum(LORA_DEVICES);
+// The device rule and the receipt belong to the trusted evaluator (evaluation-lm.ts); named
+// here too, since training uses the same devices and the fine-tuning pages read the receipt.
+import { LM_DEVICES, ZLmDevice } from "./evaluation-lm";
+export { ZLoraPerExample, ZLoraReceipt, type LoraPerExample, type LoraReceipt } from "./evaluation-lm";
+export const LORA_DEVICES = LM_DEVICES;
+export const ZLoraDevice = ZLmDevice;
 
 const model = ref("output folder of import_base (holding model/ and base.json)");
 const checkedData = ref("output folder of check_data (train.jsonl, eval.jsonl)");
@@ -84,24 +89,12 @@ export const ZLoraTrainInput = z.strictObject({
   resumeFrom: ref("an earlier attempt's checkpoint folder (its newest complete checkpoint-N is used) or one checkpoint-N folder; read only").optional(),
 });
 
-export const ZLoraEvaluateInput = z.strictObject({
-  model,
-  adapter: ref("output folder of train (holding adapter/)"),
-  data: checkedData,
-  device,
-  maxLength,
-  generations: z.int().min(0).max(100).default(3),
-  maxNewTokens: z.int().min(1).max(4096).default(64),
-  answerPattern: z.string().describe("regex with one group around the answer, e.g. '#### (\\\\S+)'").optional(),
-  answerExamples: z.int().min(0).describe("prompts generated for exact match; default 20 with a pattern").optional(),
-});
-
 const adapter = ref("output folder of train (holding adapter/)");
 
 export const ZLoraExportInput = z.strictObject({
   model,
   adapter,
-  receipt: ref("output folder of evaluate (receipt.json) for this adapter"),
+  receipt: ref("output folder of evaluation-lm score (receipt.json) for this adapter"),
   checks: checkedData,
   name: z.string().max(200).describe("experiment name for the archive's folder and card; default: the base's name").optional(),
 });
@@ -125,7 +118,6 @@ export type LoraImportBaseJobInput = z.input<typeof ZLoraImportBaseInput>;
 export type LoraCheckDataJobInput = z.input<typeof ZLoraCheckDataInput>;
 export type LoraPreflightJobInput = z.input<typeof ZLoraPreflightInput>;
 export type LoraTrainJobInput = z.input<typeof ZLoraTrainInput>;
-export type LoraEvaluateJobInput = z.input<typeof ZLoraEvaluateInput>;
 
 const count = z.int().nonnegative();
 
@@ -327,41 +319,6 @@ export const ZLoraTraining = z.strictObject({
 });
 export type LoraTraining = z.infer<typeof ZLoraTraining>;
 
-/** scoring.py score without the per-example list: the same answer tokens for base and adapter. */
-const ZLoraScore = z.strictObject({
-  meanNll: z.number().nonnegative(),
-  perplexity: z.number().min(1),
-  tokens: count,
-  examples: z.int().positive(),
-});
-
-const share = z.number().min(0).max(1);
-
-/** receipt.json (evaluate.py): betterThanBase is the adapter's meanNll below the base's. */
-export const ZLoraReceipt = z.strictObject({
-  version: z.literal(1),
-  evaluator: z.string(),
-  metric: z.literal("mean_nll_per_answer_token"),
-  direction: z.literal("lower"),
-  evalSetSha256: ZSha256Hex,
-  maxLength: z.int().min(16),
-  examples: z.int().positive(),
-  droppedNoAnswerLeft: count,
-  base: ZLoraScore,
-  adapter: ZLoraScore,
-  betterThanBase: z.boolean(),
-  /** Greedy answers side by side; prompt is the last user message. */
-  generations: z.array(z.strictObject({ prompt: z.string(), reference: z.string(), base: z.string(), adapter: z.string() })),
-  /** Only with answerPattern: the share of prompts whose extracted answer equals the reference's. */
-  exactMatch: z.strictObject({ pattern: z.string(), examples: z.int().positive(), base: share, adapter: share }).optional(),
-});
-export type LoraReceipt = z.infer<typeof ZLoraReceipt>;
-
-const ZExampleNll = z.strictObject({ nll: z.number().nonnegative(), tokens: count });
-/** per_example.json (evaluate.py): summed NLL and answer-token count per example, in eval.jsonl order. */
-export const ZLoraPerExample = z.strictObject({ base: z.array(ZExampleNll), adapter: z.array(ZExampleNll) });
-export type LoraPerExample = z.infer<typeof ZLoraPerExample>;
-
 /** The base's identity as the export, generate and merge outputs name it. */
 const ZBaseIdentity = z.strictObject({
   name: z.string(),
@@ -435,7 +392,6 @@ export const llmLora = {
   check_data: { input: ZLoraCheckDataInput, outputs: { "checks.json": ZLoraChecks } },
   preflight: { input: ZLoraPreflightInput, outputs: { "preflight.json": ZLoraPreflight } },
   train: { input: ZLoraTrainInput, outputs: { "training.json": ZLoraTraining } },
-  evaluate: { input: ZLoraEvaluateInput, outputs: { "receipt.json": ZLoraReceipt, "per_example.json": ZLoraPerExample } },
   export: { input: ZLoraExportInput, outputs: { "export.json": ZLoraExport, "verification.json": ZLoraExportVerification } },
   generate: { input: ZLoraGenerateInput, outputs: { "answer.json": ZLoraAnswer } },
   /** Not part of the default chain: the user merges explicitly. model/ is read by the recipe. */

@@ -10,6 +10,7 @@ export const RECIPE_JSON_FILES: Record<RecipeName, string> = {
   tabular: "training/recipes/tabular/recipe.json",
   export: "training/recipes/export/recipe.json",
   evaluation: "training/evaluation/recipe.json",
+  "evaluation-lm": "training/evaluation_lm/recipe.json",
   "llm-lora": "training/recipes/llm_lora/recipe.json",
 };
 

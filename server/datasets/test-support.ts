@@ -11,14 +11,14 @@ export const TABULAR = path.join(REPO, "tests", "fixtures", "tabular");
 
 /**
  * A copy of real recipes (default: the data recipe) and their helpers as the local worker's
- * training dir; llm_lora also needs the export recipe and the evaluation package it imports.
+ * training dir; llm_lora also needs the export recipe, the evaluation package it imports and its evaluator (evaluation_lm).
  */
 export function realDataTraining(home: TestHome, recipes: string[] = ["data"]): string {
   const dir = path.join(home.root, "training-real");
   const skip = (src: string) => !src.includes("__pycache__") && !src.includes(`${path.sep}tests`);
   mkdirSync(path.join(dir, "recipes"), { recursive: true });
   for (const r of recipes) cpSync(path.join(REPO, "training", "recipes", r), path.join(dir, "recipes", r), { recursive: true, filter: skip });
-  const packages = recipes.includes("llm_lora") ? ["trainyard_recipe", "evaluation"] : ["trainyard_recipe"];
+  const packages = recipes.includes("llm_lora") ? ["trainyard_recipe", "evaluation", "evaluation_lm"] : ["trainyard_recipe"];
   for (const p of packages) cpSync(path.join(REPO, "training", p), path.join(dir, p), { recursive: true, filter: skip });
   return dir;
 }

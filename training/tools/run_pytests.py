@@ -5,7 +5,7 @@
 
 1. Builds/reuses the test venv <envs>/pytest-<sha256 of training/requirements-test.txt>.
 2. Builds/reuses every recipe environment (training/recipes/*/recipe.json and
-   training/evaluation/recipe.json) with build_env.py into the same envs dir, so tests that
+   training/evaluation*/recipe.json) with build_env.py into the same envs dir, so tests that
    run a recipe as a real subprocess (conftest.py `run_job`) find its interpreter.
 3. A recipe whose tests import its own heavy stack (training/recipes/<name>/tests/
    requirements-test.txt: llm_lora's torch + transformers) gets its own test venv
@@ -29,6 +29,7 @@ from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
 TRAINING = TOOLS.parent
+EVALUATORS = ("evaluation", "evaluation_lm")  # trusted recipes outside recipes/
 REPO = TRAINING.parent
 sys.path.insert(0, str(TOOLS))
 
@@ -42,14 +43,18 @@ def envs_dir() -> Path:
 
 def recipe_dirs() -> list[Path]:
     found = sorted(p.parent for p in (TRAINING / "recipes").glob("*/recipe.json"))
-    if (TRAINING / "evaluation" / "recipe.json").is_file():
-        found.append(TRAINING / "evaluation")
+    found += [TRAINING / name for name in EVALUATORS if (TRAINING / name / "recipe.json").is_file()]
     return found
 
 
 def own_test_envs() -> dict[Path, Path]:
-    """tests folder -> its requirements-test.txt, for recipes whose tests need their own venv."""
-    return {path.parent: path for path in sorted((TRAINING / "recipes").glob("*/tests/requirements-test.txt"))}
+    """tests folder -> its requirements-test.txt, for recipes whose tests need their own venv.
+    The LM evaluator's tests share llm_lora's (one torch venv, named after the file's recipe)."""
+    own = {path.parent: path for path in sorted((TRAINING / "recipes").glob("*/tests/requirements-test.txt"))}
+    lm_tests, lora_requirements = TRAINING / "evaluation_lm" / "tests", TRAINING / "recipes" / "llm_lora" / "tests" / "requirements-test.txt"
+    if lm_tests.is_dir() and lora_requirements.is_file():
+        own[lm_tests] = lora_requirements
+    return own
 
 
 def ensure_test_venv(envs: Path, requirements_path: Path = TRAINING / "requirements-test.txt", name: str = "") -> Path:
@@ -138,7 +143,7 @@ def main(argv: list[str]) -> int:
     try:
         for owner, _args in runs:
             pythons[owner] = (ensure_test_venv(envs) if owner is None
-                              else ensure_test_venv(envs, own[owner], owner.parent.name))
+                              else ensure_test_venv(envs, own[owner], own[owner].parents[1].name))
         if any(owner is not None for owner, _ in runs):
             for name in test_models.MODELS:
                 test_models.ensure(name, envs)

@@ -1,7 +1,8 @@
 // The llm-lora contracts (contracts/recipes/llm-lora.ts) against the real worker and the
 // real recipe: a bad input is refused at submit with the zod issues and no job, and every
-// JSON file a real chain of its jobs writes (tiny GPT-2 on CPU, ~1-2 min) parses with the
-// schema the server reads it by.
+// JSON file a real chain of its jobs writes (tiny GPT-2 on CPU, ~1-2 min), with the trusted
+// evaluation-lm recipe scoring the adapter in the same environment, parses with the schema
+// the server reads it by.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,22 +29,22 @@ beforeAll(async () => {
 }, 900_000);
 afterAll(() => w?.cleanup());
 
-function submit(job: string, input: Record<string, unknown>): Promise<Json> {
+function submit(job: string, input: Record<string, unknown>, recipe = RECIPE): Promise<Json> {
   const opId = `llm-lora-${job}-${process.pid}-${++counter}`;
-  return w.control({ op: "submit", opId, intentHash: `intent-${opId}`, recipe: RECIPE, job, environmentId, input, resources: { cpus: 2, ramGb: 4 }, deadlineSeconds: 600 });
+  return w.control({ op: "submit", opId, intentHash: `intent-${opId}`, recipe, job, environmentId, input, resources: { cpus: 2, ramGb: 4 }, deadlineSeconds: 600 });
 }
 
 /** Runs job to success, parses every JSON output it declares with its schema; returns its output reference. */
-async function runAndParse(job: string, input: Record<string, unknown>): Promise<{ ref: string; outputs: Record<string, Json> }> {
-  const started = await submit(job, input);
+async function runAndParse(job: string, input: Record<string, unknown>, recipe = RECIPE): Promise<{ ref: string; outputs: Record<string, Json> }> {
+  const started = await submit(job, input, recipe);
   expect(started.ok, JSON.stringify(started.error)).toBe(true);
   const r = await waitForJob(w, started.receipt.jobId, undefined, 600_000);
   if (r.state !== "succeeded") {
     const log = await w.control({ op: "logs", jobId: r.jobId, offset: 0 });
-    throw new Error(`${RECIPE}.${job} ended ${r.state} (${r.reason}): ${String(log.data).slice(-3000)}`);
+    throw new Error(`${recipe}.${job} ended ${r.state} (${r.reason}): ${String(log.data).slice(-3000)}`);
   }
   const outputs: Record<string, Json> = {};
-  for (const [file, schema] of Object.entries(jobContract(RECIPE, job)!.outputs)) {
+  for (const [file, schema] of Object.entries(jobContract(recipe, job)!.outputs)) {
     const fetched = await w.control({ op: "fetch", jobId: r.jobId, path: file });
     expect(fetched.ok, `${job} ${file}: ${JSON.stringify(fetched.error)}`).toBe(true);
     const parsed = schema.safeParse(JSON.parse(fs.readFileSync(fetched.path, "utf8")));
@@ -80,8 +81,11 @@ describe("real llm-lora outputs parse with their contracts", () => {
     expect(preflight.outputs["preflight.json"].memory.fits).toBe(true);
     const train = await runAndParse("train", { model: base.ref, data: data.ref, ...TRAIN, maxSteps: 2, evalEverySteps: 2, checkpointEverySteps: 100 });
     expect(train.outputs["training.json"]).toMatchObject({ steps: 2, stoppedBy: "completed", base: { name: "tiny-gpt2" } });
-    const evaluated = await runAndParse("evaluate", { model: base.ref, adapter: train.ref, data: data.ref, device: "cpu", maxLength: 64, generations: 1, maxNewTokens: 4, answerPattern: "#### (\\S+)", answerExamples: 2 });
+    // The trusted evaluator runs in llm-lora's environment (one requirements file): the same environmentId is accepted.
+    const evaluated = await runAndParse("score", { model: base.ref, adapter: train.ref, data: data.ref, device: "cpu", maxLength: 64, generations: 1, maxNewTokens: 4, answerPattern: "#### (\\S+)", answerExamples: 2 }, "evaluation-lm");
     const receipt = evaluated.outputs["receipt.json"];
+    expect(receipt.evaluator.recipe).toBe("evaluation-lm");
+    expect(receipt.evaluationContract.baseSnapshotSha256).toBe(base.outputs["base.json"].snapshotSha256);
     expect(receipt.betterThanBase).toBe(receipt.adapter.meanNll < receipt.base.meanNll);
     expect(evaluated.outputs["per_example.json"].adapter).toHaveLength(receipt.examples);
     const exported = await runAndParse("export", { model: base.ref, adapter: train.ref, receipt: evaluated.ref, checks: data.ref, name: "tiny" });

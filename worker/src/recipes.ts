@@ -1,5 +1,5 @@
 // Recipe discovery (contracts.md): `<trainingDir>/recipes/*/recipe.json` and
-// `<trainingDir>/evaluation/recipe.json`, plus the environment id formula:
+// `<trainingDir>/evaluation{,_lm}/recipe.json`, plus the environment id formula:
 // sha256("<python major.minor.micro>\n" + raw bytes of requirements.txt).
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -47,8 +47,11 @@ export function discoverRecipes(trainingDir: string): { recipes: Recipe[]; probl
       if (fs.existsSync(f)) files.push(f);
     }
   }
-  const evaluation = path.join(trainingDir, "evaluation", "recipe.json");
-  if (fs.existsSync(evaluation)) files.push(evaluation);
+  // The trusted evaluators live beside recipes/, not in it: tabular, then language models.
+  for (const evaluator of ["evaluation", "evaluation_lm"]) {
+    const f = path.join(trainingDir, evaluator, "recipe.json");
+    if (fs.existsSync(f)) files.push(f);
+  }
   files.push(...servingRecipeFiles(trainingDir));
   const recipes: Recipe[] = [];
   const problems: string[] = [];

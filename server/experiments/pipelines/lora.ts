@@ -1,9 +1,10 @@
 /**
  * The fine-tuning pipeline (issue 14): import the base model → check the examples against
  * its tokenizer → preflight the device, memory and time → train a LoRA adapter → score base
- * vs adapter on the held-out examples → export the verified archive. Each step is one job of
- * the llm-lora recipe whose input names earlier outputs by SHA-256, built only from the
- * recipe's contract. Data for the generic chain runner (../pipeline.ts), like tabular.ts.
+ * vs adapter on the held-out examples (the trusted evaluation-lm recipe) → export the verified
+ * archive. Each step is one job of the llm-lora recipe (scoring: evaluation-lm) whose input
+ * names earlier outputs by SHA-256, built only from the recipes' contracts. Data for the
+ * generic chain runner (../pipeline.ts), like tabular.ts.
  */
 import { createHash } from "node:crypto";
 import type { InputOf } from "@/contracts/recipes";
@@ -187,8 +188,9 @@ const STEPS: readonly Step[] = [
     name: "evaluate",
     label: "Scoring base and adapter",
     phase: "evaluating",
-    recipe: "llm-lora",
-    job: "evaluate",
+    // The trusted evaluator, not the training recipe: "better than base" comes only from its receipt.
+    recipe: "evaluation-lm",
+    job: "score",
     needs: ["import_base", "check_data", "train"],
     input: (c) => ({
       model: out(c, "import_base"),

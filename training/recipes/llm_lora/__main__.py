@@ -6,7 +6,6 @@ from trainyard_recipe import run_recipe
 
 from .answer import run_generate
 from .check_data import run_check_data
-from .evaluate import run_evaluate
 from .export import run_export
 from .import_base import run_import_base
 from .merge import run_merge
@@ -17,5 +16,5 @@ from .train import run_train
 if __name__ == "__main__":
     sys.exit(run_recipe({"profile_examples": run_profile_examples, "import_base": run_import_base,
                          "check_data": run_check_data, "preflight": run_preflight, "train": run_train,
-                         "evaluate": run_evaluate, "export": run_export, "generate": run_generate,
+                         "export": run_export, "generate": run_generate,
                          "merge": run_merge}))

@@ -13,12 +13,13 @@ from trainyard_recipe import BadInput, JobContext, requires
 from trainyard_recipe.atomic import write_json_atomic
 from trainyard_recipe.events import phase
 
+from evaluation_lm.scoring import generate
+from evaluation_lm.template import load_tokenizer, render_question
+
 from .artifacts import adapter_dir, adapter_sha256, identity, read_base
 from .fields import existing_path, number
 from .model_folder import resolve_model_dir
-from .scoring import generate
 from .setup import chosen_device, load_model
-from .template import load_tokenizer, render_question
 
 
 @requires("model", "adapter", "prompt")

@@ -21,7 +21,7 @@ from .conversations import Example
 from .fields import existing_path, number
 from .model_folder import resolve_model_dir
 from .profile_examples import LISTED, examples_report, preview, problems_json, read_usable, unique
-from .template import load_tokenizer, tokenise
+from evaluation_lm.template import load_tokenizer, tokenise
 
 PREVIEW = 5
 

@@ -1,7 +1,8 @@
 """Job export: the verified archive of a trained adapter, like the tabular export's.
 
-Input: model (import_base output), adapter (train output), receipt (evaluate output),
-checks (check_data output: its eval.jsonl is the one the receipt scored).
+Input: model (import_base output), adapter (train output), receipt (the trusted evaluator's
+output: evaluation-lm score of this adapter), checks (check_data output: its eval.jsonl is the
+one the receipt scored).
 Archive (export.tar.gz, one top folder `<name>-<adapter sha[:12]>/`, deterministic, with
 manifest.json and verify.py from the tabular export): adapter/, tokenizer/ (with the chat
 template), base.json (the base's identity; its weights are not included), receipt.json,
@@ -121,9 +122,11 @@ def run_export(ctx: JobContext, job_input: dict) -> dict:
     if receipt.get("evalSetSha256") != sha256_file(checks / "eval.jsonl"):
         raise BadInput("the receipt scored another evaluation set than this check_data output's eval.jsonl",
                        code="receipt_mismatch")
+    adapter_sha = adapter_sha256(adapter)
+    if receipt.get("adapterSha256") != adapter_sha:
+        raise BadInput("the receipt judged another adapter than this train output's", code="receipt_mismatch")
 
     phase(ctx, "exporting")
-    adapter_sha = adapter_sha256(adapter)
     name = job_input.get("name") or base["name"]
     folder = folder_name(name, adapter_sha)
     file_name = f"{folder}.tar.gz"

@@ -42,7 +42,7 @@ def render(name: str, base: dict, training: dict | None, receipt: dict, adapter_
     verdict = "better than the base" if receipt["betterThanBase"] else "NOT better than the base"
     lines += ["## Evaluation receipt", "",
               f"On {receipt['examples']} held-out examples (eval.jsonl, sha256 {receipt['evalSetSha256'][:12]}…), "
-              f"loss on the answer tokens only, scored by {receipt['evaluator']}: the adapter is **{verdict}** "
+              f"loss on the answer tokens only, scored by {receipt['evaluator']['recipe']} {receipt['evaluator']['recipeVersion']}: the adapter is **{verdict}** "
               "(lower NLL is better).", "", *_score_rows(receipt), "",
               "The export job publishes this archive only after reloading the base and this archive's adapter and "
               "tokenizer in a fresh process and scoring eval.jsonl again on CPU in fp32: the adapter's mean NLL "

@@ -26,13 +26,6 @@ def number(job_input: dict, key: str, default: float | None, *, minimum: float |
     return int(value) if integer else float(value)
 
 
-def choice(job_input: dict, key: str, options: tuple[str, ...], default: str | None) -> str:
-    value = job_input.get(key, default)
-    if value not in options:
-        raise _invalid(key, f"must be one of {', '.join(options)}, got {value!r}")
-    return value
-
-
 def existing_path(job_input: dict, key: str, *, required: bool = True) -> Path | None:
     value = job_input.get(key)
     if value in (None, ""):

@@ -21,7 +21,7 @@ from trainyard_recipe.events import phase
 from .fields import existing_path
 from .gguf_import import dequantize
 from .model_folder import check_architecture, check_tokenizer, check_weights, load_config, snapshot
-from .template import template_source
+from evaluation_lm.template import template_source
 
 # Files a model folder may hold that training and export need; anything else is left behind.
 KEPT = ("config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json", "tokenizer.model",

@@ -16,7 +16,7 @@ from .artifacts import adapter_dir, adapter_sha256, identity, read_base
 from .fields import existing_path
 from .model_folder import resolve_model_dir, snapshot
 from .setup import load_model
-from .template import load_tokenizer, template_source
+from evaluation_lm.template import load_tokenizer, template_source
 
 
 @requires("model", "adapter")

@@ -23,9 +23,9 @@ from trainyard_recipe.events import phase
 from .fields import existing_path, number
 from .memory import available, estimate
 from .model_folder import resolve_model_dir
-from .scoring import pad_batch
+from evaluation_lm.scoring import pad_batch
 from .setup import LoraSettings, check_data_dir, chosen_device, load_model, tokenised_examples, use_bf16
-from .template import load_tokenizer
+from evaluation_lm.template import load_tokenizer
 
 
 # train.py evaluates every ceil(steps / 4) steps when evalEverySteps is not given: 4 passes.

@@ -1,6 +1,7 @@
 """The export's verification, run in a fresh process (python -m recipes.llm_lora.reproduce):
 reload the base and the unpacked archive's adapter and tokenizer, and score the archive's
-eval.jsonl exactly as evaluate did (CPU, fp32, the receipt's maxLength).
+eval.jsonl exactly as the trusted evaluator (evaluation_lm score) did: its tokenisation, masking
+and scoring code, on CPU in fp32 at the receipt's maxLength.
 
     python -m recipes.llm_lora.reproduce --base MODEL_FOLDER --export UNPACKED_FOLDER --out result.json
 
@@ -25,10 +26,12 @@ def reproduce(base: Path, export: Path) -> dict:
     import torch
     from peft import PeftModel
 
+    from evaluation_lm.device import load_model
+    from evaluation_lm.examples import tokenised_examples
+    from evaluation_lm.scoring import score
+    from evaluation_lm.template import load_tokenizer
+
     from .generate_example import base_problems  # the check generate.py makes, on the same base.json
-    from .scoring import score
-    from .setup import load_model, tokenised_examples
-    from .template import load_tokenizer
 
     torch.set_num_threads(int(os.environ.get("TRAINYARD_CPUS", "1")))
     if problems := base_problems(base, export / "base.json"):

@@ -1,7 +1,7 @@
-"""What preflight, train and evaluate share: the device, the model on it, LoRA, the dataset.
+"""What preflight and train share: LoRA settings, mixed precision, the dataset.
 
-The device is always the one the user chose: cpu, cuda or mps. If it is not there the job
-is refused (device_unavailable); nothing falls back to another device silently.
+The device, the model on it and the tokenised examples are the trusted evaluator's
+(training/evaluation_lm), imported from there so training and scoring cannot drift apart.
 """
 
 from __future__ import annotations
@@ -11,11 +11,15 @@ from pathlib import Path
 
 from trainyard_recipe import BadInput
 
-from .conversations import load_normalised
-from .fields import choice, number
-from .template import Tokenised, tokenise, truncate
+from evaluation_lm.device import chosen_device, load_model
+from evaluation_lm.examples import tokenised_examples
+from evaluation_lm.template import Tokenised
 
-DEVICES = ("cpu", "cuda", "mps")
+from .fields import number
+
+# Re-exported for preflight and train, which read them from here.
+__all__ = ["LoraSettings", "as_dataset", "check_data_dir", "chosen_device", "load_model", "tokenised_examples",
+           "use_bf16"]
 
 
 @dataclass(frozen=True)
@@ -45,49 +49,11 @@ class LoraSettings:
         return {"rank": self.rank, "alpha": self.alpha, "dropout": self.dropout, "targetModules": self.target_modules}
 
 
-def chosen_device(job_input: dict) -> str:
-    """The device named in the input, checked to exist; BadInput(device_unavailable) if not."""
-    import torch
-
-    device = choice(job_input, "device", DEVICES, "cpu")
-    if device == "cuda" and not torch.cuda.is_available():
-        raise BadInput("device cuda was chosen but torch sees no CUDA GPU on this computer (driver, "
-                       "CUDA_VISIBLE_DEVICES, or a CPU-only torch build). Choose cpu, or fix the GPU setup.",
-                       code="device_unavailable")
-    if device == "mps" and not torch.backends.mps.is_available():
-        raise BadInput("device mps was chosen but Metal (MPS) is not available here. Choose cpu.",
-                       code="device_unavailable")
-    return device
-
-
 def use_bf16(device: str) -> bool:
     """bf16 mixed precision where the GPU supports it; fp32 on CPU and MPS."""
     import torch
 
     return device == "cuda" and torch.cuda.is_bf16_supported()
-
-
-def load_model(model_dir: Path, device: str):
-    """fp32 weights (mixed precision, when used, is the trainer's autocast) on `device`."""
-    import torch
-    from transformers import AutoModelForCausalLM
-    from transformers.utils import logging as hf_logging
-
-    hf_logging.disable_progress_bar()
-    model = AutoModelForCausalLM.from_pretrained(str(model_dir), dtype=torch.float32, local_files_only=True)
-    return model.to(device)
-
-
-def tokenised_examples(tokenizer, data_dir: Path, name: str, max_length: int) -> tuple[list[Tokenised], int]:
-    """(examples truncated to max_length, how many were dropped with no answer token left)."""
-    kept, dropped = [], 0
-    for messages in load_normalised(data_dir / name):
-        item = truncate(tokenise(tokenizer, messages), max_length)
-        if item is None:
-            dropped += 1
-        else:
-            kept.append(item)
-    return kept, dropped
 
 
 def as_dataset(items: list[Tokenised]):

@@ -28,7 +28,7 @@ from trainyard_recipe.events import emit, phase, progress
 from .fields import existing_path, number
 from .model_folder import resolve_model_dir
 from .setup import LoraSettings, as_dataset, check_data_dir, chosen_device, load_model, tokenised_examples, use_bf16
-from .template import load_tokenizer
+from evaluation_lm.template import load_tokenizer
 
 
 def _settings(job_input: dict) -> dict:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TRAINING, make_job_context  # training/conftest.py
+from conftest import TRAINING, make_job_context, start_recipe_job  # training/conftest.py
 from recipes.llm_lora.tests.support import DATA, EVALUATE, SMALL, TINY_GPT2, run
 
 sys.path.insert(0, str(TRAINING / "tools"))
@@ -71,9 +71,10 @@ def trained(tmp_path_factory, tiny, tiny_data):
 
 @pytest.fixture(scope="session")
 def evaluated(tmp_path_factory, tiny, tiny_data, trained):
-    """evaluate of that adapter against its base, as a finished job."""
-    result = run("evaluate", {"model": str(tiny), "adapter": str(trained.output_dir), "data": str(tiny_data),
-                              **EVALUATE}, tmp_path_factory.mktemp("evaluate"))
+    """The trusted evaluator's score of that adapter against its base (evaluation-lm), as a finished job."""
+    result = start_recipe_job("evaluation_lm", "score", {"model": str(tiny), "adapter": str(trained.output_dir),
+                                                         "data": str(tiny_data), **EVALUATE},
+                              tmp_path_factory.mktemp("evaluate"), cpus=2).wait(300)
     assert result.returncode == 0, result.describe()
     return result
 

@@ -142,8 +142,8 @@ def test_a_real_model_s_export_reproduces_its_receipt_in_a_fresh_process(tmp_pat
     """SmolLM2-135M (dequantized from Q4_1), a few real LoRA steps: 30 layers of fp32 arithmetic
     reloaded from the unpacked archive still give the receipt's NLL to 1e-4."""
     from conftest import make_job_context
+    from evaluation_lm.score import run_score
     from recipes.llm_lora.check_data import run_check_data
-    from recipes.llm_lora.evaluate import run_evaluate
     from recipes.llm_lora.tests.support import DATA
     from recipes.llm_lora.train import run_train
 
@@ -156,8 +156,8 @@ def test_a_real_model_s_export_reproduces_its_receipt_in_a_fresh_process(tmp_pat
                       "rank": 4, "learningRate": 1e-3, "maxSteps": 3, "checkpointEverySteps": 100,
                       "evalEverySteps": 100})
     evaluate = make_job_context(tmp_path / "evaluate", cpus=2)
-    run_evaluate(evaluate, {"model": model, "adapter": str(train.output_dir), "data": str(data.output_dir),
-                            "device": "cpu", "maxLength": 128, "generations": 0})
+    run_score(evaluate, {"model": model, "adapter": str(train.output_dir), "data": str(data.output_dir),
+                         "device": "cpu", "maxLength": 128, "generations": 0})
     receipt = json.loads((evaluate.output_dir / "receipt.json").read_text())
     result = run("export", {"model": model, "adapter": str(train.output_dir), "receipt": str(evaluate.output_dir),
                             "checks": str(data.output_dir)}, tmp_path / "export")

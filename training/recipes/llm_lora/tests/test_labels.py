@@ -13,7 +13,7 @@ import json
 import pytest
 
 from recipes.llm_lora.setup import as_dataset, load_model
-from recipes.llm_lora.template import load_tokenizer, tokenise
+from evaluation_lm.template import load_tokenizer, tokenise
 from recipes.llm_lora.tests.support import DATA
 
 

@@ -1,4 +1,4 @@
-"""Chat template and the one tokenisation used by training and scoring alike.
+"""Chat template and the one tokenisation used by training (llm_lora imports it) and scoring alike.
 
 An example becomes prompt tokens (everything before the assistant's final answer, rendered
 with add_generation_prompt=True, so it ends where generation would start) followed by the

@@ -1,0 +1,25 @@
+"""The held-out examples as the evaluator reads them: check_data's normalised eval.jsonl
+(one {"messages": [...]} per line), tokenised and truncated exactly as training does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .template import Tokenised, tokenise, truncate
+
+
+def read_conversations(path: Path) -> list[list[dict]]:
+    return [json.loads(line)["messages"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def tokenised_examples(tokenizer, data_dir: Path, name: str, max_length: int) -> tuple[list[Tokenised], int]:
+    """(examples truncated to max_length, how many were dropped with no answer token left)."""
+    kept, dropped = [], 0
+    for messages in read_conversations(data_dir / name):
+        item = truncate(tokenise(tokenizer, messages), max_length)
+        if item is None:
+            dropped += 1
+        else:
+            kept.append(item)
+    return kept, dropped
