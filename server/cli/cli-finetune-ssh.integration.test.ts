@@ -35,8 +35,9 @@ describe("fine-tuning on an SSH server from the CLI", { timeout: 600_000 }, () =
 
     // Every step of the chain ran on the server (the upload's profile runs where the upload is stored),
     // and the model's weights are in the server's own store.
-    const jobs = (await server.client.jobs.list.query({ limit: 500 })).filter((j) => j.recipe === "llm-lora" && j.jobName !== "profile_examples");
-    expect(jobs.map((j) => j.jobName).sort()).toEqual(["check_data", "evaluate", "export", "import_base", "preflight", "train"]);
+    // The adapter is scored there too, by the trusted evaluation-lm recipe importing nothing from llm-lora.
+    const jobs = (await server.client.jobs.list.query({ limit: 500 })).filter((j) => ["llm-lora", "evaluation-lm"].includes(j.recipe) && j.jobName !== "profile_examples");
+    expect(jobs.map((j) => `${j.recipe}.${j.jobName}`).sort()).toEqual(["evaluation-lm.score", "llm-lora.check_data", "llm-lora.export", "llm-lora.import_base", "llm-lora.preflight", "llm-lora.train"]);
     expect(new Set(jobs.map((j) => j.targetId))).toEqual(new Set([lab.id]));
     const weights = view.experiment.settings.base.kind === "folder_upload" ? view.experiment.settings.base.files.find((f) => f.path === "model.safetensors") : undefined;
     expect(weights).toBeDefined();
