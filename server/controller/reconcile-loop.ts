@@ -12,6 +12,7 @@
  */
 import { watch, type FSWatcher } from "node:fs";
 import type { Db } from "@/server/db/client";
+import { reconcileDeployments } from "@/server/deployments/deployments-reconcile";
 import { reconcilePass } from "@/server/jobs/reconcile";
 import { workerLayout } from "@/server/targets/layout";
 import { ensureLocalTarget } from "@/server/targets/local/local-target";
@@ -51,6 +52,7 @@ export function startReconcileLoop(rt: ControllerRuntime, db: Db, log: (line: st
   async function pass(): Promise<void> {
     try {
       await reconcilePass(db, { unreachableMs: rt.config.unreachableMinutes * 60_000, log });
+      await reconcileDeployments(db, log);
       await probeStale();
       stats.lastSuccessAt = Date.now();
       stats.passes++;

@@ -9,6 +9,7 @@ import type { Actor } from "@/server/registry/registry.schema";
 import { findModel } from "@/server/registry/registry-views";
 import { ZCreateDeploymentInput, type DeploymentMode, type TCreateDeploymentInput } from "./deployments.schema";
 import { versionByAlias, versionByNumber } from "./pick-release";
+import { residentRefusal } from "./serving-runner";
 
 const nameKey = (name: string) => name.trim().toLowerCase();
 
@@ -32,6 +33,10 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
   const alias = "alias" in input.what ? input.what.alias : null;
   const version = alias ? await versionByAlias(db, model.id, alias) : await versionByNumber(db, model.id, (input.what as { version: number }).version);
   const targetId = await computerFor(db, input.computer, version.targetId, input.mode);
+  if (input.mode === "resident") {
+    const refusal = (await residentRefusal(db, targetId)) ?? (version.identity.recipe === "tabular" ? null : "Resident serving of this kind of model is not available in this build; deploy with --mode on-demand.");
+    if (refusal) throw badInput(refusal, { code: "resident_unavailable" });
+  }
   const name = input.name ?? `${model.name}${alias ? `-${alias}` : `-v${version.number}`}`;
   const taken = await db.deployment.findUnique({ where: { projectId_nameKey: { projectId: model.projectId, nameKey: nameKey(name) } } });
   if (taken) throw conflict(`A deployment named "${taken.name}" already exists in this project; choose another name (--name).`, { code: "name_taken" });

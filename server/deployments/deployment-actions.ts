@@ -8,11 +8,12 @@ import { conflict } from "@/server/errors";
 import type { Tx } from "@/server/lifecycle/transition";
 import type { Actor } from "@/server/registry/registry.schema";
 import { versionView } from "@/server/registry/registry-views";
-import { moveDeploymentIn } from "./deployment-store";
+import { moveDeployment, moveDeploymentIn } from "./deployment-store";
 import { deploymentView, findDeployment } from "./deployment-views";
 import { ZRollbackInput, ZStopResumeInput, ZSwitchInput, type ReleaseKind, type TRollbackInput, type TStopResumeInput, type TSwitchInput } from "./deployments.schema";
 import { servableVersion, versionByNumber } from "./pick-release";
-import { bringDown, bringUp } from "./serving-runner";
+import { stopServing } from "./resident-serving";
+import { bringDown, loadRelease } from "./serving-runner";
 
 async function atRevision(tx: Tx, id: string, expected: number) {
   const d = await findDeployment(tx, id);
@@ -25,9 +26,13 @@ async function atRevision(tx: Tx, id: string, expected: number) {
   return d;
 }
 
-/** Appends the release and makes it current, through `switching`. */
-async function release(db: Db, id: string, expected: number, versionId: string, kind: ReleaseKind, why: string, actor: Actor): Promise<void> {
-  await db.$transaction(async (tx) => {
+/**
+ * Appends the release and makes it current, through `switching`. Resident: the candidate
+ * is loaded beside the old release and must answer ready before it becomes current (then
+ * the old process is stopped); a candidate that fails leaves the old release serving.
+ */
+export async function release(db: Db, id: string, expected: number, versionId: string, kind: ReleaseKind, why: string, actor: Actor): Promise<void> {
+  const { d, r } = await db.$transaction(async (tx) => {
     const d = await atRevision(tx, id, expected);
     if (d.state !== "ready") throw conflict(`The deployment is ${d.state}; it can switch only while ready (resume it first).`, { code: "not_ready" });
     const last = await tx.deploymentRelease.findFirst({ where: { deploymentId: id }, orderBy: { number: "desc" } });
@@ -35,10 +40,18 @@ async function release(db: Db, id: string, expected: number, versionId: string, 
       data: { deploymentId: id, number: (last?.number ?? 0) + 1, versionId, kind, why, actor: JSON.stringify(actor) },
     });
     await moveDeploymentIn(tx, id, "switching", `switching to release ${r.number}`);
-    // On demand the next request's job reads the new version: nothing to load first.
-    await moveDeploymentIn(tx, id, "ready", `serving release ${r.number}`, { currentReleaseId: r.id });
     if (kind !== "alias") await tx.deployment.update({ where: { id }, data: { followsAlias: null } });
+    return { d, r };
   });
+  // On demand the next request's job reads the new version: nothing to load first.
+  const loaded = d.mode === "on_demand" ? ({ ok: true } as const) : await loadRelease(db, d.targetId, r.id);
+  if (!loaded.ok) {
+    await stopServing(db, r.id);
+    await moveDeployment(db, id, "ready", `Release ${r.number} did not load (${loaded.why}); the previous release still serves.`);
+    return;
+  }
+  await moveDeployment(db, id, "ready", `serving release ${r.number}`, { currentReleaseId: r.id });
+  if (d.mode === "resident" && d.currentReleaseId) await stopServing(db, d.currentReleaseId);
 }
 
 export async function switchTo(db: Db, raw: TSwitchInput, actor: Actor): Promise<void> {
@@ -72,11 +85,11 @@ export async function stop(db: Db, raw: TStopResumeInput): Promise<void> {
   await bringDown(db, input.deploymentId);
 }
 
+/** Moves to `loading`; bringing the release up is the caller's (serving-runner startUp). */
 export async function resume(db: Db, raw: TStopResumeInput): Promise<void> {
   const input = ZStopResumeInput.parse(raw);
   await db.$transaction(async (tx) => {
     await atRevision(tx, input.deploymentId, input.expectedRevision);
     await moveDeploymentIn(tx, input.deploymentId, "loading", "resume requested");
   });
-  await bringUp(db, input.deploymentId);
 }

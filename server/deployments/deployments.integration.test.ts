@@ -132,4 +132,25 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     const releases = (await server.client.deployments.show.query({ deploymentId: a.id })).releases;
     expect(releases.map((r) => `${r.number}:${r.kind}`)).toEqual(["3:rollback", "2:switch", "1:create"]);
   });
+
+  it("serves a resident release from its own process: loading, then ready; predicts the same; stop ends the process", async () => {
+    const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "resident", "--name", "resident-api"]);
+    expect(made.code, made.stderr).toBe(0);
+    const r = made.json as unknown as typeof a;
+    expect(made.json).toMatchObject({ mode: "resident", release: { number: 1 } });
+    const key = (await cliJson(server.url, ["deployments", "keys", "create", "resident-api"])).json.key as string;
+    const ready = await waitFor("the resident release to load", async () => {
+      const h = await call(r.urls.health, key);
+      if (h.body.state === "failed") throw new Error(`resident deployment failed: ${String(h.body.reason)}`);
+      return h.body.state === "ready" ? h.body : undefined;
+    }, 240_000, 500);
+    expect(ready).toMatchObject({ mode: "resident", release: { number: 1, version: 1 } });
+    const answer = await call(r.urls.predict, key, { rows: [ROW, GENTOO] });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect((answer.body.predictions as { prediction: string }[]).map((p) => p.prediction)).toEqual(["Adelie", "Gentoo"]);
+    const stopped = await cliJson(server.url, ["deployments", "stop", "resident-api"]);
+    expect(stopped.json).toMatchObject({ state: "stopped" });
+    const jobs = await server.client.jobs.list.query({ limit: 100 });
+    expect(jobs.filter((j) => j.recipe === "serve-tabular").map((j) => j.state)).toEqual(["cancelled"]);
+  });
 });

@@ -9,7 +9,7 @@ import { statsOf } from "./deployment-stats";
 import { deploymentView, findDeployment, releasesOf } from "./deployment-views";
 import type { DeploymentView, TCreateDeploymentInput, TRollbackInput, TStopResumeInput, TSwitchInput } from "./deployments.schema";
 import { health, predict } from "./serve-request";
-import { bringUp } from "./serving-runner";
+import { startUp } from "./serving-runner";
 
 export function deploymentsService(db: Db = getDb()) {
   const view = async (id: string) => deploymentView(db, await findDeployment(db, id));
@@ -23,7 +23,7 @@ export function deploymentsService(db: Db = getDb()) {
     },
     async create(input: TCreateDeploymentInput, principal: Principal): Promise<DeploymentView> {
       const id = await createDeployment(db, input, actorOf(principal));
-      await bringUp(db, id);
+      await startUp(db, id);
       return view(id);
     },
     async switch(input: TSwitchInput, principal: Principal) {
@@ -40,6 +40,7 @@ export function deploymentsService(db: Db = getDb()) {
     },
     async resume(input: TStopResumeInput) {
       await resume(db, input);
+      await startUp(db, input.deploymentId);
       return view(input.deploymentId);
     },
     createKey: (deploymentId: string, name: string) => createKey(db, deploymentId, name),

@@ -14,6 +14,7 @@ import { createKey, listKeys, revokeKey } from "./deployment-keys";
 import { recordRequest, statsOf } from "./deployment-stats";
 import { deploymentView, findDeployment } from "./deployment-views";
 import { verifyKey } from "./key-check";
+import { startUp } from "./serving-runner";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -99,6 +100,8 @@ describe("stop and resume", () => {
   it("resumes a stopped on-demand deployment to ready; resuming a ready one is refused by the lifecycle", async () => {
     const { id } = await seedDeployment("resume-a", "stopped");
     await resume(db, { deploymentId: id, expectedRevision: 1 });
+    expect((await findDeployment(db, id)).state).toBe("loading");
+    await startUp(db, id);
     const d = await findDeployment(db, id);
     expect(d.state).toBe("ready");
     await expect(resume(db, { deploymentId: id, expectedRevision: d.revision })).rejects.toThrow(/ready.*loading|loading/);

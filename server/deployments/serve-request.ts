@@ -16,6 +16,7 @@ import { recordRequest } from "./deployment-stats";
 import { findDeployment, releaseView } from "./deployment-views";
 import type { ReleaseView } from "./deployments.schema";
 import { checkRows, type Row } from "./predict-rows";
+import { clientFor } from "./resident-serving";
 
 export const SERVING_LIMITS = ZServingLimits.parse({});
 
@@ -63,6 +64,20 @@ async function predictOnDemand(db: Db, targetId: string, modelSha256: string, na
   return out.rows.map((r) => (out.classes.length ? { prediction: r.prediction, probabilities: r.probabilities } : { prediction: r.prediction }));
 }
 
+/** A refusal of the serving process, as the same domain error the route answers. */
+function servingRefusal(status: number, error: { code: string; message: string; fields?: unknown }): DomainError {
+  const code = status === 429 ? "TOO_MANY_REQUESTS" : status >= 500 ? "UNAVAILABLE" : "BAD_INPUT";
+  return new DomainError(code, error.message, { code: error.code, ...(error.fields ? { fields: error.fields } : {}) });
+}
+
+async function predictResident(db: Db, releaseId: string, rows: Row[]) {
+  const answer = await (await clientFor(db, releaseId)).predict({ rows }).catch((err: unknown) => {
+    throw unavailable(`The serving process did not answer: ${(err as Error).message}`);
+  });
+  if (!answer.ok) throw servingRefusal(answer.status, answer.error);
+  return answer.value.predictions;
+}
+
 export async function predict(db: Db, id: string, body: unknown): Promise<PredictAnswer> {
   const started = Date.now();
   const { d, release } = await current(db, id);
@@ -74,8 +89,7 @@ export async function predict(db: Db, id: string, body: unknown): Promise<Predic
     const { modelSha256, features } = await verifiedModel(db, version.experimentId);
     if (!features.length) throw unavailable(`Version ${release.version} has no feature schema: it is not a tabular model, so it answers /generate, not /predict.`);
     const rows = checkRows(body, features, SERVING_LIMITS);
-    if (d.mode !== "on_demand") throw notReady(d.name, d.state, "resident serving is not available in this build");
-    const predictions = await predictOnDemand(db, d.targetId, modelSha256, features.map((f) => f.name), rows);
+    const predictions = d.mode === "on_demand" ? await predictOnDemand(db, d.targetId, modelSha256, features.map((f) => f.name), rows) : await predictResident(db, release.id, rows);
     await recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms: Date.now() - started });
     return { predictions, release: short(release) };
   } catch (err) {

@@ -1,15 +1,34 @@
 /**
  * Brings a deployment's release up or down on its computer and moves its state with what
  * happened. On demand there is nothing resident: each request is a short predict job, so
- * a release is ready as soon as its export is verified. Resident serving goes through the
- * worker's `serve` operation (training/serving); until that lands here, a resident
- * deployment says so in its state instead of pretending to serve.
+ * a release is ready as soon as its export is verified. A resident release is a serving
+ * job (resident-serving.ts): ready once its process answers ready, `failed` with why when
+ * it does not, `stopped` only once its process group is gone.
  */
 import type { Db } from "@/server/db/client";
 import { moveDeployment } from "./deployment-store";
 import { findDeployment } from "./deployment-views";
+import { awaitReady, startServing, stopServing, type LoadOutcome } from "./resident-serving";
 
-export const RESIDENT_UNAVAILABLE = "Resident serving is not available in this build yet; deploy with --mode on-demand.";
+/** Where resident serving cannot run yet, in words (null: it can). */
+export async function residentRefusal(db: Db, targetId: string): Promise<string | null> {
+  const t = await db.target.findUnique({ where: { id: targetId }, select: { kind: true, name: true } });
+  return t?.kind === "local" ? null : `Resident serving runs on This computer only in this build ("${t?.name ?? targetId}" is a server); deploy with --mode on-demand.`;
+}
+
+/** Loads `releaseId` as a serving process; resolves once it answers ready or failed to. */
+export async function loadRelease(db: Db, targetId: string, releaseId: string): Promise<LoadOutcome> {
+  const refusal = await residentRefusal(db, targetId);
+  if (refusal) return { ok: false, why: refusal };
+  const release = await db.deploymentRelease.findUniqueOrThrow({ where: { id: releaseId } });
+  const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
+  try {
+    await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256 });
+  } catch (err) {
+    return { ok: false, why: `its serving job could not start: ${(err as Error).message}` };
+  }
+  return awaitReady(db, releaseId);
+}
 
 /** `loading` → `ready` (or `failed` with why). */
 export async function bringUp(db: Db, deploymentId: string): Promise<void> {
@@ -18,10 +37,23 @@ export async function bringUp(db: Db, deploymentId: string): Promise<void> {
     await moveDeployment(db, d.id, "ready", "on demand: each request runs a short predict job");
     return;
   }
-  await moveDeployment(db, d.id, "failed", RESIDENT_UNAVAILABLE);
+  const loaded = d.currentReleaseId ? await loadRelease(db, d.targetId, d.currentReleaseId) : { ok: false as const, why: "it has no release" };
+  await moveDeployment(db, d.id, loaded.ok ? "ready" : "failed", loaded.ok ? "serving process ready" : `The release did not load: ${loaded.why}`);
 }
 
 /** `stopping` → `stopped` once nothing serves the deployment any more. */
 export async function bringDown(db: Db, deploymentId: string): Promise<void> {
-  await moveDeployment(db, deploymentId, "stopped", "stopped by request");
+  const d = await findDeployment(db, deploymentId);
+  const stopped = d.mode === "resident" && d.currentReleaseId ? await stopServing(db, d.currentReleaseId) : { ok: true as const };
+  await moveDeployment(db, d.id, stopped.ok ? "stopped" : "failed", stopped.ok ? "stopped by request" : `The stop did not complete: ${stopped.why}`);
+}
+
+/**
+ * Starts bringing a `loading` deployment up: on demand at once; resident in the background
+ * (a load takes seconds to minutes), so the caller answers `loading` and health follows.
+ */
+export async function startUp(db: Db, deploymentId: string, log: (line: string) => void = (l) => console.error(l)): Promise<void> {
+  const d = await findDeployment(db, deploymentId);
+  if (d.mode === "on_demand") return bringUp(db, deploymentId);
+  void bringUp(db, deploymentId).catch((err: unknown) => log(`deployment ${deploymentId}: bringing it up failed: ${err instanceof Error ? err.stack : String(err)}`));
 }

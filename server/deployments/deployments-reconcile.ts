@@ -1,0 +1,46 @@
+/**
+ * One pass of the controller's reconcile loop over deployments: a resident release whose
+ * serving job ended by itself (crash, kill -9, memory budget) makes the deployment
+ * `failed` with why; a deployment that follows an alias switches, through the same
+ * guarded release, when the alias now points at another version.
+ */
+import type { Db } from "@/server/db/client";
+import { isTerminal } from "@/server/jobs/job-state";
+import { jobFailureText } from "@/server/predictions/predict-job";
+import { jobsService } from "@/server/jobs/jobs.service";
+import { release } from "./deployment-actions";
+import { moveDeployment } from "./deployment-store";
+import { servableVersion } from "./pick-release";
+import { servingJobOf } from "./resident-serving";
+import { aliasTarget } from "@/server/registry/promote";
+
+const OWNER = { kind: "policy" as const, name: "follows alias" };
+
+async function noticeEndedServing(db: Db): Promise<void> {
+  const serving = await db.deployment.findMany({ where: { mode: "resident", state: "ready" } });
+  for (const d of serving) {
+    if (!d.currentReleaseId) continue;
+    const job = await servingJobOf(db, d.currentReleaseId);
+    if (!job || !isTerminal(job.state)) continue;
+    const why = jobFailureText(await jobsService(db).get(job.id));
+    await moveDeployment(db, d.id, "failed", `The serving process ended: ${why}`).catch(() => null);
+  }
+}
+
+async function followAliases(db: Db, log: (line: string) => void): Promise<void> {
+  const following = await db.deployment.findMany({ where: { state: "ready", followsAlias: { not: null } } });
+  for (const d of following) {
+    const target = await aliasTarget(db, d.modelId, d.followsAlias!);
+    const current = d.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: d.currentReleaseId } }) : null;
+    if (!target || target.id === current?.versionId) continue;
+    // In the background: a resident load takes a while, and `switching` keeps the next pass off it.
+    void servableVersion(db, target)
+      .then(() => release(db, d.id, d.revision, target.id, "alias", `alias "${d.followsAlias}" moved to version ${target.number}`, OWNER))
+      .catch((err: unknown) => log(`deployment ${d.name}: following alias "${d.followsAlias}" to version ${target.number} failed: ${(err as Error).message}`));
+  }
+}
+
+export async function reconcileDeployments(db: Db, log: (line: string) => void): Promise<void> {
+  await noticeEndedServing(db);
+  await followAliases(db, log);
+}

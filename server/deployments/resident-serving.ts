@@ -1,0 +1,100 @@
+/**
+ * A resident release: one `serve-tabular` job (training/serving) per release on the
+ * deployment's computer, its opId `serve:<releaseId>` (so a retry or a controller restart
+ * finds the same job), answering on its private Unix socket. The export is the version's
+ * managed archive, staged into the worker's store by hash. Ready means its /health says so;
+ * a job that ends by itself (crash, kill -9, memory budget) is how a dead process is seen.
+ */
+import { copyFileSync, mkdirSync, statSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { servingSocketPath } from "@/contracts/deployments/serving";
+import type { Db } from "@/server/db/client";
+import { incomingDir, workerHomeOf } from "@/server/datasets/local-store";
+import { unavailable } from "@/server/errors";
+import { exportArchivePath } from "@/server/experiments/chain-results";
+import { isTerminal } from "@/server/jobs/job-state";
+import { jobsService } from "@/server/jobs/jobs.service";
+import { jobFailureText, stageFile } from "@/server/predictions/predict-job";
+import { targetsService } from "@/server/targets/targets.service";
+import { ServingClient } from "./serving-client";
+
+export const servingOpId = (releaseId: string) => `serve:${releaseId}`;
+/** How long a release may take to load before the deployment says it failed. */
+const LOAD_TIMEOUT_MS = 180_000;
+/** A serving job lives until stopped; the worker still needs a bound. */
+const LIFETIME_SECONDS = 30 * 24 * 3600;
+/** The serving process group's memory budget (the supervisor stops it above this). */
+const RAM_GB = 2;
+
+async function stageExport(db: Db, targetId: string, exportSha256: string): Promise<void> {
+  const target = await targetsService(db).requireTarget(targetId);
+  // Copied, not moved: the managed archive stays where the registry keeps it.
+  const dir = incomingDir(workerHomeOf(target));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = path.join(dir, `${exportSha256}.${randomUUID()}.tmp`);
+  copyFileSync(exportArchivePath(exportSha256), tmp);
+  await stageFile(db, tmp, exportSha256, statSync(tmp).size, "the model's export");
+}
+
+/** Starts (or finds) the serving job of a release. */
+export async function startServing(db: Db, a: { targetId: string; releaseId: string; exportSha256: string }): Promise<string> {
+  const existing = await db.job.findUnique({ where: { opId: servingOpId(a.releaseId) } });
+  if (existing && !isTerminal(existing.state)) return existing.id;
+  await stageExport(db, a.targetId, a.exportSha256);
+  const job = await jobsService(db).admitJob({
+    opId: existing ? `${servingOpId(a.releaseId)}:${randomUUID()}` : servingOpId(a.releaseId),
+    targetId: a.targetId,
+    recipe: "serve-tabular",
+    job: "serve",
+    input: { release: a.releaseId, export: `sha256:${a.exportSha256}` },
+    resources: { cpus: 1, ramGb: RAM_GB },
+    priority: 10,
+    deadlineSeconds: LIFETIME_SECONDS,
+  });
+  return job.id;
+}
+
+/** The newest serving job of a release (a restarted release has a later one). */
+export async function servingJobOf(db: Db, releaseId: string) {
+  return db.job.findFirst({ where: { opId: { startsWith: servingOpId(releaseId) } }, orderBy: { createdAt: "desc" } });
+}
+
+export async function clientFor(db: Db, releaseId: string): Promise<ServingClient> {
+  const job = await servingJobOf(db, releaseId);
+  if (!job?.workerJobId || isTerminal(job.state)) throw unavailable("The release's serving process is not running.");
+  const target = await targetsService(db).requireTarget(job.targetId);
+  return new ServingClient({ socketPath: servingSocketPath(workerHomeOf(target), job.workerJobId) });
+}
+
+export type LoadOutcome = { ok: true } | { ok: false; why: string };
+
+/** Waits until the release's process answers ready, or its job ends / the load times out. */
+export async function awaitReady(db: Db, releaseId: string, timeoutMs = LOAD_TIMEOUT_MS): Promise<LoadOutcome> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await servingJobOf(db, releaseId);
+    if (!job) return { ok: false, why: "its serving job was never admitted" };
+    if (isTerminal(job.state)) return { ok: false, why: `its serving process ended: ${jobFailureText(await jobsService(db).get(job.id))}` };
+    if (job.workerJobId && job.state === "running") {
+      const h = await clientFor(db, releaseId).then((c) => c.health({ timeoutMs: 2000 })).catch(() => null);
+      if (h?.ok && h.value.state === "ready") return { ok: true };
+    }
+    if (Date.now() > until) return { ok: false, why: `it did not answer ready within ${Math.round(timeoutMs / 1000)} s` };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Cancels the release's serving job and waits (bounded) until its process group is gone. */
+export async function stopServing(db: Db, releaseId: string, timeoutMs = 60_000): Promise<LoadOutcome> {
+  const job = await servingJobOf(db, releaseId);
+  if (!job || isTerminal(job.state)) return { ok: true };
+  await jobsService(db).cancelJob(job.id);
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await db.job.findUnique({ where: { id: job.id }, select: { state: true } });
+    if (!now || isTerminal(now.state)) return { ok: true };
+    if (Date.now() > until) return { ok: false, why: `its serving process did not stop within ${Math.round(timeoutMs / 1000)} s` };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
