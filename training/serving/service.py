@@ -52,6 +52,7 @@ def note(message: str) -> None:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    timeout = 300  # an idle keep-alive connection is closed instead of holding its thread forever
     service: Service  # set on the subclass made by handler_for
 
     def log_message(self, *_args) -> None:  # the default logs request lines; we log nothing of them
