@@ -10,6 +10,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { experimentLifecycle } from "@/contracts/lifecycles";
+import { RegisterVersion } from "@/components/experiment/register-version";
 import { FineTuneActions } from "./finetune-actions";
 import { FineTuneLayout } from "./finetune-layout";
 import { TryIt } from "./try-it";
@@ -37,6 +38,8 @@ export function FineTunePage({ projectId, experimentId }: { projectId: string; e
         </p>
       )}
       <FineTuneLayout view={view} actions={<FineTuneActions view={view} />} tryIt={view.experiment.status === "succeeded" && view.receipt ? <TryIt experimentId={view.experiment.id} /> : null} />
+      {/* A verified adapter registers as a model version like a tabular model (server/registry). */}
+      {view.experiment.status === "succeeded" && view.receipt && view.export && <RegisterVersion projectId={projectId} experimentId={view.experiment.id} />}
     </>
   );
 }

@@ -77,8 +77,19 @@ export function CompareVersions({ modelId, numbers }: { modelId: string; numbers
         <>
           <p className="text-sm" data-testid="compare-verdict">
             {cmp.data.comparability.reason}
-            {cmp.data.improvement !== null && ` ${improvementWords(cmp.data.improvement, a, b, cmp.data.a.primaryMetric)}`}
+            {cmp.data.improvement !== null && ` ${improvementWords(cmp.data.improvement, a, b, cmp.data.a.metricLabel)}`}
           </p>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm" data-testid="compare-evidence">
+            {[cmp.data.a, cmp.data.b].map((v) => (
+              <div key={v.number} className="contents">
+                <dt className="font-medium">Version {v.number}</dt>
+                <dd className="break-words">
+                  {v.evidenceWords}
+                  {v.baseModel && `; base model ${v.baseModel}`}; export {v.exportFileName}
+                </dd>
+              </div>
+            ))}
+          </dl>
           {!cmp.data.comparability.comparable && cmp.data.comparability.differences.length > 0 && (
             <ul className="list-disc pl-5 text-sm">
               {cmp.data.comparability.differences.map((d) => (

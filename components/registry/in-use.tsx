@@ -2,7 +2,6 @@
 import { useQueries, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc";
-import { formatMetric } from "@/components/experiment/format";
 import { actorWords } from "./decision-words";
 
 /** "Which model is in use?": each model's selected version, its score, and the event that selected it. */
@@ -24,7 +23,7 @@ export function InUse({ projectId }: { projectId: string }) {
             <strong className="break-words">{m.name}</strong>:{" "}
             {sel ? (
               <>
-                version {sel.number} ({sel.primaryMetric} {formatMetric(sel.primaryValue)} vs baseline {formatMetric(sel.baselineValue)}), selected {new Date(sel.selectedAt).toLocaleString()}
+                version {sel.number} ({sel.evidenceWords}{sel.baseModel ? `; base model ${sel.baseModel}` : ""}), selected {new Date(sel.selectedAt).toLocaleString()}
                 {event && (
                   <span className="block text-slate-700">
                     {event.kind === "promote" ? "Promoted" : "Rolled back"} by {actorWords(event.actor)}: “{event.reason}”

@@ -38,7 +38,7 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
       <p className="text-sm" data-testid="model-selected">
         {sel ? (
           <>
-            In use: <strong>version {sel.number}</strong> · {sel.primaryMetric} {formatMetric(sel.primaryValue)} · selected {new Date(sel.selectedAt).toLocaleString()} ·{" "}
+            In use: <strong>version {sel.number}</strong> · {sel.metricLabel} {formatMetric(sel.primaryValue)} · selected {new Date(sel.selectedAt).toLocaleString()} ·{" "}
             <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${sel.experimentId}`}>
               its experiment
             </Link>

@@ -70,10 +70,10 @@ export function PromoteSheet({ modelId, version, onClose }: { modelId: string; v
           )}
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1" data-testid="promote-change">
             <dt className="font-medium">In use now</dt>
-            <dd>{p.current ? `version ${p.current.number} · ${p.current.primaryMetric} ${formatMetric(p.current.primaryValue)}` : "nothing selected yet"}</dd>
+            <dd>{p.current ? `version ${p.current.number} · ${p.current.metricLabel} ${formatMetric(p.current.primaryValue)}` : "nothing selected yet"}</dd>
             <dt className="font-medium">Would become</dt>
             <dd>
-              version {p.candidate.number} · {p.candidate.primaryMetric} {formatMetric(p.candidate.primaryValue)}
+              version {p.candidate.number} · {p.candidate.metricLabel} {formatMetric(p.candidate.primaryValue)}
             </dd>
           </dl>
           <p data-testid="promote-decision" data-verdict={decision.verdict}>

@@ -39,11 +39,11 @@ export function RollbackSheet(props: { modelId: string; from: number; to: number
             <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1" data-testid="rollback-change">
               <dt className="font-medium">In use now</dt>
               <dd>
-                version {from} · {cmp.data.a.primaryMetric} {formatMetric(cmp.data.a.primaryValue)}
+                version {from} · {cmp.data.a.metricLabel} {formatMetric(cmp.data.a.primaryValue)}
               </dd>
               <dt className="font-medium">Would become</dt>
               <dd>
-                version {to} · {cmp.data.b.primaryMetric} {formatMetric(cmp.data.b.primaryValue)}
+                version {to} · {cmp.data.b.metricLabel} {formatMetric(cmp.data.b.primaryValue)}
               </dd>
             </dl>
             <p>{cmp.data.comparability.reason}</p>

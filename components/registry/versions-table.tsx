@@ -1,3 +1,4 @@
+import { formatBytes } from "@/contracts/vocabulary";
 import { formatMetric } from "@/components/experiment/format";
 import { Button } from "@/components/ui/button";
 import type { Version } from "./registry-types";
@@ -5,7 +6,8 @@ import type { Version } from "./registry-types";
 const STATUS_WORDS: Record<Version["status"], string> = { registering: "registering", registered: "ready", export_missing: "export missing", removed: "removed" };
 
 /**
- * The decision table: every version with its score, baseline, data and status, and
+ * The decision table: every version with its score, baseline (a fine-tune's: its base
+ * model), the evidence in words with the base model and export, its status, and
  * Promote one tap away. It scrolls inside its card on a narrow screen; `relative` keeps
  * the absolutely placed screen-reader labels inside that scroll box (else they widen the
  * page and a phone lays it out wider than the screen).
@@ -17,7 +19,7 @@ export function VersionsTable(props: { modelId: string; modelName: string; versi
       <table className="min-w-full text-left text-sm">
         <thead className="bg-slate-100 text-xs">
           <tr>
-            {["Version", "Score", "Baseline", "Registered", "Status", ""].map((h, i) => (
+            {["Version", "Score", "Baseline", "Evidence", "Registered", "Status", ""].map((h, i) => (
               <th key={i} scope="col" className="whitespace-nowrap px-2 py-1 font-semibold">
                 {h || <span className="sr-only">Action</span>}
               </th>
@@ -38,9 +40,19 @@ export function VersionsTable(props: { modelId: string; modelName: string; versi
                   ))}
                 </th>
                 <td className="whitespace-nowrap px-2 py-1">
-                  {v.primaryMetric} {formatMetric(v.primaryValue)}
+                  {v.metricLabel} {formatMetric(v.primaryValue)}
                 </td>
-                <td className="whitespace-nowrap px-2 py-1">{formatMetric(v.baselineValue)}</td>
+                <td className="whitespace-nowrap px-2 py-1">
+                  {formatMetric(v.baselineValue)}
+                  {v.evidence.kind === "lora" && " (its base)"}
+                </td>
+                <td className="min-w-64 px-2 py-1" data-testid="version-evidence">
+                  {v.evidenceWords}
+                  {v.baseModel && <span className="block">Base model: {v.baseModel}</span>}
+                  <span className="block text-slate-700">
+                    Export: {v.exportFileName} ({formatBytes(v.exportBytes)})
+                  </span>
+                </td>
                 <td className="whitespace-nowrap px-2 py-1">{new Date(v.createdAt).toLocaleString()}</td>
                 <td className="whitespace-nowrap px-2 py-1" data-testid="version-status">
                   {STATUS_WORDS[v.status]}

@@ -1,11 +1,12 @@
 /**
  * Two versions of a model side by side: every metric, the data they were trained and
- * scored on, the settings, the recipe identity, and whether they are comparable (and if
- * not, which contract fields differ).
+ * scored on, the settings, the recipe identity (and a fine-tune's base model), and whether
+ * they are comparable (and if not, which contract fields differ).
  */
 import type { Db } from "@/server/db/client";
 import { comparability, type Comparability } from "./gate";
 import { findModel, findVersion, type VersionView } from "./registry-views";
+import { improvementOf, scoreOf } from "./version-evidence";
 
 export interface Row {
   key: string;
@@ -33,22 +34,35 @@ function rows(a: Record<string, unknown>, b: Record<string, unknown>): Row[] {
   return keys.map((key) => ({ key, a: a[key] ?? null, b: b[key] ?? null, same: same(a[key], b[key]) }));
 }
 
+/** The data a version was trained and scored on, by its kind. */
+function dataOf(v: VersionView): Record<string, unknown> {
+  const e = v.evidence;
+  const common = { snapshotSha256: v.snapshotSha256, splitContractId: v.splitContractId };
+  if (e.kind === "tabular") return { ...common, split: e.receipt.evaluationContract.splitSha256, testRows: e.receipt.rows };
+  const r = e.receipt;
+  return { ...common, evalSetSha256: r.evalSetSha256, evalExamples: r.examples, answerTokens: r.adapter.tokens, maxLength: r.maxLength, droppedNoAnswerLeft: r.droppedNoAnswerLeft };
+}
+
+/** What made a version: recipe, environment, computer, export, and a fine-tune's exact base model. */
+function identityOf(v: VersionView): Record<string, unknown> {
+  const own = { ...v.identity, targetId: v.targetId, exportSha256: v.exportSha256 };
+  if (v.evidence.kind === "tabular") return own;
+  const base = v.evidence.base;
+  return { ...own, adapterSha256: v.modelSha256, baseName: base.name, baseSnapshotSha256: base.snapshotSha256, baseSource: base.source, baseDequantizedFrom: base.dequantizedFrom, baseArchitecture: base.architecture };
+}
+
 export async function compareVersions(db: Db, modelId: string, na: number, nb: number): Promise<VersionComparison> {
   await findModel(db, modelId);
   const [a, b] = await Promise.all([findVersion(db, modelId, na), findVersion(db, modelId, nb)]);
-  const comp = comparability(a.receipt, b.receipt);
-  const delta = b.primaryValue - a.primaryValue;
+  const comp = comparability(a.evidence, b.evidence);
   return {
     a,
     b,
     comparability: comp,
-    improvement: comp.comparable ? (a.direction === "higher_is_better" ? delta : -delta) : null,
+    improvement: comp.comparable ? improvementOf(scoreOf(a.evidence), b.primaryValue, a.primaryValue) : null,
     metrics: rows(a.metrics, b.metrics),
-    data: rows(
-      { snapshotSha256: a.snapshotSha256, splitContractId: a.splitContractId, split: a.receipt.evaluationContract.splitSha256, testRows: a.receipt.rows },
-      { snapshotSha256: b.snapshotSha256, splitContractId: b.splitContractId, split: b.receipt.evaluationContract.splitSha256, testRows: b.receipt.rows },
-    ),
+    data: rows(dataOf(a), dataOf(b)),
     settings: rows(a.settings, b.settings),
-    identity: rows({ ...a.identity, targetId: a.targetId, exportSha256: a.exportSha256 }, { ...b.identity, targetId: b.targetId, exportSha256: b.exportSha256 }),
+    identity: rows(identityOf(a), identityOf(b)),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ZReceipt, type Receipt } from "@/contracts/recipes";
-import { comparability, gate, type GateVersion } from "./gate";
+import { comparability as evidenceComparability, gate, type GateVersion } from "./gate";
 
 const h = (c: string) => c.repeat(64);
 const CONTRACT = { primaryMetric: "balanced_accuracy", direction: "higher_is_better", splitSha256: h("a"), evaluatorVersion: "1.0.0", snapshotSha256: h("b"), partition: "test" };
@@ -29,17 +29,20 @@ function receipt(value: number, over: { contract?: Partial<typeof CONTRACT>; con
   });
 }
 
+const tabular = (r: Receipt) => ({ kind: "tabular" as const, receipt: r, baseline: r });
+const comparability = (a: Receipt, b: Receipt) => evidenceComparability(tabular(a), tabular(b));
+
 const version = (number: number, r: Receipt, over: Partial<GateVersion> = {}): GateVersion => ({
   number,
   status: "registered",
   modelSha256: r.hashes.exportSha256!,
   snapshotSha256: r.hashes.snapshotSha256,
   evaluationContractHash: r.contractSha256,
-  receipt: r,
+  evidence: tabular(r),
   ...over,
 });
 
-describe("the promotion gate", () => {
+describe("the promotion gate on tabular versions", () => {
   it("promotes the first version without a comparison", () => {
     expect(gate(version(1, receipt(0.5)), null, 0.001).verdict).toBe("first");
   });

@@ -1,7 +1,7 @@
 /**
  * A version's export in managed storage (artifacts/<sha256>/export.tar.gz, where the
  * experiment's chain already put it): verified by hash and manifest; a missing or damaged
- * archive is restored from the worker that made it (the package job's output, pulled and
+ * archive is restored from the worker that made it (the exporting job's output, pulled and
  * checked against its manifest and the recorded hash) and verified again. When neither
  * works the version's export is missing, and it cannot be promoted.
  */
@@ -17,8 +17,11 @@ export type ManagedExport = { present: true; restored: boolean; bytes: number } 
 
 const words = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** Makes sure the archive with `sha256` is in managed storage, restoring it from `experimentOpId`'s package job if needed. */
-export async function ensureManagedExport(db: Db, sha256: string, experimentOpId: string): Promise<ManagedExport> {
+/**
+ * Makes sure the archive with `sha256` is in managed storage, restoring it from the job of
+ * `experimentOpId` that made it (`step`: package for tabular, export for a fine-tune) if needed.
+ */
+export async function ensureManagedExport(db: Db, sha256: string, experimentOpId: string, step: string): Promise<ManagedExport> {
   const file = exportArchivePath(sha256);
   let damage: string;
   try {
@@ -27,7 +30,7 @@ export async function ensureManagedExport(db: Db, sha256: string, experimentOpId
   } catch (err) {
     damage = words(err);
   }
-  const job = await db.job.findUnique({ where: { opId: ownOpId(experimentOpId, "package") } });
+  const job = await db.job.findUnique({ where: { opId: ownOpId(experimentOpId, step) } });
   if (!job || job.state !== "succeeded") return { present: false, reason: `${damage}; the job that made it is gone, so it cannot be restored.` };
   try {
     const incoming = path.join(path.dirname(path.dirname(file)), "incoming");

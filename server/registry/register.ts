@@ -1,6 +1,7 @@
 /**
  * Registering a finished, evaluated experiment as a new immutable version of a model.
  * The experiment is the operation id: registering it again answers the version it is.
+ * A tabular experiment and a LoRA fine-tune register alike (version-source.ts reads each).
  * Refusals (with the reason, changing nothing): an experiment that did not succeed or has
  * no evaluation receipt; a new model name that is taken in the project (case-insensitive);
  * a bound (models per project, versions per model, export bytes per project) — the
@@ -9,7 +10,6 @@
 import { formatBytes } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
-import { parseStoredResults } from "@/server/experiments/chain-results";
 import { ownOpId } from "@/server/experiments/chain-jobs";
 import { LIMITS, nameKey, type TRegisterInput } from "./registry.schema";
 import { ensureManagedExport } from "./managed-export";
@@ -17,6 +17,8 @@ import { registeredBytes, removableWords, retentionPreview } from "./retention";
 import { registrySettings } from "./registry-settings";
 import { findModel, modelView, versionView, type ModelView, type VersionView } from "./registry-views";
 import { markExportIn } from "./version-store";
+import { evidenceColumns } from "./version-evidence";
+import { exportStepOf, versionFields } from "./version-source";
 
 export interface RegisterResult {
   model: ModelView;
@@ -35,13 +37,13 @@ async function registrable(db: Db, experimentId: string) {
       code: "experiment_not_succeeded",
     });
   }
-  const results = parseStoredResults(exp.results);
-  if (!results || !exp.exportSha256) {
+  const fields = versionFields(exp);
+  if (!fields || !exp.exportSha256) {
     throw badInput(`"${exp.name}" has no evaluation receipt and export to register.`, { code: "no_evaluation_receipt" });
   }
   const train = await db.job.findUnique({ where: { opId: ownOpId(exp.opId, "train") } });
   if (!train) throw badInput(`"${exp.name}" has no training job on record, so its recipe identity is unknown.`, { code: "no_training_job" });
-  return { exp, results, train, exportSha256: exp.exportSha256 };
+  return { exp, fields, train, exportSha256: exp.exportSha256 };
 }
 
 async function existingVersion(db: Db, modelId: string, experimentId: string): Promise<RegisterResult | null> {
@@ -76,7 +78,7 @@ async function checkBounds(db: Db, projectId: string, modelId: string | null, ex
 }
 
 export async function register(db: Db, input: TRegisterInput): Promise<RegisterResult> {
-  const { exp, results, train, exportSha256 } = await registrable(db, input.experimentId);
+  const { exp, fields, train, exportSha256 } = await registrable(db, input.experimentId);
   let modelId: string | null = null;
   if (input.modelId) {
     const model = await findModel(db, input.modelId);
@@ -96,7 +98,7 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
     if (again) return again;
   }
   await checkBounds(db, exp.projectId, modelId, exportSha256, Number(exp.exportBytes ?? 0));
-  const stored = await ensureManagedExport(db, exportSha256, exp.opId);
+  const stored = await ensureManagedExport(db, exportSha256, exp.opId, exportStepOf(exp.kind));
   const exportNote = stored.present ? (stored.restored ? "The export was missing or damaged and was restored from the worker by its hash." : null) : `Export missing: ${stored.reason}`;
   try {
     const versionId = await db.$transaction(async (tx) => {
@@ -111,12 +113,11 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
           experimentId: exp.id,
           status: "registering",
           exportSha256,
-          exportBytes: BigInt(results.export.bytes),
-          exportFileName: results.export.fileName,
-          modelSha256: results.export.modelSha256,
-          receipt: JSON.stringify(results.candidate),
-          baselineReceipt: JSON.stringify(results.baseline),
-          evaluationContractHash: results.candidate.contractSha256,
+          exportBytes: BigInt(fields.exportBytes),
+          exportFileName: fields.exportFileName,
+          modelSha256: fields.modelSha256,
+          ...evidenceColumns(fields.evidence),
+          evaluationContractHash: fields.evaluationContractHash,
           snapshotSha256: exp.snapshotSha256,
           splitContractId: exp.splitContractId,
           settings: exp.settings,

@@ -3,12 +3,12 @@
  * rows parsed once here (stored JSON through its contract), BigInt sizes as numbers.
  */
 import { z } from "zod";
-import { ZReceipt } from "@/contracts/recipes";
 import type { ModelVersionStatus } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
 import type { Tx } from "@/server/lifecycle/transition";
 import { notFound } from "@/server/errors";
 import { ZActor, SELECTED, LIMITS } from "./registry.schema";
+import { baseModelWords, evidenceFromColumns, scoreOf, type VersionEvidence } from "./version-evidence";
 
 type Client = Db | Tx;
 type VersionRow = NonNullable<Awaited<ReturnType<Db["modelVersion"]["findUnique"]>>>;
@@ -40,11 +40,18 @@ export interface VersionView {
   exportFileName: string;
   modelSha256: string;
   primaryMetric: string;
+  /** The metric as a page names it ("answer-token loss" for a fine-tune). */
+  metricLabel: string;
   direction: string;
   primaryValue: number;
   baselineValue: number;
   metrics: Record<string, number | null | undefined>;
-  receipt: z.infer<typeof ZReceipt>;
+  /** The score with its baseline (or base model) in plain words. */
+  evidenceWords: string;
+  /** A fine-tune's exact base model in words (name, snapshot, dequantized from); null for tabular. */
+  baseModel: string | null;
+  /** tabular: both receipts; lora: the receipt, the base model and the evaluation contract. */
+  evidence: VersionEvidence;
   evaluationContractHash: string;
   snapshotSha256: string;
   splitContractId: string | null;
@@ -91,8 +98,8 @@ export interface ModelView {
 }
 
 export function versionView(row: VersionRow, aliases: string[] = []): VersionView {
-  const receipt = ZReceipt.parse(JSON.parse(row.receipt));
-  const baseline = ZReceipt.parse(JSON.parse(row.baselineReceipt));
+  const evidence = evidenceFromColumns(row);
+  const score = scoreOf(evidence);
   return {
     id: row.id,
     modelId: row.modelId,
@@ -103,12 +110,15 @@ export function versionView(row: VersionRow, aliases: string[] = []): VersionVie
     exportBytes: Number(row.exportBytes),
     exportFileName: row.exportFileName,
     modelSha256: row.modelSha256,
-    primaryMetric: receipt.primaryMetric,
-    direction: receipt.direction,
-    primaryValue: receipt.primaryValue,
-    baselineValue: baseline.primaryValue,
-    metrics: receipt.metrics,
-    receipt,
+    primaryMetric: score.metric,
+    metricLabel: score.label,
+    direction: score.direction,
+    primaryValue: score.value,
+    baselineValue: score.baselineValue,
+    metrics: score.metrics,
+    evidenceWords: score.words,
+    baseModel: baseModelWords(evidence),
+    evidence,
     evaluationContractHash: row.evaluationContractHash,
     snapshotSha256: row.snapshotSha256,
     splitContractId: row.splitContractId,
@@ -119,7 +129,6 @@ export function versionView(row: VersionRow, aliases: string[] = []): VersionVie
     aliases,
   };
 }
-
 
 export async function findModel(db: Client, modelId: string): Promise<ModelRow> {
   const m = await db.registeredModel.findUnique({ where: { id: modelId } });

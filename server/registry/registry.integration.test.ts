@@ -104,7 +104,8 @@ describe("the model registry", { timeout: 900_000 }, () => {
     expect(v1.exportSha256).toBe(a.exportSha256);
     expect(sha256(path.join(home.home, "artifacts", v1.exportSha256, "export.tar.gz"))).toBe(v1.exportSha256);
     expect(v1.identity).toMatchObject({ recipe: "tabular" });
-    expect(v1.receipt.hashes.exportSha256).toBe(v1.modelSha256);
+    expect(v1.evidence).toMatchObject({ kind: "tabular", receipt: { hashes: { exportSha256: v1.modelSha256 } } });
+    expect(v1.baseModel).toBeNull();
   });
 
   it("refuses a taken, empty or over-long name and an experiment that did not succeed, changing nothing", async () => {

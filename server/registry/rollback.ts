@@ -38,7 +38,7 @@ export async function rollback(db: Db, input: TRollbackInput, actor: Actor): Pro
   const { current, to } = await target();
   const checked = await checkVersionExport(db, to);
   if (checked.status !== "registered") throw conflict(`Version ${to.number}'s export is missing from managed storage; it cannot be selected.`, { code: "export_missing" });
-  const comp = comparability(to.receipt, current.receipt);
+  const comp = comparability(to.evidence, current.evidence);
   const decision = { verdict: "rollback" as const, reason: `Rolled back from version ${current.number} to version ${to.number}. ${comp.reason}` };
   const eventId = await db.$transaction(async (tx) => {
     const now = await tx.registeredModel.findUniqueOrThrow({ where: { id: model.id } });

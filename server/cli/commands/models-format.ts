@@ -9,7 +9,7 @@ export type VersionOut = Out["show"]["versions"][number];
 export type EventOut = Out["history"][number];
 type RetentionOut = Out["retentionPreview"];
 
-const score = (v: { primaryMetric: string; primaryValue: number }) => `${v.primaryMetric} ${v.primaryValue.toPrecision(4)}`;
+const score = (v: { metricLabel: string; primaryValue: number }) => `${v.metricLabel} ${v.primaryValue.toPrecision(4)}`;
 
 export function modelLine(m: ModelOut): string {
   const sel = m.selected ? `selected v${m.selected.number} (${score(m.selected)}, since ${new Date(m.selected.selectedAt).toISOString()})` : "nothing selected";
@@ -18,7 +18,8 @@ export function modelLine(m: ModelOut): string {
 
 export function versionLine(v: VersionOut): string {
   const aliases = v.aliases.length ? `  [${v.aliases.join(", ")}]` : "";
-  return `v${v.number}  ${score(v)}  ${v.status}  experiment ${v.experimentId}  export ${v.exportSha256.slice(0, 12)}…${aliases}`;
+  const base = v.baseModel ? `  base ${v.baseModel}` : "";
+  return `v${v.number}  ${score(v)}  ${v.status}  experiment ${v.experimentId}  export ${v.exportSha256.slice(0, 12)}…${aliases}\n    ${v.evidenceWords}${base}`;
 }
 
 export function eventLine(e: EventOut): string {
