@@ -2,7 +2,9 @@
  * `trainyard finetune` as a person and a script meet it, through the real server, worker
  * and llm-lora recipe on the tiny random GPT-2: the model folder is sent file by file and
  * only once, the --json object is the receipt's, following survives a server killed and
- * started again mid-run, and bad command lines are refused before anything is sent.
+ * started again mid-run, `experiments logs` reads each step's log, `--resume` continues a
+ * cancelled run at its saved step (once), and bad command lines are refused before anything
+ * is sent.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -64,6 +66,8 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
       seconds: expect.any(Number) as number,
       tokensPerSecond: view.training!.final!.tokensPerSecond,
       resumable: false,
+      resumedFromId: null,
+      resumedById: null,
     });
     expect(view.base).toMatchObject({ name: "lm-buddy-fake-gpt2", source: "folder" });
     if (view.export) expect(createHash("sha256").update(readFileSync(result.exportPath!)).digest("hex")).toBe(view.export.sha256);
@@ -79,6 +83,19 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
     const listed = await runCli(server.url, ["experiments", "list", "--json"]).done;
     expect(listed.code, listed.stderr).toBe(0);
     expect((JSON.parse(listed.stdout) as FineTuneJson[]).map((e) => e.experimentId)).toEqual([result.experimentId]);
+
+    // experiments logs reads the LoRA steps' logs, each line marked with its step (some steps log nothing); --step one of them, unmarked.
+    const logs = await runCli(server.url, ["experiments", "logs", result.experimentId]).done;
+    expect(logs.code, logs.stderr).toBe(0);
+    expect(view.steps.filter((s) => !s.jobId)).toEqual([]);
+    const marks = new Set(logs.stdout.split("\n").filter((l) => l.trim()).map((l) => /^\[(\w+)\] /.exec(l)?.[1]));
+    expect([...marks].every((m) => view.steps.some((s) => s.step === m)), [...marks].join(", ")).toBe(true);
+    expect(logs.stdout).toContain("[train] {'loss': ");
+    const trainLog = await runCli(server.url, ["experiments", "logs", result.experimentId, "--step", "train"]).done;
+    expect(trainLog.code, trainLog.stderr).toBe(0);
+    expect(trainLog.stdout.length).toBeGreaterThan(0);
+    expect(trainLog.stdout).not.toContain("[train] ");
+    expect(logs.stdout).toContain(trainLog.stdout.split("\n").find((l) => l.trim())!);
   });
 
   it("sends nothing twice, and follows an experiment across a server killed and started again while it trains", async () => {
@@ -102,6 +119,36 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
     expect(result.betterThanBase).toBe(result.adapterLoss! < result.baseLoss!);
   });
 
+  it("resumes a cancelled fine-tune with --resume: training goes on from the saved step, and the stopped run is resumed only once", async () => {
+    // A budget the resumed attempt cannot run out of on a loaded machine: the steps must all run.
+    const flags = [...SMALL_FLAGS.slice(0, -2), "--max-minutes", "30", "--max-steps", "60"];
+    const cli = runCli(server.url, ["finetune", "--model", TINY_GPT2, "--data", EXAMPLES, ...flags, "--out", path.join(home.scratch, "resume-out"), "--json"]);
+    await waitFor("the CLI to report training past step 3", () => /Training the adapter: step ([3-9]|\d\d+)\//.test(cli.stderr()), 5 * 60_000, 200);
+    const id = /Experiment (\S+) started/.exec(cli.stderr())![1]!;
+    await server.client.experiments.cancel.mutate({ id });
+    const first = await cli.done;
+    expect(first.code).toBe(1);
+    expect(JSON.parse(first.stdout)).toMatchObject({ experimentId: id, status: "cancelled", resumable: true, error: { code: "experiment_cancelled" } });
+
+    const run = await runCli(server.url, ["finetune", "--resume", id, "--out", path.join(home.scratch, "resume-out"), "--json"]).done;
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as FineTuneJson;
+    expect(result).toMatchObject({ status: "succeeded", resumedFromId: id, resumedById: null, resumable: false, metrics: { trainSteps: 60 } });
+    const view = await server.client.finetune.get.query({ id: result.experimentId });
+    const from = view.training!.final!.resumedFromStep!;
+    expect(from).toBeGreaterThanOrEqual(3);
+    expect(run.stderr).toContain(`resumes ${id}`);
+    expect(run.stderr).toMatch(new RegExp(`Training the adapter: step \\d+(/60)?, .*resumed at step ${from}`));
+    expect(result.exportPath).toMatch(/\.tar\.gz$/);
+
+    // The stopped run now names its successor, and a second resume is refused with it.
+    const shown = await runCli(server.url, ["experiments", "show", id, "--json"]).done;
+    expect(JSON.parse(shown.stdout)).toMatchObject({ resumable: false, resumedById: result.experimentId });
+    const again = await runCli(server.url, ["finetune", "--resume", id, "--json"]).done;
+    expect(again.code).toBe(1);
+    expect((JSON.parse(again.stdout) as JsonError).error).toEqual({ code: "conflict", message: expect.stringContaining(`was already resumed as "${view.experiment.name}" (${result.experimentId})`) as string });
+  });
+
   it("refuses a bad setting, a folder that is not a model and a missing data file with the flag's name, before anything reaches the server", async () => {
     const refused = async (args: string[]) => {
       const r = await runCli(server.url, ["finetune", ...args, "--json"]).done;
@@ -117,9 +164,15 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
     const help = await runCli(server.url, ["finetune", "--help"]).done;
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--remote-model PATH");
-    // Only the two runs above made experiments.
+    // --resume of an unknown id, or of a run that finished, says why.
     const projects = await server.client.projects.list.query({ includeArchived: true });
     expect(projects).toHaveLength(1);
-    expect(await server.client.experiments.list.query({ projectId: projects[0]!.id })).toHaveLength(2);
+    const before = await server.client.experiments.list.query({ projectId: projects[0]!.id });
+    const finished = before.find((e) => e.status === "succeeded" && !e.name.endsWith("(resumed)"))!;
+    expect(await refused(["--resume", "no-such-experiment"])).toMatchObject({ exit: 1, code: "not_found", message: expect.stringContaining("no fine-tuning experiment with id no-such-experiment") });
+    expect(await refused(["--resume", finished.id])).toMatchObject({ exit: 1, code: "conflict", message: expect.stringContaining("has no stopped training to resume (it is succeeded)") });
+    expect(await refused(["--resume", finished.id, "--rank", "4"])).toMatchObject({ exit: 2, code: "usage", message: expect.stringContaining("leave out --rank") });
+    // Only the runs above made experiments: two, and the cancelled one with its resumed attempt.
+    expect(before).toHaveLength(4);
   });
 });

@@ -6,6 +6,8 @@ export function experimentsRepository(db: Db = getDb()) {
   return {
     find: (id: string) => db.experiment.findUnique({ where: { id } }),
     findByOpId: (opId: string) => db.experiment.findUnique({ where: { opId } }),
+    /** The attempt that resumed this experiment (fine-tuning), the first if an old database holds more. */
+    resumedBy: (id: string) => db.experiment.findFirst({ where: { resumedFromId: id }, orderBy: { createdAt: "asc" } }),
     create: (data: {
       projectId: string;
       opId: string;

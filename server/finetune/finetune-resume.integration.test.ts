@@ -1,7 +1,8 @@
 /**
  * Fine-tuning that outlives its interruptions, through the real server, worker and recipe on
  * the tiny GPT-2: a cancel during training saves a checkpoint and Resume continues at the
- * saved step (the step count and the loss curve go on, they do not restart); a server killed
+ * saved step (the step count and the loss curve go on, they do not restart), once per
+ * stopped experiment; a server killed
  * mid-training comes back and the same experiment finishes, nothing started twice; the
  * three experiments on one base import it once.
  */
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTestHome, REPO, startTestServer, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import path from "node:path";
 import { allowedModelFolder, hasEnded, SMALL, uploadExamples, waitForFineTune } from "./finetune-test-support";
+import type { FineTuneView } from "./finetune.schema";
 
 const opId = () => `test-${randomUUID()}`;
 const REAL_TRAINING = { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") };
@@ -45,10 +47,21 @@ describe("fine-tuning across a cancel and a server restart", { timeout: 600_000 
     const savedCurve = stopped.training!.trainLoss;
     expect(savedCurve.length).toBeGreaterThanOrEqual(3);
 
-    const resumeOp = opId();
-    const resumed = await server.client.finetune.resume.mutate({ id: first.experiment.id, opId: resumeOp });
-    expect((await server.client.finetune.resume.mutate({ id: first.experiment.id, opId: resumeOp })).experiment.id).toBe(resumed.experiment.id);
+    // Two requests at once (Resume in two tabs): one attempt starts, the other is refused.
+    const ops = [opId(), opId()];
+    const both = await Promise.allSettled(ops.map((op) => server.client.finetune.resume.mutate({ id: first.experiment.id, opId: op })));
+    expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const won = both.findIndex((r) => r.status === "fulfilled");
+    const resumed = (both[won] as PromiseFulfilledResult<FineTuneView>).value;
+    expect(String((both[1 - won] as PromiseRejectedResult).reason)).toContain("was already resumed as");
+    // The same request again answers its own attempt.
+    expect((await server.client.finetune.resume.mutate({ id: first.experiment.id, opId: ops[won]! })).experiment.id).toBe(resumed.experiment.id);
     expect(resumed.experiment.id).not.toBe(first.experiment.id);
+    expect(resumed.resumedFrom).toEqual({ id: first.experiment.id, name: first.experiment.name });
+    // Resumed once: the stopped experiment offers no second Resume, names its successor, and refuses another request.
+    const after = await server.client.finetune.get.query({ id: first.experiment.id });
+    expect({ resumable: after.resumable, resumedBy: after.resumedBy }).toEqual({ resumable: false, resumedBy: { id: resumed.experiment.id, name: resumed.experiment.name } });
+    await expect(server.client.finetune.resume.mutate({ id: first.experiment.id, opId: opId() })).rejects.toThrow(`was already resumed as "${resumed.experiment.name}" (${resumed.experiment.id})`);
     // It goes straight to training: the first attempt's checks and preflight are its own.
     const going = await waitForFineTune(server, resumed.experiment.id, "the resumed training", (v) => (v.training?.resumedFromStep ?? null) !== null && (v.training?.step ?? 0) > v.training!.resumedFromStep! || hasEnded(v));
     expect(going.experiment.status, going.experiment.reason ?? "").toBe("running");
@@ -79,7 +92,7 @@ describe("fine-tuning across a cancel and a server restart", { timeout: 600_000 
     expect(done.receipt).not.toBeNull();
     const jobs = await server.client.jobs.list.query({ limit: 500 });
     const own = jobs.filter((j) => j.opId.startsWith(`${op}:`));
-    expect(own.map((j) => j.jobName).sort()).toEqual(["check_data", "evaluate", "export", "preflight", "train"]);
+    expect(own.map((j) => j.jobName).sort()).toEqual(["check_data", "export", "preflight", "score", "train"]);
     // A resumed attempt ran only its own training: the first attempt's checks and preflight served it.
     expect(jobs.filter((j) => j.jobName === "check_data")).toHaveLength(2);
     // Three experiments on one base imported it once.

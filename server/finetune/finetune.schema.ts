@@ -66,6 +66,8 @@ export interface FineTuneView {
   };
   /** The step now running, in words ("Training the adapter"), null once ended. */
   step: { name: string; label: string } | null;
+  /** Every step of the chain with its job once it has one (`trainyard experiments logs` reads their logs). */
+  steps: { step: string; label: string; jobId: string | null; state: string | null }[];
   /** base.json without its file list, once the import succeeded. */
   base: Omit<LoraBase, "files"> | null;
   checks: LoraChecks | null;
@@ -85,8 +87,11 @@ export interface FineTuneView {
   /** The trusted receipt: base vs adapter on the same evaluation examples. */
   receipt: LoraReceipt | null;
   export: { sha256: string; bytes: number; downloadUrl: string } | null;
-  /** True when training stopped with a checkpoint (cancelled, crashed, budget) and Resume can continue it. */
+  /** True when training stopped with a checkpoint (cancelled, crashed, budget), no attempt resumed it yet, and Resume can continue it. */
   resumable: boolean;
+  /** The experiment this one continues from, and the one that continued this one (at most one). */
+  resumedFrom: { id: string; name: string } | null;
+  resumedBy: { id: string; name: string } | null;
 }
 
 /** finetune.tryItResult: the answer once the short job ended. */

@@ -92,16 +92,28 @@ export function fineTuneService(db: Db = getDb()) {
     return toFineTuneView(db, await require(id));
   }
 
-  /** A new experiment on the same data and settings whose train step continues from the stopped one's checkpoints. */
+  /**
+   * A new experiment on the same data and settings whose train step continues from the
+   * stopped one's checkpoints. An experiment is resumed once: the successor's opId is the
+   * same for every request (a unique key, so two requests at once cannot both create one),
+   * the client's opId goes into the intent, so a retried request answers its own successor
+   * and any other request is refused with the successor named.
+   */
   async function resume(raw: z.input<typeof ZResumeFineTuneInput>): Promise<FineTuneView> {
     const input = ZResumeFineTuneInput.parse(raw);
     const stopped = await require(input.id);
-    const hash = intentHash({ kind: "finetune-resume", resumedFromId: stopped.id });
-    const opId = resumedOpId(stopped.opId, input.opId);
-    const existing = await startedBefore(db, opId, hash);
+    const hash = intentHash({ kind: "finetune-resume", resumedFromId: stopped.id, opId: input.opId });
+    const opId = resumedOpId(stopped.opId, "next");
+    /** The successor this request made before, or null; a refusal when another request made it. */
+    const successor = async () => {
+      const s = (await repo.findByOpId(opId)) ?? (await repo.resumedBy(stopped.id));
+      if (!s || s.intentHash === hash) return s;
+      throw conflict(`"${stopped.name}" was already resumed as "${s.name}" (${s.id}): follow that one, or resume it if it stopped too.`, { code: "already_resumed", experimentId: s.id });
+    };
+    const existing = await successor();
     if (existing) return get(existing.id);
     const train = (await fineTuneJobs(db, stopped)).get("train");
-    if (!isResumable(stopped, train)) {
+    if (!isResumable(stopped, train, null)) {
       throw conflict(
         stopped.status === "succeeded" || !train
           ? `"${stopped.name}" has no stopped training to resume (it is ${stopped.status}${train ? "" : " and never started training"}).`
@@ -111,22 +123,30 @@ export function fineTuneService(db: Db = getDb()) {
     }
     await requireOpenProject(db, stopped.projectId);
     const target = await targetsService(db).requireTarget(stopped.targetId);
-    const exp = await createAndAdvance(db, {
-      kind: "finetune",
-      projectId: stopped.projectId,
-      opId,
-      intentHash: hash,
-      name: `${stopped.name.replace(/ \(resumed\)$/, "")} (resumed)`.slice(0, 200),
-      targetId: stopped.targetId,
-      targetRevision: target.revision,
-      workerId: target.workerId,
-      datasetId: stopped.datasetId,
-      evalDatasetId: stopped.evalDatasetId,
-      resumedFromId: stopped.id,
-      snapshotSha256: stopped.snapshotSha256,
-      settings: stopped.settings,
-      budgetSeconds: stopped.budgetSeconds,
-    });
+    let exp;
+    try {
+      exp = await createAndAdvance(db, {
+        kind: "finetune",
+        projectId: stopped.projectId,
+        opId,
+        intentHash: hash,
+        name: `${stopped.name.replace(/ \(resumed\)$/, "")} (resumed)`.slice(0, 200),
+        targetId: stopped.targetId,
+        targetRevision: target.revision,
+        workerId: target.workerId,
+        datasetId: stopped.datasetId,
+        evalDatasetId: stopped.evalDatasetId,
+        resumedFromId: stopped.id,
+        snapshotSha256: stopped.snapshotSha256,
+        settings: stopped.settings,
+        budgetSeconds: stopped.budgetSeconds,
+      });
+    } catch (err) {
+      // Another request created the successor between the check and the insert.
+      const s = await successor();
+      if (!s) throw err;
+      exp = s;
+    }
     return get(exp.id);
   }
 

@@ -40,9 +40,13 @@ async function outputOf<S extends z.ZodType>(db: Db, job: StepJob | undefined, f
   }
 }
 
-/** Whether Resume can continue this experiment's training: its train job stopped after it began. */
-export function isResumable(e: ExperimentRow, train: StepJob | undefined): boolean {
-  if (!isExperimentTerminal(e.status) || e.status === "succeeded" || !train) return false;
+/**
+ * Whether Resume can continue this experiment's training: its train job stopped after it
+ * began, and no attempt has resumed it yet (a second one would train the same steps again
+ * from the same checkpoint).
+ */
+export function isResumable(e: ExperimentRow, train: StepJob | undefined, resumedBy: ExperimentRow | null): boolean {
+  if (!isExperimentTerminal(e.status) || e.status === "succeeded" || !train || resumedBy) return false;
   return STOPPED.has(train.state) && train.reason !== "bad_input" && Boolean(train.workerJobId && train.startedAt);
 }
 
@@ -102,6 +106,8 @@ export async function toFineTuneView(db: Db, e: ExperimentRow): Promise<FineTune
   const results = parseFineTuneResults(e.results);
   const jobs = await fineTuneJobs(db, e);
   const target = await targetsRepository(db).find(e.targetId);
+  const repo = experimentsRepository(db);
+  const [resumedFrom, resumedBy] = await Promise.all([e.resumedFromId ? repo.find(e.resumedFromId) : null, repo.resumedBy(e.id)]);
   const [base, checks, preflight, receipt, training] = await Promise.all([
     results ? results.base : outputOf(db, jobs.get("import_base"), "base.json", ZLoraBase).then((b) => b && withoutFiles(b)),
     results?.checks ?? outputOf(db, jobs.get("check_data"), "checks.json", ZLoraChecks),
@@ -127,12 +133,18 @@ export async function toFineTuneView(db: Db, e: ExperimentRow): Promise<FineTune
       endedAt: e.endedAt?.toISOString() ?? null,
     },
     step: currentStep(e, jobs),
+    steps: LORA.steps.map((s) => {
+      const j = jobs.get(s.name);
+      return { step: s.name, label: s.label, jobId: j?.id ?? null, state: j?.state ?? null };
+    }),
     base,
     checks,
     preflight,
     training,
     receipt,
     export: results && e.exportSha256 ? { sha256: e.exportSha256, bytes: results.export.bytes, downloadUrl: `/api/experiments/${encodeURIComponent(e.id)}/export` } : null,
-    resumable: isResumable(e, jobs.get("train")),
+    resumable: isResumable(e, jobs.get("train"), resumedBy),
+    resumedFrom: resumedFrom && { id: resumedFrom.id, name: resumedFrom.name },
+    resumedBy: resumedBy && { id: resumedBy.id, name: resumedBy.name },
   };
 }

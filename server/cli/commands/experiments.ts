@@ -35,20 +35,30 @@ export async function projectId(conn: Connection, name: string): Promise<string>
   return p.id;
 }
 
+/** What `logs` reads of an experiment of either kind: its state and each step's job. */
+type StepsNow = { status: string; steps: { step: string; jobId: string | null }[] };
+
 async function logs(conn: Connection, id: string, step: string | undefined, follow: boolean): Promise<void> {
+  // The kind does not change: ask which it is once, then read only that kind's view.
+  const read: () => Promise<StepsNow> = (await fineTuneView(conn, id))
+    ? async () => {
+        const v = await withRetry(() => conn.api.finetune.get.query({ id }));
+        return { status: v.experiment.status, steps: v.steps };
+      }
+    : () => withRetry(() => conn.api.experiments.get.query({ id }));
   const offsets = new Map<string, number>();
   for (;;) {
-    const exp = await withRetry(() => conn.api.experiments.get.query({ id }));
-    const steps = exp.steps.filter((s) => s.jobId && (!step || s.step === step));
+    const exp = await read();
     if (step && !exp.steps.some((s) => s.step === step)) {
       throw new CliError(`No step "${step}" (steps: ${exp.steps.map((s) => s.step).join(", ")}).`);
     }
+    const steps = exp.steps.flatMap((s) => (s.jobId && (!step || s.step === step) ? [{ step: s.step, jobId: s.jobId }] : []));
     for (const s of steps) {
       for (;;) {
-        const offset = offsets.get(s.jobId!) ?? 0;
-        const chunk = await withRetry(() => conn.api.jobs.logs.query({ id: s.jobId!, offset }));
-        if (chunk.data) process.stdout.write(steps.length > 1 ? chunk.data.replace(/^/gm, `[${s.step}] `) : chunk.data);
-        offsets.set(s.jobId!, chunk.nextOffset);
+        const offset = offsets.get(s.jobId) ?? 0;
+        const chunk = await withRetry(() => conn.api.jobs.logs.query({ id: s.jobId, offset }));
+        if (chunk.data) process.stdout.write(steps.length > 1 ? chunk.data.replace(/^(?=.)/gm, `[${s.step}] `) : chunk.data);
+        offsets.set(s.jobId, chunk.nextOffset);
         if (chunk.nextOffset === offset || chunk.eof) break;
       }
     }

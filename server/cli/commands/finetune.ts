@@ -3,7 +3,9 @@
  * training computer) and the JSONL examples, start a fine-tuning experiment, follow it on
  * stderr (reconnecting across server restarts), download the verified export, and print
  * the result on stdout: a short summary ending with the export's path, or with `--json`
- * one object (with an `error` object too when the experiment did not succeed).
+ * one object (with an `error` object too when the experiment did not succeed). With
+ * `--resume ID` it starts a new attempt from a stopped experiment's checkpoint instead, and
+ * follows and prints it the same way.
  */
 import { randomUUID } from "node:crypto";
 import type { DatasetView } from "@/server/datasets/datasets.schema";
@@ -15,7 +17,7 @@ import { resolveComputer, resolveProject } from "../resolve-names";
 import { downloadVerified } from "../train/download-export";
 import { waitUntil } from "../train/follow";
 import { uploadFile } from "../train/upload-file";
-import { FINETUNE_HELP, parseFineTuneArgs } from "../finetune/args";
+import { asksToResume, FINETUNE_HELP, parseFineTuneArgs, parseResumeArgs } from "../finetune/args";
 import { describeFineTuneProgress, milestoneLines } from "../finetune/progress-line";
 import { fineTuneJson, fineTuneSummary } from "../finetune/result-json";
 import { sendModel } from "../finetune/send-model";
@@ -60,13 +62,47 @@ async function follow(conn: Connection, started: FineTuneView, log: (l: string) 
   );
 }
 
+/** Follows the experiment to its end, saves its export, and prints the result; the exit code. */
+async function followAndReport(conn: Connection, started: FineTuneView, out: { out: string; json: boolean; startedAt: number }, log: (l: string) => void): Promise<number> {
+  const final = await follow(conn, started, log);
+  const exp = final.experiment;
+  const exportPath = final.export
+    ? await downloadVerified(conn, { urlPath: final.export.downloadUrl, sha256: final.export.sha256 }, out.out, log)
+    : null;
+  const result = fineTuneJson(final, { exportPath, seconds: Math.round((Date.now() - out.startedAt) / 1000) });
+  const note = exp.reason ?? exp.progressNote;
+  const failure = exp.status === "succeeded" ? null : `The experiment did not succeed: ${exp.status}${note ? `: ${note}` : ""}`;
+  if (out.json) {
+    console.log(JSON.stringify(failure ? { ...result, error: { message: failure, code: `experiment_${exp.status}` } } : result, null, 2));
+  } else {
+    const lines = fineTuneSummary(result, note);
+    if (failure) lines.splice(lines.length - (exportPath ? 1 : 0), 0, failure);
+    for (const l of lines) console.log(l);
+  }
+  return failure ? 1 : 0;
+}
+
+/** `--resume ID`: a new attempt from the stopped experiment's checkpoint (finetune.resume), followed like a first run. */
+async function resumeCommand(argv: string[], log: (l: string) => void): Promise<number> {
+  const args = parseResumeArgs(argv);
+  const startedAt = Date.now();
+  const conn = connect();
+  // One id per command, outside the retried call: a retry answers the attempt it started (a new id would be refused as a second resume).
+  const opId = randomUUID();
+  const started = await withRetry(() => conn.api.finetune.resume.mutate({ id: args.experimentId, opId }));
+  const from = started.training?.resumedFromStep;
+  log(`Experiment ${started.experiment.id} resumes ${args.experimentId} on ${started.experiment.targetName}${from ? ` at step ${from}` : ""}: ${started.experiment.name}`);
+  return followAndReport(conn, started, { ...args, startedAt }, log);
+}
+
 export async function finetuneCommand(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
     console.log(FINETUNE_HELP);
     return 0;
   }
-  const args = parseFineTuneArgs(argv);
   const log = (l: string) => process.stderr.write(`${l}\n`);
+  if (asksToResume(argv)) return resumeCommand(argv, log);
+  const args = parseFineTuneArgs(argv);
   const startedAt = Date.now();
   const conn = connect();
   const project = await resolveProject(conn, args.project);
@@ -75,9 +111,11 @@ export async function finetuneCommand(argv: string[]): Promise<number> {
   const datasetId = await sendExamples(conn, project.id, args.data, log);
   const evalDatasetId = args.eval ? await sendExamples(conn, project.id, args.eval, log) : undefined;
   const base = await sendModel(conn, project.id, args.model, log);
+  // Outside the retried call: a request the server took but did not answer is retried as the same start.
+  const opId = randomUUID();
   const started = await withRetry(() =>
     conn.api.finetune.start.mutate({
-      opId: randomUUID(),
+      opId,
       projectId: project.id,
       datasetId,
       ...(evalDatasetId ? { evalDatasetId } : {}),
@@ -86,20 +124,5 @@ export async function finetuneCommand(argv: string[]): Promise<number> {
     }),
   );
   log(`Experiment ${started.experiment.id} started on ${started.experiment.targetName}: ${started.experiment.name}`);
-  const final = await follow(conn, started, log);
-  const exp = final.experiment;
-  const exportPath = final.export
-    ? await downloadVerified(conn, { urlPath: final.export.downloadUrl, sha256: final.export.sha256 }, args.out, log)
-    : null;
-  const result = fineTuneJson(final, { exportPath, seconds: Math.round((Date.now() - startedAt) / 1000) });
-  const note = exp.reason ?? exp.progressNote;
-  const failure = exp.status === "succeeded" ? null : `The experiment did not succeed: ${exp.status}${note ? `: ${note}` : ""}`;
-  if (args.json) {
-    console.log(JSON.stringify(failure ? { ...result, error: { message: failure, code: `experiment_${exp.status}` } } : result, null, 2));
-  } else {
-    const lines = fineTuneSummary(result, note);
-    if (failure) lines.splice(lines.length - (exportPath ? 1 : 0), 0, failure);
-    for (const l of lines) console.log(l);
-  }
-  return failure ? 1 : 0;
+  return followAndReport(conn, started, { out: args.out, json: args.json, startedAt }, log);
 }

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { FINETUNE_DEFAULTS } from "@/server/finetune/finetune.schema";
 import { REPO } from "@/server/testing/server-harness";
 import { CliError } from "../cli-error";
-import { parseFineTuneArgs } from "./args";
+import { asksToResume, parseFineTuneArgs, parseResumeArgs } from "./args";
 
 const TINY_GPT2 = path.join(REPO, "tests/fixtures/models/lm-buddy-fake-gpt2");
 
@@ -23,9 +23,9 @@ beforeAll(() => {
   writeFileSync(path.join(dir, "notes.txt"), "hello");
 });
 
-function refusal(argv: string[]): CliError {
+function refusal(argv: string[], parse: (argv: string[]) => unknown = parseFineTuneArgs): CliError {
   try {
-    parseFineTuneArgs(argv);
+    parse(argv);
   } catch (err) {
     if (err instanceof CliError) return err;
     throw err;
@@ -122,5 +122,27 @@ describe("trainyard finetune arguments", () => {
 
   it("checks the settings before the files, so a typo in a number costs no disk read", () => {
     expect(refusal(["--model", path.join(dir, "nope"), "--data", data, "--rank", "0"]).message).toMatch(/^--rank 0/);
+  });
+});
+
+describe("trainyard finetune --resume arguments", () => {
+  const resumeRefusal = (argv: string[]) => refusal(argv, parseResumeArgs);
+
+  it("takes the experiment id with where to save and how to print, in either flag form", () => {
+    expect(asksToResume(["--resume", "exp1"])).toBe(true);
+    expect(asksToResume(["--resume=exp1"])).toBe(true);
+    expect(asksToResume(["--model", TINY_GPT2, "--data", "x.jsonl"])).toBe(false);
+    expect(parseResumeArgs(["--resume", "exp1"])).toEqual({ experimentId: "exp1", out: ".", json: false });
+    expect(parseResumeArgs(["--resume=exp1", "--out", "/tmp/o", "--json"])).toEqual({ experimentId: "exp1", out: "/tmp/o", json: true });
+  });
+
+  it("refuses a missing id and any flag that would change the stopped experiment's data or settings", () => {
+    for (const argv of [["--resume"], ["--resume", "--json"]]) {
+      expect(resumeRefusal(argv)).toMatchObject({ exitCode: 2, message: expect.stringMatching(/^Name the experiment to resume: --resume EXPERIMENT_ID/) as string });
+    }
+    expect(resumeRefusal(["--resume", "exp1", "--data", data, "--rank", "4"])).toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^--resume continues the stopped experiment with its own data, base model and settings: leave out --data, --rank\./) as string,
+    });
   });
 });

@@ -16,7 +16,8 @@ import { readableFileSize } from "../train/upload-file";
 export const FINETUNE_USAGE = `Usage: trainyard finetune (--model FOLDER|FILE.gguf | --remote-model PATH) --data FILE.jsonl
   [--eval FILE.jsonl] [--project NAME] [--computer NAME] [--device cpu|cuda|mps]
   [--max-minutes N] [--epochs N] [--max-steps N] [--rank N] [--lr X] [--max-length N]
-  [--batch-size N] [--eval-fraction X] [--answer-pattern REGEX] [--out DIR] [--json]`;
+  [--batch-size N] [--eval-fraction X] [--answer-pattern REGEX] [--out DIR] [--json]
+       trainyard finetune --resume EXPERIMENT_ID [--out DIR] [--json]`;
 
 export const FINETUNE_HELP = `${FINETUNE_USAGE}
 
@@ -50,6 +51,11 @@ LoRA settings:
   --batch-size N          examples per step (default 4)
   --answer-pattern REGEX  a regex with one group around the answer, e.g. '#### (\\S+)': also
                           reports exact match of the generated answer for base and adapter
+
+Resume (a cancelled, crashed or timed-out run whose training saved a checkpoint):
+  --resume EXPERIMENT_ID  start a new attempt on the same data and settings that continues
+                          training at the saved step, and follow it like a first run; an
+                          experiment is resumed once (the refusal names its successor)
 
 Output:
   --out DIR               where the verified export is saved (default: the current folder)
@@ -144,6 +150,38 @@ function dataFile(flag: string, file: string): string {
     throw new CliError(`--${flag}: ${(err as Error).message}`, 1, "file_unreadable");
   }
   return path.resolve(file);
+}
+
+export interface ResumeArgs {
+  experimentId: string;
+  out: string;
+  json: boolean;
+}
+
+/** True when the command line asks to resume (`--resume ID` or `--resume=ID`). */
+export const asksToResume = (argv: string[]) => argv.some((a) => a === "--resume" || a.startsWith("--resume="));
+
+/**
+ * `--resume ID`: only where the export goes and how to print it. The data, the base and the
+ * settings are the stopped experiment's, so a flag that would change them is refused rather
+ * than silently ignored.
+ */
+export function parseResumeArgs(argv: string[]): ResumeArgs {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { resume: { type: "string" }, out: { type: "string", default: "." }, json: { type: "boolean", default: false } },
+  });
+  const other = Object.keys(values).filter((k) => !["resume", "out", "json"].includes(k));
+  if (other.length || positionals.length) {
+    const what = other.length ? other.map((k) => `--${k}`).join(", ") : positionals.join(" ");
+    throw new CliError(`--resume continues the stopped experiment with its own data, base model and settings: leave out ${what}.\n${FINETUNE_USAGE}`, 2);
+  }
+  const id = typeof values.resume === "string" ? values.resume.trim() : "";
+  // "--resume --json": parseArgs took the next flag for the id.
+  if (!id || id.startsWith("-")) throw new CliError(`Name the experiment to resume: --resume EXPERIMENT_ID (trainyard experiments list shows the ids).\n${FINETUNE_USAGE}`, 2);
+  return { experimentId: id, out: String(values.out), json: values.json === true };
 }
 
 /** The checked command line; a CliError (exit code 2 for usage, 1 for an unreadable file) otherwise. */

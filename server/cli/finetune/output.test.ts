@@ -11,7 +11,7 @@ const SHA = "a".repeat(64);
 
 // What the recipe's jobs wrote in a real run (contracts/recipes/fixtures/llm-lora, made by make_fixtures.py).
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(REPO, "contracts/recipes/fixtures/llm-lora", name), "utf8"));
-const realReceipt = ZLoraReceipt.parse(fixture("evaluate.receipt.json"));
+const realReceipt = ZLoraReceipt.parse(fixture("../evaluation-lm/score.receipt.json"));
 const realTraining = ZLoraTraining.parse(fixture("train.training.json"));
 const { files: _files, ...ggufBase } = ZLoraBase.parse(fixture("import_base.gguf.base.json"));
 const realChecks = ZLoraChecks.parse(fixture("check_data.checks.json"));
@@ -44,6 +44,7 @@ function view(over: Partial<FineTuneView> = {}, status = "succeeded"): FineTuneV
       endedAt: null,
     },
     step: null,
+    steps: [],
     base: null,
     checks: null,
     preflight: null,
@@ -51,6 +52,8 @@ function view(over: Partial<FineTuneView> = {}, status = "succeeded"): FineTuneV
     receipt: null,
     export: null,
     resumable: false,
+    resumedFrom: null,
+    resumedBy: null,
     ...over,
   };
 }
@@ -91,6 +94,8 @@ describe("trainyard finetune --json", () => {
       seconds: 212,
       tokensPerSecond: realTraining.tokensPerSecond,
       resumable: false,
+      resumedFromId: null,
+      resumedById: null,
     });
     expect(fineTuneSummary(json, null)).toEqual([
       "Experiment exp1: succeeded in 212 s",
@@ -106,8 +111,14 @@ describe("trainyard finetune --json", () => {
     expect(Object.values(json.metrics).every((m) => m === null)).toBe(true);
     expect(fineTuneSummary(json, "cancelled by the owner")).toEqual([
       "Experiment exp1: cancelled in 30 s (cancelled by the owner)",
-      "Training stopped with a checkpoint: Resume on the experiment's page continues it from the saved step.",
+      "Training stopped with a checkpoint: `trainyard finetune --resume exp1` (or Resume on the experiment's page) continues it from the saved step.",
     ]);
+  });
+
+  it("names the attempt that resumed a stopped run, which is then no longer resumable", () => {
+    const json = fineTuneJson(view({ resumedBy: { id: "exp2", name: "SmolLM2 on GSM8K (resumed)" } }, "cancelled"), { exportPath: null, seconds: 30 });
+    expect(json).toMatchObject({ resumable: false, resumedFromId: null, resumedById: "exp2" });
+    expect(fineTuneSummary(json, null)).toEqual(["Experiment exp1: cancelled in 30 s", "Resumed as experiment exp2."]);
   });
 });
 

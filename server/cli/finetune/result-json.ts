@@ -31,8 +31,11 @@ export interface FineTuneJson {
   seconds: number | null;
   /** Training throughput: the finished run's, else the last live reading. */
   tokensPerSecond: number | null;
-  /** Training stopped with a checkpoint and can continue (Resume) instead of starting over. */
+  /** Training stopped with a checkpoint and can continue (`--resume`, Resume) instead of starting over. */
   resumable: boolean;
+  /** The experiment this attempt continues, and the attempt that continued this one. */
+  resumedFromId: string | null;
+  resumedById: string | null;
 }
 
 export function fineTuneJson(view: FineTuneView, extra: { exportPath: string | null; seconds: number | null }): FineTuneJson {
@@ -58,6 +61,8 @@ export function fineTuneJson(view: FineTuneView, extra: { exportPath: string | n
     seconds: extra.seconds,
     tokensPerSecond: final?.tokensPerSecond ?? view.training?.tokensPerSecond ?? null,
     resumable: view.resumable,
+    resumedFromId: view.resumedFrom?.id ?? null,
+    resumedById: view.resumedBy?.id ?? null,
   };
 }
 
@@ -70,7 +75,8 @@ export function fineTuneSummary(result: FineTuneJson, note: string | null): stri
   }
   const em = result.metrics.exactMatch;
   if (em) lines.push(`exact match of the answer on ${em.examples} prompts: ${(em.adapter * 100).toFixed(1)} % (base ${(em.base * 100).toFixed(1)} %)`);
-  if (result.resumable) lines.push("Training stopped with a checkpoint: Resume on the experiment's page continues it from the saved step.");
+  if (result.resumable) lines.push(`Training stopped with a checkpoint: \`trainyard finetune --resume ${result.experimentId}\` (or Resume on the experiment's page) continues it from the saved step.`);
+  if (result.resumedById) lines.push(`Resumed as experiment ${result.resumedById}.`);
   // Last, so that `| tail -1` gives the file.
   if (result.exportPath) lines.push(`Export: ${result.exportPath}`);
   return lines;
