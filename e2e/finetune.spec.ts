@@ -5,7 +5,7 @@
  * finishes with the loss chart and base vs adapter from the receipt. A path outside the
  * allowed folders, then a folder that is not a model (refused by the server at Start),
  * each show their error under the model field. Try it answers a prompt with both models.
- * axe on each step and on the results.
+ * The project Overview then says it in LoRA terms. axe on each step, the results and the Overview.
  */
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -145,4 +145,14 @@ test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Experiments" }).click();
   await expect(page.getByTestId("experiment-row")).toHaveCount(1);
   await expect(page.getByTestId("experiment-row")).toContainText("Fine-tuned");
+
+  // The project Overview speaks of the fine-tune in its own terms: base model, adapter, loss per answer token.
+  await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Overview" }).click();
+  await expect(page.getByTestId("overview-improving")).toContainText(/^Fine-tuning \S+ with a LoRA adapter \(rank \d+\) on \d+ training examples, measured by the mean loss per answer token/);
+  await expect(page.getByTestId("overview-better")).toContainText(/^(Yes|No): the adapter's mean loss per answer token is \d+\.\d{3} against the base model's \d+\.\d{3}/);
+  await expect(page.getByText(/training steps at \d+ tokens\/s/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Download the adapter" })).toBeVisible();
+  await expect(page.getByText(/Predicting|baseline/)).toHaveCount(0);
+  await expectNoSeriousAxeViolations(page);
+  if (phone) await expectLaidOutAtScreenWidth(page, 390);
 });

@@ -1,5 +1,6 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
@@ -13,7 +14,8 @@ const newOpId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ?
 
 /**
  * Cancel while it runs (asked once more: a stray tap on a phone would stop minutes of
- * training; training saves a checkpoint), Resume when it stopped with one.
+ * training; training saves a checkpoint), Resume when it stopped with one and no attempt
+ * resumed it yet, and a link to the attempt it continues or that continued it.
  */
 export function FineTuneActions({ view }: { view: FineTuneView }) {
   const trpc = useTRPC();
@@ -31,6 +33,8 @@ export function FineTuneActions({ view }: { view: FineTuneView }) {
     }),
   );
   const [asking, setAsking] = useState(false);
+  // The attempt that continued this one, else the one this continues.
+  const other = view.resumedBy ?? view.resumedFrom;
   const error = cancel.error ?? resume.error;
   return (
     <div className="flex flex-col gap-2">
@@ -46,6 +50,15 @@ export function FineTuneActions({ view }: { view: FineTuneView }) {
           </Button>
         )}
       </div>
+      {other && (
+        <p className="text-sm text-slate-800" data-testid="ft-resume-link">
+          {view.resumedBy ? "Resumed as " : "Continues "}
+          <Link className="text-blue-800 underline" href={`/projects/${exp.projectId}/ml/experiments/${other.id}`}>
+            {other.name}
+          </Link>
+          {view.resumedBy ? ": follow that one." : ", from its last checkpoint."}
+        </p>
+      )}
       {asking && !ended && (
         <div id="ft-confirm-cancel" role="group" aria-label="Confirm cancel" className="flex flex-col gap-2 rounded-md border border-slate-300 bg-slate-50 p-3 text-sm">
           <p>Stop this fine-tuning now? Training saves a checkpoint first, so it can be resumed.</p>

@@ -8,6 +8,7 @@ import { TabHeading } from "./tab-heading";
 import { experimentStatusLabel, formatBytes } from "@/contracts/vocabulary";
 import { formatDuration, formatMetric, totalUsage, type StepUsage } from "@/components/experiment/format";
 import { InUse } from "@/components/registry/in-use";
+import { fineTuneBetterWords, fineTuneCostWords, fineTuneImprovingWords } from "./overview-finetune";
 
 const Card = ({ title, children }: { title: string; children: React.ReactNode }) => (
   <div className="flex flex-col gap-1 rounded-lg border border-slate-200 bg-white p-4">
@@ -20,7 +21,8 @@ const Card = ({ title, children }: { title: string; children: React.ReactNode })
  * What are we improving, who is working, is it better, what did it cost, what can I do
  * with the model. "What we are improving" and "Is the candidate better?" both speak of
  * the latest experiment, whatever its state (a running or failed run is said as such);
- * cost and model come from the latest run that produced one.
+ * cost and model come from the latest run that produced one. A fine-tuning experiment
+ * answers in its own terms (base model, adapter, loss per answer token: overview-finetune.ts).
  */
 type ListItem = { name: string; status: string; metric: string; candidate: number | null; baseline: number | null; betterThanBaseline: boolean | null; comparable: boolean | null };
 
@@ -54,12 +56,24 @@ export function OverviewView({ projectId }: { projectId: string }) {
   const latest = all[0];
   const active = all.filter((e) => e.status === "running").slice(0, 5);
   const succeeded = all.find((e) => e.status === "succeeded");
-  const ids = [...new Set([...active.map((e) => e.id), ...(succeeded ? [succeeded.id] : []), ...(latest ? [latest.id] : [])])];
-  const details = useQueries({ queries: ids.map((id) => trpc.experiments.get.queryOptions({ id })) });
-  const detail = (id: string) => details[ids.indexOf(id)]?.data;
-  const computerName = (targetId: string | undefined) => (targets.data ?? []).find((t) => t.id === targetId)?.name ?? "a computer";
+  // Each kind has its own view: a fine-tuning experiment's is finetune.get (experiments.get refuses it).
+  const shown = !latest ? [] : succeeded && succeeded.id !== latest.id ? [latest, succeeded] : [latest];
+  const tabularIds = shown.filter((e) => e.kind !== "finetune").map((e) => e.id);
+  const fineTuneIds = shown.filter((e) => e.kind === "finetune").map((e) => e.id);
+  const details = useQueries({ queries: tabularIds.map((id) => trpc.experiments.get.queryOptions({ id })) });
+  const fineTunes = useQueries({ queries: fineTuneIds.map((id) => trpc.finetune.get.queryOptions({ id })) });
+  const detail = (id: string) => details[tabularIds.indexOf(id)]?.data;
+  const fineTune = (id: string) => fineTunes[fineTuneIds.indexOf(id)]?.data;
+  const computerName = (targetId: string) => (targets.data ?? []).find((t) => t.id === targetId)?.name ?? "a computer";
   const best = succeeded ? detail(succeeded.id) : undefined;
+  const bestFineTune = succeeded ? fineTune(succeeded.id) : undefined;
   const usage = best ? totalUsage(best.steps.map((s) => s.usage as StepUsage)) : null;
+  const latestFineTune = latest ? fineTune(latest.id) : undefined;
+  const better = (e: ListItem & { id: string; kind: string }, named = true) => {
+    if (e.kind !== "finetune") return betterWords(e, named ? (detail(e.id)?.outcome?.summary ?? null) : null, named);
+    const v = fineTune(e.id);
+    return v ? fineTuneBetterWords(v, named) : "Loading…";
+  };
   return (
     <section aria-labelledby="overview-heading" className="flex flex-col gap-4">
       <TabHeading id="overview-heading" title="Overview" projectId={projectId} />
@@ -71,7 +85,14 @@ export function OverviewView({ projectId }: { projectId: string }) {
         <div className="grid gap-3 sm:grid-cols-2">
           <Card title="What we are improving">
             <span data-testid="overview-improving">
-              Predicting <strong>{latest.target}</strong> ({latest.task}), measured by {latest.metric} — from{" "}
+              {latest.kind === "finetune" ? (
+                latestFineTune ? fineTuneImprovingWords(latestFineTune) : `Fine-tuning ${latest.target} with a LoRA adapter`
+              ) : (
+                <>
+                  Predicting <strong>{latest.target}</strong> ({latest.task}), measured by {latest.metric}
+                </>
+              )}{" "}
+              — from{" "}
               <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${latest.id}`}>
                 {latest.name}
               </Link>{" "}
@@ -88,34 +109,50 @@ export function OverviewView({ projectId }: { projectId: string }) {
                     <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${e.id}`}>
                       {e.name}
                     </Link>{" "}
-                    — {experimentStatusLabel(e.status)} on {computerName(detail(e.id)?.targetId)}
+                    — {experimentStatusLabel(e.status)} on {computerName(e.targetId)}
                   </li>
                 ))}
               </ul>
             )}
           </Card>
           <Card title="Is the candidate better?">
-            <span data-testid="overview-better">{betterWords(latest, detail(latest.id)?.outcome?.summary ?? null)}</span>
+            <span data-testid="overview-better">{better(latest)}</span>
             {succeeded && succeeded.id !== latest.id && (
               <span className="mt-1 block text-slate-700">
                 The last run that finished,{" "}
                 <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${succeeded.id}`}>
                   {succeeded.name}
                 </Link>
-                , {betterWords(succeeded, null, false)}
+                , {better(succeeded, false)}
               </span>
             )}
           </Card>
           <Card title="What it cost">
-            {best && usage
-              ? `${formatDuration(best.seconds)} in total; ${formatDuration(usage.cpuSeconds)} of CPU; peak memory ${formatBytes(usage.peakRssBytes)}.`
-              : "Shown once an experiment has succeeded."}
+            {bestFineTune && succeeded
+              ? fineTuneCostWords(bestFineTune, succeeded.seconds)
+              : best && usage
+                ? `${formatDuration(best.seconds)} in total; ${formatDuration(usage.cpuSeconds)} of CPU; peak memory ${formatBytes(usage.peakRssBytes)}.`
+                : "Shown once an experiment has succeeded."}
           </Card>
           <Card title="Which model is in use?">
             <InUse projectId={projectId} />
           </Card>
           <Card title="What you can do with the model">
-            {best?.exportSha256 ? (
+            {bestFineTune?.export ? (
+              <ul className="flex flex-col gap-1">
+                <li>
+                  <a className="text-blue-800 underline" href={bestFineTune.export.downloadUrl} download>
+                    Download the adapter
+                  </a>{" "}
+                  ({formatBytes(bestFineTune.export.bytes)}: the LoRA weights, tokenizer, model card and a generate.py example)
+                </li>
+                <li>
+                  <Link className="text-blue-800 underline" href={`/projects/${projectId}/ml/experiments/${bestFineTune.experiment.id}#ft-try-heading`}>
+                    Try it: ask the adapter a question
+                  </Link>
+                </li>
+              </ul>
+            ) : best?.exportSha256 ? (
               <ul className="flex flex-col gap-1">
                 <li>
                   <a className="text-blue-800 underline" href={`/api/experiments/${encodeURIComponent(best.id)}/export`} download>
