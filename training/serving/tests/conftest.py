@@ -1,14 +1,12 @@
 """Releases the serving tests load: a real AutoGluon export of penguins (the tabular chain and
 export.package as subprocess jobs) and a real llm-lora export of the tiny GPT-2 (import_base,
-check_data, 4 training steps, evaluate, export as subprocess jobs)."""
+check_data, 4 training steps, evaluation_lm.score, export as subprocess jobs)."""
 
 from __future__ import annotations
 
 import pytest
 
-import json
-
-from conftest import REPO, TRAINING, start_recipe_job  # training/conftest.py
+from conftest import REPO, start_recipe_job  # training/conftest.py
 from recipes.tabular.tests import pipeline
 
 TINY_GPT2 = REPO / "tests" / "fixtures" / "models" / "lm-buddy-fake-gpt2"
@@ -39,11 +37,8 @@ def tiny_lora(tmp_path_factory):
                                 "maxLength": 96}, root)
     adapter = _lora("train", {"model": str(base), "data": str(data), **small, "maxSteps": 4, "evalEverySteps": 4,
                               "checkpointEverySteps": 100}, root)
-    # Scoring is moving from llm_lora.evaluate to the trusted evaluation_lm.score (same input).
-    jobs = json.loads((TRAINING / "recipes" / "llm_lora" / "recipe.json").read_text(encoding="utf-8"))["jobs"]
-    where = ("llm_lora", "evaluate") if "evaluate" in jobs else ("evaluation_lm", "score")
-    receipt = _lora(where[1], {"model": str(base), "adapter": str(adapter), "data": str(data), "device": "cpu",
-                               "maxLength": 64, "generations": 1, "maxNewTokens": 4}, root, recipe=where[0])
+    receipt = _lora("score", {"model": str(base), "adapter": str(adapter), "data": str(data), "device": "cpu",
+                              "maxLength": 64, "generations": 1, "maxNewTokens": 4}, root, recipe="evaluation_lm")
     export = _lora("export", {"model": str(base), "adapter": str(adapter), "receipt": str(receipt), "checks": str(data),
                               "name": "tiny"}, root)
     return export / "export.tar.gz", base
