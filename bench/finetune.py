@@ -3,18 +3,22 @@
 
     python3 bench/finetune.py [--model smollm2|tiny] [--steps 20] [--batch-size 4] [--max-length 256]
                               [--rank 16] [--cpus 2] [--device cpu|cuda] [--eval-examples 20]
-                              [--eval-every N] [--loop-checkpointed] [--json] [--keep]
+                              [--eval-every N] [--rounds N] [--loop-checkpointed] [--json] [--keep]
     python3 bench/finetune.py --show RESULT.json     (the text of a saved --json result)
 
 One real subprocess per job, as the worker runs them, in the recipe's environment (.tmp/envs,
 built by training/tools/build_env.py like bench/tabular.py): import_base (SmolLM2-135M-Instruct
 from its Q4_1 GGUF, fetched by training/tools/test_models.py, or the tiny random GPT-2),
 check_data, preflight, train (through bench/finetune_probe.py: the recipe's runner with a step
-timer and a padding counter), evaluate; then bench/finetune_loop.py, a hand-written
+timer and a padding counter), the evaluation-lm recipe's score (the trusted evaluator, in the same
+environment); then bench/finetune_loop.py, a hand-written
 transformers + PEFT loop with the same model, LoRA, length, batch, examples, steps and threads.
 The training set is steps x batch examples, so both sides see every example exactly once.
-Data: the first of /work/shared/data/llm/instructions-2k.jsonl (GSM8K, MIT) for training, its
-last --eval-examples held out.
+Data: the first of /work/shared/data/llm/instructions-2k.jsonl (GSM8K, MIT; TRAINYARD_LLM_DATA
+names another folder holding it) for training, its last --eval-examples held out; without it,
+the recipe tests' 48 GSM8K lines (training/recipes/llm_lora/tests/fixtures), enough for
+e.g. --steps 6 --batch-size 4 --eval-examples 8. With --rounds N the train job and the loop
+take turns N times and the throughput sums over all rounds.
 
 Prints, without pass/fail thresholds:
 1. tokens/s (non-padding tokens over the optimizer steps' time, and over the whole train call)
@@ -46,7 +50,9 @@ REPO = tabular.REPO
 BENCH = Path(__file__).resolve().parent
 RECIPE = "llm_lora"
 tabular.RECIPES[RECIPE] = tabular.TRAINING / "recipes" / RECIPE
-GSM8K = Path(os.environ.get("TRAINYARD_LLM_DATA") or REPO.parent / "shared" / "data" / "llm") / "instructions-2k.jsonl"
+SHARED_GSM8K = Path(os.environ.get("TRAINYARD_LLM_DATA") or REPO.parent / "shared" / "data" / "llm") / "instructions-2k.jsonl"
+# A clone without the shared data: the recipe tests' 48 GSM8K lines (the same file's first 48).
+FIXTURE_GSM8K = tabular.TRAINING / "recipes" / RECIPE / "tests" / "fixtures" / "gsm8k-prompt-completion.jsonl"
 TINY_GPT2 = REPO / "tests" / "fixtures" / "models" / "lm-buddy-fake-gpt2"
 
 
@@ -82,22 +88,30 @@ def run_process(argv: list[str], job_dir: Path, cpus: int, extra_env: dict | Non
             "load": (load, os.getloadavg()[0])}
 
 
-def run_job(job: str, payload: dict, scratch: Path, cpus: int, probe: Path | None = None) -> dict:
+def run_job(job: str, payload: dict, scratch: Path, cpus: int, probe: Path | None = None,
+            module: str = "recipes.llm_lora") -> dict:
     job_dir = Path(tempfile.mkdtemp(prefix=f"{job}-", dir=scratch))
     for sub in ("work", "output", "checkpoint"):
         (job_dir / sub).mkdir()
     (job_dir / "input.json").write_text(json.dumps(payload))
     python = tabular.python_of(RECIPE)
-    entry = [str(BENCH / "finetune_probe.py")] if probe else ["-m", "recipes.llm_lora"]
+    entry = [str(BENCH / "finetune_probe.py")] if probe else ["-m", module]
     result = run_process([python, *entry, job, "--input", str(job_dir / "input.json")], job_dir, cpus,
                          {"BENCH_PROBE_FILE": str(probe)} if probe else None)
     return {**result, "report": json.loads((job_dir / "report.json").read_text())}
 
 
+def gsm8k() -> Path:
+    return SHARED_GSM8K if SHARED_GSM8K.is_file() else FIXTURE_GSM8K
+
+
 def write_data(scratch: Path, n_train: int, n_eval: int) -> tuple[Path, Path]:
-    lines = [line for line in GSM8K.read_text(encoding="utf-8").splitlines() if line.strip()]
+    source = gsm8k()
+    lines = [line for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
     if n_train + n_eval > len(lines):
-        raise SystemExit(f"{GSM8K} has {len(lines)} examples; steps x batch + eval-examples needs {n_train + n_eval}")
+        raise SystemExit(f"{source} has {len(lines)} examples; steps x batch + eval-examples needs {n_train + n_eval}"
+                         + ("" if source == SHARED_GSM8K else f" (the 2,000-line {SHARED_GSM8K} is not here;"
+                            " TRAINYARD_LLM_DATA names its folder)"))
     # The held-out set is the file's tail, so changing --steps or --batch-size never moves it.
     train, held = scratch / "train-input.jsonl", scratch / "eval-input.jsonl"
     train.write_text("\n".join(lines[:n_train]) + "\n", encoding="utf-8")
@@ -143,23 +157,41 @@ def measure(args: argparse.Namespace, scratch: Path) -> dict:
                                      "maxLength": args.max_length}, scratch, cpus)
     data = str(checked["output"])
     pre = run_job("preflight", {"model": model, "data": data, **shape}, scratch, cpus)
-    probe_file = scratch / "probe.json"
     evals = {"evalEverySteps": args.eval_every} if args.eval_every else {}
-    trained = run_job("train", {"model": model, "data": data, **shape, "learningRate": args.learning_rate,
-                                "seed": 0, **evals}, scratch, cpus, probe=probe_file)
-    evaluated = run_job("evaluate", {"model": model, "adapter": str(trained["output"]), "data": data,
-                                     "device": device, "maxLength": args.max_length, "generations": 0},
-                        scratch, cpus)
-    to_receipt = time.monotonic() - started
-
     settings = {"model": model, "data": data, "device": device, "cpus": cpus, "seed": 0, "steps": args.steps,
                 "batchSize": args.batch_size, "maxLength": args.max_length, "rank": args.rank,
                 "learningRate": args.learning_rate}
-    loop = run_loop(settings, scratch, cpus)
+    # The recipe's train job and the plain loop take turns, so other processes on the machine
+    # weigh on both sides alike; the first round's adapter is the one evaluated.
+    rounds, to_receipt, evaluated = [], None, None
+    for n in range(args.rounds):
+        probe_file = scratch / f"probe-{n}.json"
+        trained = run_job("train", {"model": model, "data": data, **shape, "learningRate": args.learning_rate,
+                                    "seed": 0, **evals}, scratch, cpus, probe=probe_file)
+        if evaluated is None:
+            evaluated = run_job("score", {"model": model, "adapter": str(trained["output"]), "data": data,
+                                          "device": device, "maxLength": args.max_length, "generations": 0},
+                                scratch, cpus, module="evaluation_lm")  # the trusted evaluator, in the same env
+            to_receipt = time.monotonic() - started
+        rounds.append({"trained": trained, "probe": json.loads(probe_file.read_text()),
+                       "training": json.loads((trained["output"] / "training.json").read_text()),
+                       "loop": run_loop(settings, scratch, cpus)})
     checkpointed = run_loop({**settings, "gradientCheckpointing": True}, scratch, cpus) if args.loop_checkpointed else None
 
-    probe = json.loads(probe_file.read_text())
-    training = json.loads((trained["output"] / "training.json").read_text())
+    first = rounds[0]
+    trained, training = first["trained"], first["training"]
+    probe = {"tokens": sum(r["probe"]["tokens"] for r in rounds),
+             "paddedPositions": sum(r["probe"]["paddedPositions"] for r in rounds),
+             "stepSeconds": [x for r in rounds for x in r["probe"]["stepSeconds"]],
+             "stepCpuSeconds": [x for r in rounds for x in r["probe"]["stepCpuSeconds"]],
+             "cudaPeakBytes": max((r["probe"].get("cudaPeakBytes") or 0) for r in rounds) or None}
+    loop = {"tokens": sum(r["loop"]["tokens"] for r in rounds),
+            "paddedPositions": sum(r["loop"]["paddedPositions"] for r in rounds),
+            "stepSeconds": [x for r in rounds for x in r["loop"]["stepSeconds"]],
+            "stepCpuSeconds": [x for r in rounds for x in r["loop"]["stepCpuSeconds"]],
+            "wallSeconds": sum(r["loop"]["wallSeconds"] for r in rounds), "finalLoss": first["loop"]["finalLoss"],
+            "load": (rounds[0]["loop"]["load"][0], rounds[-1]["loop"]["load"][1])}
+    train_call_s = sum(r["training"]["trainRuntimeSeconds"] or r["training"]["seconds"] for r in rounds)
     receipt = json.loads((evaluated["output"] / "receipt.json").read_text())
     per_example = json.loads((evaluated["output"] / "per_example.json").read_text())
     preflight = json.loads((pre["output"] / "preflight.json").read_text())
@@ -169,7 +201,7 @@ def measure(args: argparse.Namespace, scratch: Path) -> dict:
     recipe_cpu_s, loop_cpu_s = sum(probe["stepCpuSeconds"]), sum(loop["stepCpuSeconds"])
     recipe_tps = per_second(probe["tokens"], recipe_steps_s)
     loop_tps = per_second(loop["tokens"], loop_steps_s)
-    recipe_call_tps = per_second(probe["tokens"], training["trainRuntimeSeconds"] or training["seconds"])
+    recipe_call_tps = per_second(probe["tokens"], train_call_s)
     loop_wall_tps = per_second(loop["tokens"], loop["wallSeconds"])
     base, adapter = receipt["base"]["meanNll"], receipt["adapter"]["meanNll"]
     improved = sum(1 for b, a in zip(per_example["base"], per_example["adapter"])
@@ -177,20 +209,21 @@ def measure(args: argparse.Namespace, scratch: Path) -> dict:
     if device == "cuda":
         measured_peak, peak_kind = probe.get("cudaPeakBytes"), "torch.cuda.max_memory_allocated"
     else:
-        measured_peak, peak_kind = trained["peakRssBytes"], "max RSS of the train process"
+        measured_peak, peak_kind = max(r["trained"]["peakRssBytes"] for r in rounds), "max RSS of the train process"
     estimate = preflight["memory"]["estimate"]
     return {
         "settings": {"model": args.model, **shape, "cpus": cpus, "learningRate": args.learning_rate,
-                     "evalEverySteps": args.eval_every,
+                     "evalEverySteps": args.eval_every, "rounds": args.rounds, "data": str(gsm8k()),
                      "trainExamples": training["trainExamples"], "evalExamples": receipt["examples"]},
         "machine": {"cpuCount": os.cpu_count(), "platform": platform.platform(),
                     "gpu": preflight["device"].get("name")},
         "tokenLengths": checks["tokens"],
         "throughput": {
             "recipe": {"tokens": probe["tokens"], "stepSeconds": recipe_steps_s, "tokensPerSecond": recipe_tps,
-                       "trainCallSeconds": training["trainRuntimeSeconds"], "trainCallTokensPerSecond": recipe_call_tps,
+                       "trainCallSeconds": train_call_s, "trainCallTokensPerSecond": recipe_call_tps,
                        "paddingShare": share(probe["paddedPositions"], probe["tokens"] + probe["paddedPositions"]),
-                       "stepCpuSeconds": recipe_cpu_s, "load": trained["load"],
+                       "stepCpuSeconds": recipe_cpu_s,
+                       "load": (rounds[0]["trained"]["load"][0], rounds[-1]["trained"]["load"][1]),
                        "reportedTokensPerSecond": training["tokensPerSecond"], "tokensSeen": training["tokensSeen"]},
             "loop": {"tokens": loop["tokens"], "stepSeconds": loop_steps_s, "tokensPerSecond": loop_tps,
                      "wallSeconds": loop["wallSeconds"], "wallTokensPerSecond": loop_wall_tps,
@@ -198,6 +231,11 @@ def measure(args: argparse.Namespace, scratch: Path) -> dict:
                      "stepCpuSeconds": loop_cpu_s, "load": loop["load"],
                      "finalLoss": loop["finalLoss"]},
             "ratioSteps": recipe_tps / loop_tps, "ratioWhole": recipe_call_tps / loop_wall_tps,
+            "perRound": [{"ratioCpu": per_second(r["probe"]["tokens"], sum(r["probe"]["stepCpuSeconds"]))
+                          / per_second(r["loop"]["tokens"], sum(r["loop"]["stepCpuSeconds"])),
+                          "ratioSteps": per_second(r["probe"]["tokens"], sum(r["probe"]["stepSeconds"]))
+                          / per_second(r["loop"]["tokens"], sum(r["loop"]["stepSeconds"])),
+                          "recipeLoad": r["trained"]["load"], "loopLoad": r["loop"]["load"]} for r in rounds],
             # Less sensitive to other processes than wall time: the CPU time each side's steps used.
             "ratioCpu": per_second(probe["tokens"], recipe_cpu_s) / per_second(loop["tokens"], loop_cpu_s),
             "loopCheckpointed": checkpointed and {
@@ -220,12 +258,13 @@ def measure(args: argparse.Namespace, scratch: Path) -> dict:
         "preflight": {
             "estimatedSeconds": preflight["time"]["estimatedSeconds"], "trainJobSeconds": trained["wall"],
             "trainCallSeconds": training["trainRuntimeSeconds"],
+            "preflightPeakRssBytes": pre["peakRssBytes"],
             "timeRatioJob": preflight["time"]["estimatedSeconds"] / trained["wall"],
             "timeRatioTrainCall": preflight["time"]["estimatedSeconds"] / training["trainRuntimeSeconds"],
             "memoryEstimate": estimate, "measuredPeakBytes": measured_peak, "measuredPeakKind": peak_kind,
             "memoryRatio": estimate["total"] / measured_peak if measured_peak else None,
             "importFloorRssBytes": import_floor(scratch, cpus) if device == "cpu" else None,
-            "smokeStepPeakBytes": preflight["smokeStep"]["peakBytes"],
+            "trainPeakRssBytes": [r["trained"]["peakRssBytes"] for r in rounds],
             "smokeStepTokensPerSecond": preflight["smokeStep"]["tokensPerSecond"],
         },
     }
@@ -255,6 +294,10 @@ def print_human(r: dict) -> None:
     print(f"   ratio recipe / loop: {t['ratioSteps']:.3f} (steps), {t['ratioCpu']:.3f} (tokens per CPU-second in the "
           f"steps), {t['ratioWhole']:.3f} (whole train call vs whole loop, the recipe's evaluations and checkpoints "
           f"included)")
+    for n, r in enumerate(t["perRound"], 1):
+        print(f"   round {n}: per CPU-second {r['ratioCpu']:.3f}, per wall-second {r['ratioSteps']:.3f}; load average "
+              f"recipe {r['recipeLoad'][0]:.1f} -> {r['recipeLoad'][1]:.1f}, loop {r['loopLoad'][0]:.1f} -> "
+              f"{r['loopLoad'][1]:.1f}")
     if t["loopCheckpointed"]:
         c = t["loopCheckpointed"]
         print(f"   plain loop with gradient checkpointing: {c['tokensPerSecond']:.1f} tok/s over its steps, "
@@ -269,9 +312,10 @@ def print_human(r: dict) -> None:
           f"(ratio {p['timeRatioJob']:.2f}) and its train call {p['trainCallSeconds']:.1f} s "
           f"(ratio {p['timeRatioTrainCall']:.2f})")
     e = p["memoryEstimate"]
-    print(f"   memory estimate {mib(e['total'])} (weights {mib(e['weights'])}, lora {mib(e['lora'])}, activations "
-          f"{mib(e['activations'])}) vs {p['measuredPeakKind']} {mib(p['measuredPeakBytes'])} "
-          f"(ratio {p['memoryRatio']:.2f}); preflight's own peak {mib(p['smokeStepPeakBytes'])}"
+    parts = ", ".join(f"{k} {mib(e[k])}" for k in ("runtime", "weights", "lora", "optimizer", "activations"))
+    print(f"   memory estimate {mib(e['total'])} ({parts}) vs {p['measuredPeakKind']} {mib(p['measuredPeakBytes'])} "
+          f"(ratio {p['memoryRatio']:.2f}); preflight's smoke steps peaked at {mib(e.get('measuredPeak'))}, its "
+          f"process at {mib(p['preflightPeakRssBytes'])}"
           + (f"; importing the stack alone: {mib(p['importFloorRssBytes'])}" if p["importFloorRssBytes"] else ""))
 
 
@@ -286,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-examples", type=int, default=20, help="held-out GSM8K examples (the file's tail)")
     parser.add_argument("--eval-every", type=int, default=None,
                         help="train's evalEverySteps (default: the recipe's, 4 evaluations per run)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="train job and plain loop take turns this many times (throughput sums over rounds)")
     parser.add_argument("--cpus", type=int, default=2, help="threads for every job and the loop")
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     parser.add_argument("--loop-checkpointed", action="store_true",

@@ -45,9 +45,9 @@ def main(settings_path: str, result_path: str) -> int:
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM
 
-    from recipes.llm_lora.scoring import pad_batch
+    from evaluation_lm.scoring import pad_batch
     from recipes.llm_lora.setup import tokenised_examples
-    from recipes.llm_lora.template import load_tokenizer
+    from evaluation_lm.template import load_tokenizer
 
     s = json.loads(Path(settings_path).read_text())
     device = s["device"]

@@ -63,7 +63,9 @@ export function preflightWords(p: LoraPreflight): PreflightWords {
   const d = p.device;
   const device = `${d.device}${d.name ? ` (${d.name})` : ""}: ${d.ok ? "works" : "does not work"} — a test allocation and one training step took ${d.seconds.toFixed(1)} s${d.bf16 ? "; bf16 supported" : ""}.`;
   const m = p.memory;
-  const memory = `About ${formatBytes(m.estimate.total)} needed (weights ${formatBytes(m.estimate.weights)}, LoRA ${formatBytes(m.estimate.lora)}, activations ${formatBytes(m.estimate.activations)} at ${m.lengthUsed} tokens) of ${formatBytes(m.availableBytes)} available.`;
+  const e = m.estimate;
+  const activations = `activations ${formatBytes(e.activations)} at ${m.lengthUsed} tokens${e.measuredPeak === undefined ? "" : ", measured on the longest batch"}`;
+  const memory = `About ${formatBytes(e.total)} needed (runtime ${formatBytes(e.runtime)}, weights ${formatBytes(e.weights)}, LoRA ${formatBytes(e.lora)}, optimizer ${formatBytes(e.optimizer)}, ${activations}) of ${formatBytes(m.availableBytes)} available.`;
   if (!m.fits) {
     const fitting = m.fitting.length
       ? `Settings that would fit: ${m.fitting.map((f) => `batch size ${f.batchSize} with max length ${f.maxLength}`).join("; ")}.`

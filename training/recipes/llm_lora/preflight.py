@@ -1,19 +1,21 @@
 """Job preflight: before the full run, on the device the user chose.
 
 1. The device works: a small allocation and one forward/backward step of a tiny layer.
-2. A memory estimate (weights, LoRA with optimizer state, activations at maxLength and
-   batchSize) against what the device has free; refused (does_not_fit_memory) with the
-   batch sizes / lengths that would fit.
+2. A memory estimate (memory.py: the runtime and the loaded weights as measured here, LoRA
+   with its gradients, AdamW's moments, activations at maxLength and batchSize) against what
+   the device has; refused (does_not_fit_memory) with the batch sizes / lengths that would
+   fit, before any step runs.
 3. A measured smoke step of the real model with LoRA on the longest training examples
-   (padded to the longest, so an out-of-memory shows here, not at step 120), turned into a
-   time estimate; with maxMinutes, refused (over_budget) with the steps that would fit.
+   (padded to the longest, so an out-of-memory shows here, not at step 120). Its measured
+   memory replaces the formula's activations (refused as in 2 if the measured setup does not
+   fit) and its speed becomes a time estimate; with maxMinutes, refused (over_budget) with
+   the steps that would fit.
 Output: preflight.json.
 """
 
 from __future__ import annotations
 
 import math
-import resource
 import time
 
 from trainyard_recipe import BadInput, JobContext, requires
@@ -21,7 +23,7 @@ from trainyard_recipe.atomic import write_json_atomic
 from trainyard_recipe.events import phase
 
 from .fields import existing_path, number
-from .memory import available, estimate
+from .memory import Baseline, Meter, activations_of_step, available, estimate, formula_activations
 from .model_folder import resolve_model_dir
 from evaluation_lm.scoring import pad_batch
 from .setup import LoraSettings, check_data_dir, chosen_device, load_model, tokenised_examples, use_bf16
@@ -61,22 +63,32 @@ def _batch(items, batch_size: int, pad_id: int, device: str):
     return ids.to(device), attention.to(device), labels.to(device), ids.shape[1]
 
 
-def _peak_bytes(device: str) -> int:
-    import torch
-
-    if device == "cuda":
-        return int(torch.cuda.max_memory_allocated())
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
-
-
-def _fitting(config, parameters, trainable, batch, length, bf16, free) -> list[dict]:
+def _fitting(config, base: Baseline, batch: int, length: int, bf16: bool, free: int, scale: float) -> list[dict]:
+    """Up to 4 (batchSize, maxLength) pairs whose estimate fits: the largest length per batch
+    size. `scale` is measured / formula activations of the smoke step (1 before it ran)."""
     options = []
     for b in sorted({batch // 2 ** k for k in range(0, 8) if batch // 2 ** k >= 1}, reverse=True):
         for n in sorted({length // 2 ** k for k in range(0, 5) if length // 2 ** k >= 64}, reverse=True):
-            if estimate(config, parameters, trainable, b, n, bf16)["total"] <= free:
+            if estimate(base, formula_activations(config, b, n, bf16) * scale)["total"] <= free:
                 options.append({"batchSize": b, "maxLength": n})
                 break
     return options[:4]
+
+
+def _refuse_memory(ctx: JobContext, report: dict, memory: dict, free: int, fitting: list[dict], device: str,
+                   measured: bool):
+    report["memory"].update(estimate=memory, fits=False, fitting=fitting)
+    write_json_atomic(ctx.output_dir / "preflight.json", report)
+    gib = 2 ** 30
+    raise BadInput(f"this setup needs about {memory['total'] / gib:.1f} GiB ({_parts(memory)}"
+                   f"{', measured on the longest batch' if measured else ''}) but {device} has "
+                   f"{free / gib:.1f} GiB for this job; settings that would fit: {fitting or 'none'}",
+                   code="does_not_fit_memory", details={"fitting": fitting})
+
+
+def _parts(memory: dict) -> str:
+    return ", ".join(f"{name} {memory[name] / 2 ** 20:,.0f} MiB"
+                     for name in ("runtime", "weights", "lora", "optimizer", "activations"))
 
 
 @requires("model", "data")
@@ -99,33 +111,39 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
     bf16 = use_bf16(device)
 
     phase(ctx, "preparing_data", step="preflight")
+    # What the train job imports besides (TRL's trainer pulls in accelerate and datasets), so
+    # the runtime measured below is the train job's.
+    from trl import SFTConfig, SFTTrainer  # noqa: F401
+
+    meter = Meter(device)
     report: dict = {"version": 1, "device": device_check(device)}
     tokenizer = load_tokenizer(model_dir)
     items, _ = tokenised_examples(tokenizer, data_dir, "train.jsonl", max_length)
     if not items:
         raise BadInput("no training example has an answer token left within maxLength", code="no_usable_example")
-    model = get_peft_model(load_model(model_dir, device), lora.peft_config())
+    runtime = meter.now()
+    model = load_model(model_dir, device)
+    parameters = sum(p.numel() for p in model.parameters())
+    weights = max(parameters * 4, meter.now() - runtime)  # fp32; pages still in the file count once read
+    model = get_peft_model(model, lora.peft_config())
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
-    parameters = sum(p.numel() for p in model.parameters()) - trainable  # the base's; LoRA is counted apart
-    longest = max(len(i.input_ids) for i in items)
-    memory = estimate(model.config, parameters, trainable, batch, min(max_length, longest), bf16)
-    free = available(device)
-    report["memory"] = {"estimate": memory, "availableBytes": free, "fits": memory["total"] <= free,
-                        "lengthUsed": min(max_length, longest)}
+    base = Baseline(runtime=runtime, weights=weights, trainable=trainable)
+    length = min(max_length, max(len(i.input_ids) for i in items))
+    formula = formula_activations(model.config, batch, length, bf16)
+    memory = estimate(base, formula)
+    free = available(device, meter)
+    report["memory"] = {"estimate": memory, "availableBytes": free, "fits": True, "lengthUsed": length}
     if memory["total"] > free:
-        report["memory"]["fitting"] = _fitting(model.config, parameters, trainable, batch, min(max_length, longest),
-                                               bf16, free)
-        write_json_atomic(ctx.output_dir / "preflight.json", report)
-        raise BadInput(f"this setup needs about {memory['total'] / 2**30:.1f} GiB but {device} has "
-                       f"{free / 2**30:.1f} GiB free; settings that would fit: {report['memory']['fitting'] or 'none'}",
-                       code="does_not_fit_memory", details={"fitting": report["memory"]["fitting"]})
+        _refuse_memory(ctx, report, memory, free, _fitting(model.config, base, batch, length, bf16, free, 1.0),
+                       device, measured=False)
 
     setup_done = time.monotonic()
     ids, attention, labels, width = _batch(items, batch, tokenizer.pad_token_id, device)
     optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)
-    seconds = []
+    seconds, peaks = [], []
     model.train()
     for _ in range(2):  # the first step pays for allocation and kernel choice; the second is the measure
+        meter.reset_peak()
         started = time.monotonic()
         with torch.autocast(device_type=device, dtype=torch.bfloat16, enabled=bf16):
             loss = model(input_ids=ids, attention_mask=attention, labels=labels).loss
@@ -135,6 +153,14 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
         if device == "cuda":
             torch.cuda.synchronize()
         seconds.append(time.monotonic() - started)
+        peaks.append(meter.peak())
+    activations = activations_of_step(peaks, base)
+    memory = estimate(base, activations, measured_peak=max(peaks))
+    report["memory"]["estimate"] = memory
+    if memory["total"] > free:
+        _refuse_memory(ctx, report, memory, free,
+                       _fitting(model.config, base, batch, length, bf16, free, activations / max(formula, 1)),
+                       device, measured=True)
     loss = loss.detach()
     if not math.isfinite(float(loss)):
         raise BadInput(f"the smoke step's loss is {float(loss)}; the model or data produce no finite loss",
@@ -153,8 +179,7 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
     eval_s = EVAL_PASSES * sum(len(i.input_ids) for i in eval_items) / (3 * tokens_per_s)
     estimate_s = setup_s + steps_s + eval_s
     report["smokeStep"] = {"batchSize": batch, "length": width, "seconds": [round(s, 3) for s in seconds],
-                           "loss": float(loss), "tokensPerSecond": round(tokens_per_s, 1),
-                           "peakBytes": _peak_bytes(device), "longestFirst": True}
+                           "loss": float(loss), "tokensPerSecond": round(tokens_per_s, 1), "longestFirst": True}
     report["time"] = {"plannedSteps": planned_steps, "plannedTokens": int(planned_tokens),
                       "estimatedSeconds": round(estimate_s, 1), "cpus": ctx.cpus,
                       "note": f"about {max(1, round(estimate_s / 60))} min for {planned_steps} steps on {device}"

@@ -108,12 +108,34 @@ def _callback(ctx: JobContext, total_steps: int, max_seconds: float | None, stop
     return Progress()
 
 
+def lean_trainer_class():
+    """SFTTrainer whose loss is the model's own cross-entropy on the same labels.
+
+    TRL's compute_loss runs its fused LM head, which on every step also computes the entropy
+    and the top-1 accuracy over the whole vocabulary for its logs, and on a device without
+    Triton scores every position (prompt and padding too) in tiles and projects through the
+    LM head a second time in backward. The model's loss is the same objective: -100 outside
+    the answer tokens, summed over the accumulated batch's answer tokens (num_items_in_batch)
+    as TRL sums it. TRL's data preparation, collator, checkpoints and logs stay as they are.
+    """
+    from transformers import Trainer
+    from trl import SFTTrainer
+
+    class LeanSFTTrainer(SFTTrainer):
+        def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+            # use_cache off as in TRL's: a training forward needs no key/value cache
+            return Trainer.compute_loss(self, model, {**inputs, "use_cache": False}, return_outputs=return_outputs,
+                                        num_items_in_batch=num_items_in_batch)
+
+    return LeanSFTTrainer
+
+
 def build_trainer(model, tokenizer, train_items, eval_items, s: dict, device: str, total_steps: int,
                   checkpoint_dir: Path, callbacks: list):
-    """TRL's SFTTrainer on pre-tokenised examples (completion_mask 0 -> label -100), with
-    batches grouped by length: the Trainer's length-grouped sampler puts the batch holding the
-    longest example first."""
-    from trl import SFTConfig, SFTTrainer
+    """SFTTrainer (lean_trainer_class) on pre-tokenised examples (completion_mask 0 -> label
+    -100), with batches grouped by length: the Trainer's length-grouped sampler puts the
+    batch holding the longest example first."""
+    from trl import SFTConfig
 
     config = SFTConfig(
         output_dir=str(checkpoint_dir), max_steps=total_steps, per_device_train_batch_size=s["batchSize"],
@@ -131,9 +153,9 @@ def build_trainer(model, tokenizer, train_items, eval_items, s: dict, device: st
         # recomputing them cost 28 % of each step on CPU (bench/finetune.py, docs/benchmarks.md).
         activation_checkpointing=False,
     )
-    return SFTTrainer(model=model, args=config, train_dataset=as_dataset(train_items),
-                      eval_dataset=as_dataset(eval_items) if eval_items else None, processing_class=tokenizer,
-                      callbacks=callbacks)
+    return lean_trainer_class()(model=model, args=config, train_dataset=as_dataset(train_items),
+                                eval_dataset=as_dataset(eval_items) if eval_items else None,
+                                processing_class=tokenizer, callbacks=callbacks)
 
 
 @requires("model", "data")

@@ -26,8 +26,8 @@ def test_preflight_checks_the_device_estimates_memory_and_times_a_real_step(tmp_
     report = json.loads((ctx.output_dir / "preflight.json").read_text())
     assert report["device"]["device"] == "cpu" and report["device"]["ok"] is True
     memory = report["memory"]
-    assert memory["fits"] and memory["estimate"]["weights"] == 102_640 * 4
-    assert memory["estimate"]["total"] == sum(v for k, v in memory["estimate"].items() if k != "total")
+    assert memory["fits"] and memory["estimate"]["weights"] >= 102_640 * 4  # measured; at least fp32 parameters
+    assert memory["estimate"]["total"] == sum(v for k, v in memory["estimate"].items() if k not in ("total", "measuredPeak"))
     step = report["smokeStep"]
     assert step["length"] == 64 and step["batchSize"] == 2 and math.isfinite(step["loss"])  # longest examples, cut at 64
     # The steps at the measured rate, plus the loading and evaluation passes the basis names (rounded to 0.1 s).
