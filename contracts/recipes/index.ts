@@ -11,6 +11,7 @@ import { evaluation } from "./evaluation";
 import { evaluationLm } from "./evaluation-lm";
 import { exportRecipe } from "./export";
 import { llmLora } from "./llm-lora";
+import { serveLlm, serveTabular } from "./serving";
 import { tabular } from "./tabular";
 
 export * from "./common";
@@ -19,9 +20,10 @@ export * from "./evaluation";
 export * from "./evaluation-lm";
 export * from "./export";
 export * from "./llm-lora";
+export * from "./serving";
 export * from "./tabular";
 
-export const RECIPES = { data, tabular, evaluation, "evaluation-lm": evaluationLm, export: exportRecipe, "llm-lora": llmLora } as const;
+export const RECIPES = { data, tabular, evaluation, "evaluation-lm": evaluationLm, export: exportRecipe, "llm-lora": llmLora, "serve-tabular": serveTabular, "serve-llm": serveLlm } as const;
 
 export type RecipeName = keyof typeof RECIPES;
 export type JobName<R extends RecipeName> = keyof (typeof RECIPES)[R] & string;

@@ -12,6 +12,8 @@ export const RECIPE_JSON_FILES: Record<RecipeName, string> = {
   evaluation: "training/evaluation/recipe.json",
   "evaluation-lm": "training/evaluation_lm/recipe.json",
   "llm-lora": "training/recipes/llm_lora/recipe.json",
+  "serve-tabular": "training/serving/tabular/recipe.json",
+  "serve-llm": "training/serving/llm/recipe.json",
 };
 
 interface RecipeJson {
