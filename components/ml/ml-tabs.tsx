@@ -10,6 +10,7 @@ export function MlTabs({ projectId }: { projectId: string }) {
     { href: `${base}/data`, label: "Data" },
     { href: `${base}/experiments`, label: "Experiments" },
     { href: `${base}/models`, label: "Models" },
+    { href: `${base}/deployments`, label: "Deployments" },
   ];
   return (
     <nav aria-label="Machine learning" className="-mx-4 overflow-x-auto px-4">

@@ -4,14 +4,15 @@
  * that deployment predicts through POST /api/deployments/:id/predict; a wrong, revoked or
  * other deployment's key is refused (401), and so is the key anywhere but its own routes;
  * rows that do not match the feature schema are refused field by field; stop → health says
- * stopped and predict answers 503; a switch and a rollback are new releases.
+ * stopped and predict answers 503; a switch and a rollback are new releases. A resident
+ * release runs in its own serving process: kill -9 of it makes the deployment failed.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
-import { makeTestHome, REPO, startTestServer, waitFor, type TestServer } from "@/server/testing/server-harness";
+import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
@@ -26,6 +27,7 @@ async function cliJson(url: string, args: string[]) {
 
 describe("a deployment of a registered tabular version", { timeout: 600_000 }, () => {
   let server: TestServer;
+  let home: TestHome;
   let a: { id: string; urls: { predict: string; health: string } };
   let b: { id: string };
   let keyA = "";
@@ -39,7 +41,7 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
   beforeAll(async () => {
-    const home = makeTestHome();
+    home = makeTestHome();
     server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
     const projectId = (await server.client.projects.create.mutate({ name: "Default" })).id;
     const uploaded = await upload(server, projectId, "penguins.csv", readFileSync(PENGUINS));
@@ -148,9 +150,24 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     const answer = await call(r.urls.predict, key, { rows: [ROW, GENTOO] });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect((answer.body.predictions as { prediction: string }[]).map((p) => p.prediction)).toEqual(["Adelie", "Gentoo"]);
+
+    // kill -9 of the serving process: the reconcile loop sees its job end and says so.
+    const serving = (await server.client.jobs.list.query({ limit: 100 })).find((j) => j.recipe === "serve-tabular" && j.state === "running")!;
+    const receipt = JSON.parse(readFileSync(path.join(home.workerHome, "receipts", `${serving.workerJobId}.json`), "utf8")) as { recipeProcess: { pid: number } };
+    process.kill(receipt.recipeProcess.pid, "SIGKILL");
+    const failed = await waitFor("the deployment to notice", async () => {
+      const h = await call(r.urls.health, key);
+      return h.body.state === "failed" ? h.body : undefined;
+    }, 60_000, 250);
+    expect(String(failed.reason)).toMatch(/serving process ended/);
+    expect((await call(r.urls.predict, key, { rows: [ROW] })).status).toBe(503);
+
+    // Resume starts a fresh process for the same release; stop ends it and waits for it.
+    expect((await cliJson(server.url, ["deployments", "resume", "resident-api"])).json).toMatchObject({ state: "loading" });
+    await waitFor("the resident release to load again", async () => ((await call(r.urls.health, key)).body.state === "ready" ? true : undefined), 240_000, 500);
     const stopped = await cliJson(server.url, ["deployments", "stop", "resident-api"]);
     expect(stopped.json).toMatchObject({ state: "stopped" });
     const jobs = await server.client.jobs.list.query({ limit: 100 });
-    expect(jobs.filter((j) => j.recipe === "serve-tabular").map((j) => j.state)).toEqual(["cancelled"]);
+    expect(jobs.filter((j) => j.recipe === "serve-tabular").map((j) => j.state).sort()).toEqual(["cancelled", "failed"]);
   });
 });

@@ -1,9 +1,9 @@
 /** `trainyard deploy MODEL[:VERSION|@ALIAS]` and `trainyard deployments list|show|switch|rollback|stop|resume|keys` against the running server. */
-import { TRPCClientError } from "@trpc/client";
 import { CliError } from "../cli-error";
 import { parseSubcommand } from "../subcommand-args";
 import { connect, withRetry, type Connection } from "../api-client";
 import { projectId } from "./experiments";
+import { refusalsKept } from "./models";
 import { deploymentJson, deploymentLine, keyLine, type DeploymentOut } from "./deploy-format";
 
 const DEPLOY_USAGE = `Usage:
@@ -29,17 +29,6 @@ const print = (json: boolean, value: unknown, text: () => string) => console.log
 function number(text: string | undefined, what: string, usage: string): number {
   if (!text || !/^[1-9]\d*$/.test(text)) throw new CliError(`${what} must be a whole number ≥ 1 (got ${text ?? "nothing"}).\n${usage}`, 2);
   return Number(text);
-}
-
-/** A server refusal keeps its precise reason (stale_revision, export_missing, name_taken…) as the CLI code. */
-async function refusalsKept<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    const code = err instanceof TRPCClientError ? (err.data as { details?: { code?: unknown } } | undefined)?.details?.code : undefined;
-    if (typeof code === "string") throw new CliError(err instanceof Error ? err.message : String(err), 1, code);
-    throw err;
-  }
 }
 
 /** `name:3` → version 3; `name@staging` → alias; `name` → alias "selected". */

@@ -35,7 +35,7 @@ function number(text: string | undefined, what: string): number {
 }
 
 /** A server refusal keeps its precise reason (stale_revision, needs_acknowledgement…) as the CLI code. */
-async function refusalsKept<T>(call: () => Promise<T>): Promise<T> {
+export async function refusalsKept<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
