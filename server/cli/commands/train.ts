@@ -114,9 +114,12 @@ export async function trainCommand(argv: string[]): Promise<number> {
   for (const a of defaults.appliedActions) log(`  applied: ${a}`);
 
   const dataIssues = checks.issues.map((i) => ({ code: i.code, columns: i.columns, severity: i.severity }));
+  // One opId for every retry: a start the server received before the connection dropped
+  // returns that experiment again instead of starting a second one.
+  const startOpId = randomUUID();
   const exp = await withRetry(() =>
     conn.api.experiments.start.mutate({
-      opId: randomUUID(),
+      opId: startOpId,
       projectId: project.id,
       datasetId,
       ...(targetId ? { targetId } : {}),
