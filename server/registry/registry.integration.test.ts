@@ -18,6 +18,7 @@ import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
 import { copyVersionUpTo } from "./bound-copies";
+import { refusal } from "./registry-test-support";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 const REAL_TRAINING = { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") };
@@ -31,18 +32,6 @@ function filesNamed(dir: string, name: string): string[] {
     const full = path.join(dir, e.name);
     return e.isDirectory() ? filesNamed(full, name) : e.name === name ? [full] : [];
   });
-}
-
-/** What the server refused with: the tRPC code and the precise reason in details.code. */
-async function refusal(p: Promise<unknown>): Promise<{ code: string; reason: string | undefined; message: string; details: Record<string, unknown> | null }> {
-  try {
-    await p;
-  } catch (err) {
-    if (!(err instanceof TRPCClientError)) throw err;
-    const data = err.data as { code: string; details: Record<string, unknown> | null };
-    return { code: data.code, reason: data.details?.code as string | undefined, message: err.message, details: data.details };
-  }
-  throw new Error("expected a refusal, got an answer");
 }
 
 async function cliJson(url: string, args: string[]) {
