@@ -13,7 +13,7 @@ import { deploymentView, findDeployment } from "./deployment-views";
 import { ZRollbackInput, ZStopResumeInput, ZSwitchInput, type ReleaseKind, type TRollbackInput, type TStopResumeInput, type TSwitchInput } from "./deployments.schema";
 import { servableVersion, versionByNumber } from "./pick-release";
 import { stopServing } from "./resident-serving";
-import { bringDown, loadRelease } from "./serving-runner";
+import { bringDown, inFlight, loadRelease } from "./serving-runner";
 
 async function atRevision(tx: Tx, id: string, expected: number) {
   const d = await findDeployment(tx, id);
@@ -44,7 +44,9 @@ export async function release(db: Db, id: string, expected: number, versionId: s
     return { d, r };
   });
   // On demand the next request's job reads the new version: nothing to load first.
-  const loaded = d.mode === "on_demand" ? ({ ok: true } as const) : await loadRelease(db, d.targetId, r.id);
+  const busy = inFlight();
+  busy.add(id);
+  const loaded = await (d.mode === "on_demand" ? Promise.resolve({ ok: true } as const) : loadRelease(db, d.targetId, r.id)).finally(() => busy.delete(id));
   if (!loaded.ok) {
     await stopServing(db, r.id);
     await moveDeployment(db, id, "ready", `Release ${r.number} did not load (${loaded.why}); the previous release still serves.`);

@@ -12,6 +12,7 @@ import { release } from "./deployment-actions";
 import { moveDeployment } from "./deployment-store";
 import { servableVersion } from "./pick-release";
 import { servingJobOf } from "./resident-serving";
+import { inFlight, startUp } from "./serving-runner";
 import { aliasTarget } from "@/server/registry/promote";
 
 const OWNER = { kind: "policy" as const, name: "follows alias" };
@@ -40,7 +41,26 @@ async function followAliases(db: Db, log: (line: string) => void): Promise<void>
   }
 }
 
+/** How long a `loading` deployment may wait for the load its request started. */
+const ORPHAN_AFTER_MS = 10_000;
+
+/**
+ * A load or switch that no process is carrying on (the server restarted in the middle):
+ * a `loading` deployment is brought up again (its serving job, found by release, may still
+ * be running); a `switching` one goes back to its current release, which never stopped.
+ */
+async function resumeOrphans(db: Db, log: (line: string) => void): Promise<void> {
+  const before = new Date(Date.now() - ORPHAN_AFTER_MS);
+  const orphans = await db.deployment.findMany({ where: { mode: "resident", state: { in: ["loading", "switching"] }, updatedAt: { lt: before } } });
+  for (const d of orphans) {
+    if (inFlight().has(d.id)) continue;
+    if (d.state === "loading") await startUp(db, d.id, log);
+    else await moveDeployment(db, d.id, "ready", "The switch was interrupted (the server restarted); the current release still serves.").catch(() => null);
+  }
+}
+
 export async function reconcileDeployments(db: Db, log: (line: string) => void): Promise<void> {
   await noticeEndedServing(db);
+  await resumeOrphans(db, log);
   await followAliases(db, log);
 }

@@ -14,7 +14,8 @@ import { createKey, listKeys, revokeKey } from "./deployment-keys";
 import { recordRequest, statsOf } from "./deployment-stats";
 import { deploymentView, findDeployment } from "./deployment-views";
 import { verifyKey } from "./key-check";
-import { startUp } from "./serving-runner";
+import { inFlight, startUp } from "./serving-runner";
+import { reconcileDeployments } from "./deployments-reconcile";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -115,5 +116,22 @@ describe("per-release aggregates", () => {
     await recordRequest(db, { releaseId, deploymentId: id, ms: 40 });
     await recordRequest(db, { releaseId, deploymentId: id, ms: 70_000, errorClass: "not_ready" });
     expect(await statsOf(db, id)).toEqual([{ releaseId, requests: 3, errors: { not_ready: 1 }, latencyMs: { "5": 1, "50": 1, inf: 1 } }]);
+  });
+});
+
+describe("a load or switch no process carries on (a restart in the middle)", () => {
+  it("puts an interrupted resident switch back on its current release, and leaves one in progress alone", async () => {
+    const { id, releaseId } = await seedDeployment("orphan-a", "switching");
+    const busy = await seedDeployment("orphan-b", "switching");
+    const old = new Date(Date.now() - 60_000);
+    await db.deployment.updateMany({ where: { id: { in: [id, busy.id] } }, data: { mode: "resident", updatedAt: old } });
+    inFlight().add(busy.id);
+    try {
+      await reconcileDeployments(db, () => {});
+    } finally {
+      inFlight().delete(busy.id);
+    }
+    expect(await findDeployment(db, id)).toMatchObject({ state: "ready", currentReleaseId: releaseId, reason: expect.stringMatching(/interrupted/) });
+    expect((await findDeployment(db, busy.id)).state).toBe("switching");
   });
 });

@@ -55,5 +55,20 @@ export async function bringDown(db: Db, deploymentId: string): Promise<void> {
 export async function startUp(db: Db, deploymentId: string, log: (line: string) => void = (l) => console.error(l)): Promise<void> {
   const d = await findDeployment(db, deploymentId);
   if (d.mode === "on_demand") return bringUp(db, deploymentId);
-  void bringUp(db, deploymentId).catch((err: unknown) => log(`deployment ${deploymentId}: bringing it up failed: ${err instanceof Error ? err.stack : String(err)}`));
+  const busy = inFlight();
+  if (busy.has(deploymentId)) return;
+  busy.add(deploymentId);
+  void bringUp(db, deploymentId)
+    .catch((err: unknown) => log(`deployment ${deploymentId}: bringing it up failed: ${err instanceof Error ? err.stack : String(err)}`))
+    .finally(() => busy.delete(deploymentId));
+}
+
+// On globalThis: route handlers (Next's bundle) start loads, the reconcile loop (the server
+// entry) checks them, and each has its own copy of this module.
+const IN_FLIGHT = Symbol.for("trainyard.deploymentLoads");
+
+/** Deployments this process is bringing up now. */
+export function inFlight(): Set<string> {
+  const g = globalThis as { [IN_FLIGHT]?: Set<string> };
+  return (g[IN_FLIGHT] ??= new Set());
 }
