@@ -217,13 +217,13 @@ export type LoraChecks = z.infer<typeof ZLoraChecks>;
  * memory.py estimate, in bytes: total is the sum of the parts. runtime and weights are
  * measured in the preflight process (runtime is about 0 on a GPU); activations are the formula's
  * until the smoke steps ran, then their measured memory, and measuredPeak (then present) is
- * the highest the process reached in them (cpu: resident set; cuda: torch's allocations).
+ * the highest the process reached in them (cpu: resident set; cuda: torch's allocations; MPS
+ * reports no peak, so there the formula's activations stay and measuredPeak is absent).
  */
 const memoryParts = { runtime: count, weights: count, lora: count, optimizer: count, activations: count, total: count };
 const sumsUp = (e: { runtime: number; weights: number; lora: number; optimizer: number; activations: number; total: number }) =>
   e.total === e.runtime + e.weights + e.lora + e.optimizer + e.activations;
 const ZMemoryEstimate = z.strictObject({ ...memoryParts, measuredPeak: count.optional() }).refine(sumsUp, "total is the sum of the parts");
-const ZMeasuredMemoryEstimate = z.strictObject({ ...memoryParts, measuredPeak: count }).refine(sumsUp, "total is the sum of the parts");
 
 const memoryFields = { estimate: ZMemoryEstimate, availableBytes: count, lengthUsed: z.int().positive() };
 
@@ -248,7 +248,7 @@ const preflightFields = {
 export const ZLoraPreflight = z.union([
   z.strictObject({
     ...preflightFields,
-    memory: z.strictObject({ ...memoryFields, estimate: ZMeasuredMemoryEstimate, fits: z.literal(true) }),
+    memory: z.strictObject({ ...memoryFields, fits: z.literal(true) }),
     smokeStep: z.strictObject({
       batchSize: z.int().positive(),
       /** Padded width of the batch of the longest examples. */

@@ -18,7 +18,8 @@ activations: the smoke steps' peak above runtime + weights, less the LoRA and Ad
     (batch*length*vocab fp32, x3 for the loss and its gradient), scaled by how far that
     formula was from the measured step when one was measured.
 measuredPeak: the highest the process (cpu: resident set; cuda: torch's allocations) reached
-    during the smoke steps, for comparison; not a part of total.
+    during the smoke steps, for comparison; not a part of total. MPS reports no peak: there
+    the activations stay the formula's and there is no measuredPeak.
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ class Meter:
 
     def __init__(self, device: str) -> None:
         self.device = device
+        # MPS reports no peak: there the estimate keeps the formula's activations.
+        self.measures_peak = device in ("cpu", "cuda")
 
     def now(self) -> int:
         if self.device == "cuda":
@@ -111,7 +114,7 @@ class Meter:
 
             return int(torch.cuda.max_memory_allocated())
         if self.device == "mps":
-            return self.now()  # MPS reports no peak; the smoke step is read right after it
+            return self.now()
         if sys.platform == "linux":
             for line in _STATUS.read_text().splitlines():
                 if line.startswith("VmHWM:"):

@@ -154,13 +154,16 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
             torch.cuda.synchronize()
         seconds.append(time.monotonic() - started)
         peaks.append(meter.peak())
-    activations = activations_of_step(peaks, base)
-    memory = estimate(base, activations, measured_peak=max(peaks))
+    if meter.measures_peak:
+        activations = activations_of_step(peaks, base)
+        memory = estimate(base, activations, measured_peak=max(peaks))
+    else:
+        activations, memory = formula, estimate(base, formula)
     report["memory"]["estimate"] = memory
     if memory["total"] > free:
         _refuse_memory(ctx, report, memory, free,
                        _fitting(model.config, base, batch, length, bf16, free, activations / max(formula, 1)),
-                       device, measured=True)
+                       device, measured=meter.measures_peak)
     loss = loss.detach()
     if not math.isfinite(float(loss)):
         raise BadInput(f"the smoke step's loss is {float(loss)}; the model or data produce no finite loss",
