@@ -102,6 +102,10 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
   });
 
   it("refuses a wrong key, another deployment's key, and the key on any other route", async () => {
+    // No owner password is set on this server, so every other route lets a local caller in;
+    // a deployment's routes still want a key.
+    expect((await call(a.urls.predict, null, { rows: [ROW] })).status).toBe(401);
+    expect((await call(a.urls.health, null)).status).toBe(401);
     expect((await call(a.urls.predict, `${keyA}x`, { rows: [ROW] })).status).toBe(401);
     expect((await call(a.urls.predict, keyB, { rows: [ROW] })).status).toBe(401);
     expect((await call(`${server.url}/api/deployments/${b.id}/health`, keyA)).status).toBe(401);

@@ -32,7 +32,7 @@ type DeploymentHandler = (req: Request, deploymentId: string) => Promise<Respons
 
 /**
  * For a deployment's public routes: a key of THIS deployment (checked by the guard, which
- * let it reach no other path), or the owner as `guarded` allows. A key of another
+ * let it reach no other path), or a signed-in owner or API token as `guarded` allows. A key of another
  * deployment never gets here; should it, it reads as no caller at all.
  */
 export function guardedDeployment(access: Access, handler: DeploymentHandler) {
@@ -44,6 +44,11 @@ export function guardedDeployment(access: Access, handler: DeploymentHandler) {
       return handler(req, id);
     }
     const caller = routeCaller(req, access);
-    return caller instanceof Response ? caller : handler(req, id);
+    if (caller instanceof Response) return caller;
+    // Authenticated by default: a server with no owner password lets every local caller in
+    // as "open", but a deployment answers only to its key or a signed-in owner / token, so
+    // another program or user on the machine cannot call a model by guessing its id.
+    if (caller.kind === "open") return errorResponse(new DomainError("UNAUTHORIZED", "A deployment answers only to one of its keys (create one with `trainyard deployments keys create`), or a signed-in owner or API token.", { code: "deployment_key_required" }), "Calling a deployment");
+    return handler(req, id);
   };
 }
