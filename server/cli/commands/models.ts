@@ -29,6 +29,16 @@ async function findModel(conn: Connection, project: string, ref: string): Promis
   return m;
 }
 
+/** The project of an experiment of either kind: experiments.get refuses a fine-tune, finetune.get answers NOT_FOUND for a tabular one. */
+async function experimentProject(conn: Connection, id: string): Promise<string> {
+  try {
+    return (await withRetry(() => conn.api.finetune.get.query({ id }))).experiment.projectId;
+  } catch (err) {
+    if (!(err instanceof CliError && err.code === "not_found")) throw err;
+  }
+  return (await withRetry(() => conn.api.experiments.get.query({ id }))).projectId;
+}
+
 function number(text: string | undefined, what: string): number {
   if (!text || !/^[1-9]\d*$/.test(text)) throw new CliError(`${what} must be a whole number ≥ 1 (got ${text ?? "nothing"}).\n${USAGE}`, 2);
   return Number(text);
@@ -82,8 +92,7 @@ export async function modelsCommand(argv: string[]): Promise<number> {
     case "register": {
       const experimentId = need(values.experiment, "--experiment ID");
       const name = need(values.model, "--model NAME");
-      const exp = await withRetry(() => conn.api.experiments.get.query({ id: experimentId }));
-      const models = await withRetry(() => conn.api.models.list.query({ projectId: exp.projectId }));
+      const models = await withRetry(async () => conn.api.models.list.query({ projectId: await experimentProject(conn, experimentId) }));
       const existing = models.find((x) => x.id === name || sameName(x.name, name));
       // The experiment is the operation id, so a retried registration answers the same version.
       const r = await refusalsKept(() =>
