@@ -29,6 +29,10 @@ def check_socket_path(path: Path) -> None:
 class UnixHttpServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
     allow_reuse_address = False
+    # socketserver's default backlog of 5 made a burst of connections fail at connect with EAGAIN
+    # (a Unix socket does not wait like TCP): bench/serve.ts at concurrency 8 through the route.
+    # Admission (concurrency + maxQueue -> 429 with Retry-After) is the limit meant to refuse.
+    request_queue_size = 128
 
     def __init__(self, path: Path, handler: type[BaseHTTPRequestHandler]) -> None:
         check_socket_path(path)
