@@ -100,7 +100,9 @@ describe("a locked server on loopback, no proxy", () => {
     const after = rssBytes(server.child.pid!);
     expect(answer.status).toBe(413);
     expect(answer.sent).toBe(200 * MiB); // the whole body went out: the server read and dropped it
-    expect(after - before).toBeLessThan(50 * MiB);
+    // Buffered, the body would add at least its 200 MiB; read and dropped, only chunks the
+    // garbage collector has not yet freed remain (up to ~60 MiB on a loaded CI machine).
+    expect(after - before).toBeLessThan(100 * MiB);
   });
 
   it("cuts the connection of a refused body that is still coming after a short grace", async () => {
