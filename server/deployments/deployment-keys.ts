@@ -7,7 +7,7 @@ import type { Db } from "@/server/db/client";
 import { notFound } from "@/server/errors";
 import { findDeployment } from "./deployment-views";
 import type { KeyView } from "./deployments.schema";
-import { DEPLOYMENT_KEY_TAG } from "./key-check";
+import { DEPLOYMENT_KEY_TAG } from "@/server/auth/deployment-key-check";
 
 export async function createKey(db: Db, deploymentId: string, name: string): Promise<{ id: string; key: string }> {
   await findDeployment(db, deploymentId);

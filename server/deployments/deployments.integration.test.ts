@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
@@ -20,6 +21,9 @@ const MODEL = "Penguin species";
 const ROW = { island: "Torgersen", bill_length_mm: 39.1, bill_depth_mm: 18.7, flipper_length_mm: 181, body_mass_g: 3750, sex: "male", year: 2007 };
 const GENTOO = { island: "Biscoe", bill_length_mm: 47.5, bill_depth_mm: 14.2, flipper_length_mm: 215, body_mass_g: 5400, sex: "female", year: 2008 };
 
+/** What `trainyard deploy --json` prints, as far as these tests read it. */
+const ZMade = z.object({ id: z.string().min(1), urls: z.object({ predict: z.string(), health: z.string() }) });
+
 async function cliJson(url: string, args: string[]) {
   const r = await runCli(url, [...args, "--json"]).done;
   return { code: r.code, json: JSON.parse(r.stdout || "{}") as Record<string, unknown> & { error?: { code: string } }, stderr: r.stderr };
@@ -28,8 +32,8 @@ async function cliJson(url: string, args: string[]) {
 describe("a deployment of a registered tabular version", { timeout: 600_000 }, () => {
   let server: TestServer;
   let home: TestHome;
-  let a: { id: string; urls: { predict: string; health: string } };
-  let b: { id: string };
+  let a: z.infer<typeof ZMade>;
+  let b: z.infer<typeof ZMade>;
   let keyA = "";
   let keyB = "";
 
@@ -65,11 +69,11 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--name", "species-api"]);
     expect(made.code, made.stderr).toBe(0);
     expect(made.json).toMatchObject({ name: "species-api", state: "ready", mode: "on_demand", followsAlias: null, release: { number: 1, version: 1, kind: "create" } });
-    a = made.json as unknown as typeof a;
+    a = ZMade.parse(made.json);
     expect(a.urls.predict).toBe(`${server.url}/api/deployments/${a.id}/predict`);
     const other = await cliJson(server.url, ["deploy", `${MODEL.toLowerCase()}:1`, "--name", "other"]);
     expect(other.code, other.stderr).toBe(0);
-    b = other.json as unknown as typeof b;
+    b = ZMade.parse(other.json);
     expect((await cliJson(server.url, ["deploy", `${MODEL}:1`, "--name", "SPECIES-API"])).json.error?.code).toBe("name_taken");
     expect((await cliJson(server.url, ["deploy", `${MODEL}:1`, "--computer", "nowhere"])).json.error?.code).toBe("unknown_computer");
     expect((await cliJson(server.url, ["deploy", `${MODEL}:9`])).json.error?.code).toBe("not_found");
@@ -142,7 +146,7 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
   it("serves a resident release from its own process: loading, then ready; predicts the same; stop ends the process", async () => {
     const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "resident", "--name", "resident-api"]);
     expect(made.code, made.stderr).toBe(0);
-    const r = made.json as unknown as typeof a;
+    const r = ZMade.parse(made.json);
     expect(made.json).toMatchObject({ mode: "resident", release: { number: 1 } });
     const key = (await cliJson(server.url, ["deployments", "keys", "create", "resident-api"])).json.key as string;
     const ready = await waitFor("the resident release to load", async () => {

@@ -13,7 +13,7 @@ import { resume, stop } from "./deployment-actions";
 import { createKey, listKeys, revokeKey } from "./deployment-keys";
 import { recordRequest, statsOf } from "./deployment-stats";
 import { deploymentView, findDeployment } from "./deployment-views";
-import { verifyKey } from "./key-check";
+import { verifyKey } from "@/server/auth/deployment-key-check";
 import { inFlight, startUp } from "./serving-runner";
 import { reconcileDeployments } from "./deployments-reconcile";
 

@@ -6,14 +6,16 @@
  * it does not, `stopped` only once its process group is gone.
  */
 import type { Db } from "@/server/db/client";
+import { targetFor } from "@/server/targets/target-for";
 import { moveDeployment } from "./deployment-store";
 import { findDeployment } from "./deployment-views";
 import { awaitReady, startServing, stopServing, type LoadOutcome } from "./resident-serving";
 
 /** Where resident serving cannot run yet, in words (null: it can). */
 export async function residentRefusal(db: Db, targetId: string): Promise<string | null> {
-  const t = await db.target.findUnique({ where: { id: targetId }, select: { kind: true, name: true } });
-  return t?.kind === "local" ? null : `Resident serving runs on This computer only in this build ("${t?.name ?? targetId}" is a server); deploy with --mode on-demand.`;
+  const row = await db.target.findUnique({ where: { id: targetId } });
+  if (row && targetFor(row, db).servesResident) return null;
+  return `Resident serving runs on This computer only in this build ("${row?.name ?? targetId}" is a server); deploy with --mode on-demand.`;
 }
 
 /** Loads `releaseId` as a serving process; resolves once it answers ready or failed to. */

@@ -13,7 +13,7 @@ import { ownerService, SESSION_COOKIE } from "@/server/auth/owner.service";
 import { mayMutate, type Principal } from "@/server/auth/principal";
 import { hostNameOf } from "./allowed-hosts";
 import { clientAddress } from "./client-address";
-import { isDeploymentKey, verifyKey } from "@/server/deployments/key-check";
+import { isDeploymentKey, verifyKey } from "@/server/auth/deployment-key-check";
 import { getDb } from "@/server/db/client";
 import { CLIENT_HEADER, DEPLOYMENT_KEY_HEADER, PRINCIPAL_HEADER, type DeploymentKeyGrant } from "./guard-marker";
 import { JSON_BODY_LIMIT } from "./json-body";

@@ -10,9 +10,9 @@ import { ensureHome } from "@/server/config/home";
 import { closeDb, openDb } from "@/server/db/client";
 import { prepareDatabase, repoMigrationPaths } from "@/server/db/prepare-database";
 import { ownerService } from "@/server/auth/owner.service";
+import type { HomePaths } from "@/server/config/home";
 import { acquireInstanceLock } from "@/server/lifecycle/instance-lock";
 import { markServerStarted } from "@/server/lifecycle/server-info";
-import { startBackgroundLoops } from "@/server/controller/background-loops";
 import { allowedHostNames, hostNameOf, isLoopbackHost, ownOrigins } from "./allowed-hosts";
 import { DEPLOYMENT_KEY_HEADER, deploymentKeyMarker, principalMarker } from "./guard-marker";
 import { discardRefusedBody, hasBody } from "./refused-body";
@@ -35,6 +35,12 @@ export interface StartOptions {
   repoRoot: string;
   dev?: boolean;
   log?: (line: string) => void;
+  /**
+   * Starts the controller's loops once the server listens and returns their stop. Passed in
+   * by the caller (server/cli/commands/start.ts) so that server/http, which every domain's
+   * routes use, does not import the controller, which imports every domain.
+   */
+  startLoops: (config: AppConfig, home: HomePaths) => () => Promise<void>;
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
@@ -119,7 +125,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         }),
     );
     markServerStarted();
-    const stopLoops = startBackgroundLoops(config, home);
+    const stopLoops = opts.startLoops(config, home);
     cleanups.push(stopLoops);
 
     const hostForUrl = config.host.includes(":") ? `[${config.host}]` : config.host;

@@ -23,9 +23,11 @@ export function evidenceColumns(e: VersionEvidence): { receipt: string; baseline
   return e.kind === "tabular" ? { receipt: JSON.stringify(e.receipt), baselineReceipt: JSON.stringify(e.baseline) } : { receipt: JSON.stringify(e), baselineReceipt: "null" };
 }
 
+const ZLoraTag = z.object({ kind: z.literal("lora") });
+
 export function evidenceFromColumns(row: { receipt: string; baselineReceipt: string }): VersionEvidence {
-  const stored = JSON.parse(row.receipt) as { kind?: unknown };
-  if (stored.kind === "lora") return ZLoraEvidence.parse(stored);
+  const stored: unknown = JSON.parse(row.receipt);
+  if (ZLoraTag.safeParse(stored).success) return ZLoraEvidence.parse(stored);
   return { kind: "tabular", receipt: ZReceipt.parse(stored), baseline: ZReceipt.parse(JSON.parse(row.baselineReceipt)) };
 }
 

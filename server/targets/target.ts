@@ -41,6 +41,12 @@ export interface Target {
    * when it is used or checked, not every few minutes over SSH.
    */
   readonly probedInBackground: boolean;
+  /**
+   * The controller can reach a resident serving process's Unix socket there: This computer
+   * directly; a server would need ssh2's stream-local forwarding, which serving-client.ts
+   * speaks but the deployments domain does not open yet.
+   */
+  readonly servesResident: boolean;
   /** One worker request; reachability is recorded on the computer (targets.service `execOn`). */
   exec<O extends WorkerOp>(op: O, body: RequestBody<O>): Promise<ResponseOf<O>>;
   /** Makes the blob `sha256` (a file here) exist in the worker's store, resuming a cut transfer. */

@@ -2,6 +2,7 @@ import { loadConfig } from "@/server/config/env";
 import { InstanceLocked } from "@/server/lifecycle/instance-lock";
 import { DatabaseProblem } from "@/server/db/prepare-database";
 import { startServer, StartRefused } from "@/server/http/start-server";
+import { startBackgroundLoops } from "@/server/controller/background-loops";
 import { CliError } from "../cli-error";
 import { ensureBuilt } from "../ensure-built";
 import { ensureWorkerBuilt } from "../ensure-worker-built";
@@ -17,7 +18,7 @@ export async function startCommand(args: string[]): Promise<number> {
   if (!dev) process.env.TRAINYARD_DIST_DIR = await ensureBuilt(REPO_ROOT);
   let server;
   try {
-    server = await startServer({ config, repoRoot: REPO_ROOT, dev });
+    server = await startServer({ config, repoRoot: REPO_ROOT, dev, startLoops: startBackgroundLoops });
   } catch (err) {
     if (err instanceof InstanceLocked || err instanceof StartRefused || err instanceof DatabaseProblem) {
       throw new CliError(err.message);

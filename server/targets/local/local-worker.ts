@@ -24,6 +24,7 @@ export function localWorker(row: TargetRow, db: Db): Target {
     },
     sharesStore: true,
     probedInBackground: true,
+    servesResident: true,
     ...workerCalls(row, db),
     // The blob is already in this store (uploads are written into it).
     pushBlob: async (_localFile, _sha256, bytes) => ({ resumedFrom: bytes, sent: 0 }),

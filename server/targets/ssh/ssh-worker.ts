@@ -20,6 +20,7 @@ export function sshWorker(row: TargetRow, db: Db): Target {
     },
     sharesStore: false,
     probedInBackground: false,
+    servesResident: false,
     ...workerCalls(row, db),
     pushBlob: (localFile, sha256, bytes, onBytes) => pushBlobOverSsh(db, row, localFile, sha256, bytes, onBytes),
     pullFile,
