@@ -1,6 +1,6 @@
 /** `trainyard deploy MODEL[:VERSION|@ALIAS]` and `trainyard deployments list|show|switch|rollback|stop|resume|keys` against the running server. */
 import { CliError } from "../cli-error";
-import { parseSubcommand } from "../subcommand-args";
+import { parseSubcommand, requiredArg } from "../subcommand-args";
 import { connect, withRetry, type Connection } from "../api-client";
 import { projectId } from "./experiments";
 import { refusalsKept } from "./models";
@@ -103,10 +103,7 @@ export async function deploymentsCommand(argv: string[]): Promise<number> {
   const conn = connect();
   const json = values.json ?? false;
   const project = values.project!;
-  const need = <T>(v: T | undefined, what: string): T => {
-    if (v === undefined || v === "") throw new CliError(`Missing ${what}.\n${USAGE}`, 2);
-    return v;
-  };
+  const need = requiredArg(USAGE);
   const show = (d: DeploymentOut) => print(json, deploymentJson(d, conn.url), () => deploymentLine(d));
   switch (sub) {
     case "list": {

@@ -1,7 +1,7 @@
 /** `trainyard models list|show|register|promote|rollback|history|compare|retention|remove` against the running server. */
 import { TRPCClientError } from "@trpc/client";
 import { CliError } from "../cli-error";
-import { parseSubcommand } from "../subcommand-args";
+import { parseSubcommand, requiredArg } from "../subcommand-args";
 import { connect, withRetry, type Connection } from "../api-client";
 import { projectId } from "./experiments";
 import { eventLine, modelLine, moveJson, retentionLines, versionLine, type ModelOut } from "./models-format";
@@ -70,10 +70,7 @@ export async function modelsCommand(argv: string[]): Promise<number> {
   const conn = connect();
   const json = values.json ?? false;
   const project = values.project!;
-  const need = <T>(v: T | undefined, what: string): T => {
-    if (v === undefined || v === "") throw new CliError(`Missing ${what}.\n${USAGE}`, 2);
-    return v;
-  };
+  const need = requiredArg(USAGE);
   const expectedRevision = values["expected-revision"] === undefined ? undefined : number(values["expected-revision"], "--expected-revision");
   switch (sub) {
     case "list": {
