@@ -21,6 +21,10 @@ describe("predict rows against a feature schema", () => {
     expect(checkRows({ rows: [{ bill_length_mm: 39.1, island: "Biscoe" }, { island: "Dream", measured: "2026-01-02" }] }, FEATURES, { maxRows: 3 })).toHaveLength(2);
   });
 
+  it("forwards every feature of a row, null where a nullable one was left out (the serving process wants full rows)", () => {
+    expect(checkRows({ rows: [{ island: "Dream" }] }, FEATURES, { maxRows: 3 })).toEqual([{ bill_length_mm: null, island: "Dream", measured: null }]);
+  });
+
   it("names every wrong field by row and column", () => {
     expect(problems({ rows: [{ bill_length_mm: "long", island: "Biscoe" }, { bill_length_mm: 1, wings: 2 }] })).toEqual({
       reason: "bad_input",

@@ -51,7 +51,9 @@ export function checkRows(body: unknown, features: FeatureSchemaEntry[], limits:
       const problem = cellProblem(f, row.data[f.name]);
       if (problem) fields.push({ path: `rows[${i}].${f.name}`, message: problem });
     }
-    rows.push(row.data);
+    // Every feature present, null where the client left one out: the serving process and
+    // the predict job read a full row, so an omitted nullable column is not refused there.
+    rows.push(Object.fromEntries(features.map((f) => [f.name, row.data[f.name] ?? null])));
   });
   if (fields.length) {
     const first = fields[0]!;
