@@ -103,7 +103,7 @@ export function fineTuneService(db: Db = getDb()) {
     const input = ZResumeFineTuneInput.parse(raw);
     const stopped = await require(input.id);
     const hash = intentHash({ kind: "finetune-resume", resumedFromId: stopped.id, opId: input.opId });
-    const opId = resumedOpId(stopped.opId, "next");
+    const opId = resumedOpId(stopped.opId);
     /** The successor this request made before, or null; a refusal when another request made it. */
     const successor = async () => {
       const s = (await repo.findByOpId(opId)) ?? (await repo.resumedBy(stopped.id));

@@ -99,7 +99,7 @@ describe("the fine-tuning pipeline", () => {
 
   it("reuses the first attempt's checks and preflight in every resumed attempt, so each trains on the same split", () => {
     const first = ctx({ opId: "op-first-1" });
-    const again = ctx({ opId: resumedOpId(resumedOpId("op-first-1", "op-resume-1"), "op-resume-2") });
+    const again = ctx({ opId: resumedOpId(resumedOpId("op-first-1")) });
     for (const step of ["check_data", "preflight"] as const) {
       expect(spec(step).sharedOpId!(again)).toBe(`op-first-1:${step}`);
       expect(spec(step).sharedOpId!(first)).toBe(`op-first-1:${step}`);

@@ -33,12 +33,13 @@ type Step = StepSpec<LoraStep, LoraContext>;
 const out = (c: LoraContext, s: LoraStep) => stepOutputRef(c, s);
 
 /**
- * A resumed experiment's opId is `<stopped one's opId>:resume:<client opId>` (fine-tune
- * service): the first attempt's opId is its root, whose checks and preflight every attempt
- * reuses, so a resumed attempt trains on the same split and goes straight to training.
+ * A resumed experiment's opId is `<stopped one's opId>:resume:next`, one per stopped
+ * experiment (fine-tune service: it is resumed once): the first attempt's opId is its root,
+ * whose checks and preflight every attempt reuses, so a resumed attempt trains on the same
+ * split and goes straight to training.
  */
 export const RESUME_MARK = ":resume:";
-export const resumedOpId = (stoppedOpId: string, clientOpId: string) => `${stoppedOpId}${RESUME_MARK}${clientOpId}`;
+export const resumedOpId = (stoppedOpId: string) => `${stoppedOpId}${RESUME_MARK}next`;
 const firstAttempt = (opId: string) => opId.split(RESUME_MARK)[0]!;
 const firstAttemptStep = (step: LoraStep) => (c: LoraContext) => ownOpId(firstAttempt(c.opId), step);
 
