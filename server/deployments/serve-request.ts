@@ -8,6 +8,7 @@ import { ZServingLimits } from "@/contracts/deployments/serving";
 import type { DeploymentState } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
 import { DomainError, isDomainError, unavailable } from "@/server/errors";
+import { experimentsService } from "@/server/experiments/experiments.service";
 import { runPredictJob, stageBytes } from "@/server/predictions/predict-job";
 import { verifiedModel } from "@/server/predictions/predictions.service";
 import { TRY_ROW_TIMEOUT_MS } from "@/server/predictions/predictions.schema";
@@ -58,7 +59,17 @@ function toCsv(names: string[], rows: Row[]): string {
   return [csvLine(names), ...rows.map((r) => csvLine(names.map((n) => r[n] ?? "")))].join("\n") + "\n";
 }
 
-async function predictOnDemand(db: Db, targetId: string, modelSha256: string, names: string[], rows: Row[]) {
+/**
+ * The release's feature schema, read without hashing its export: the archive is verified
+ * where it is used (the on-demand predict job's model below, the serving process when it
+ * loads), not again on every request of a resident release.
+ */
+async function featuresOf(db: Db, experimentId: string) {
+  return (await experimentsService(db).get(experimentId)).results?.featureSchema?.features ?? [];
+}
+
+async function predictOnDemand(db: Db, targetId: string, experimentId: string, names: string[], rows: Row[]) {
+  const { modelSha256 } = await verifiedModel(db, experimentId);
   const sha = await stageBytes(db, Buffer.from(toCsv(names, rows), "utf8"), "the rows to predict");
   const out = await runPredictJob(db, { targetId, modelSha256, featuresSha256: sha, timeoutMs: TRY_ROW_TIMEOUT_MS, label: "The prediction" });
   return out.rows.map((r) => (out.classes.length ? { prediction: r.prediction, probabilities: r.probabilities } : { prediction: r.prediction }));
@@ -86,10 +97,10 @@ export async function predict(db: Db, id: string, body: unknown): Promise<Predic
   }
   try {
     const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
-    const { modelSha256, features } = await verifiedModel(db, version.experimentId);
+    const features = await featuresOf(db, version.experimentId);
     if (!features.length) throw unavailable(`Version ${release.version} has no feature schema: it is not a tabular model, so it answers /generate, not /predict.`);
     const rows = checkRows(body, features, SERVING_LIMITS);
-    const predictions = d.mode === "on_demand" ? await predictOnDemand(db, d.targetId, modelSha256, features.map((f) => f.name), rows) : await predictResident(db, release.id, rows);
+    const predictions = d.mode === "on_demand" ? await predictOnDemand(db, d.targetId, version.experimentId, features.map((f) => f.name), rows) : await predictResident(db, release.id, rows);
     await recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms: Date.now() - started });
     return { predictions, release: short(release) };
   } catch (err) {
