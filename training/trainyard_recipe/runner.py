@@ -95,16 +95,26 @@ def _clear_dir(path: Path) -> None:
 
 
 class _StopSignals:
-    """While active, SIGTERM (and SIGINT) raise Stopped in the main thread."""
+    """While active, SIGTERM (and SIGINT) raise Stopped in the main thread.
+
+    The request is also remembered: Python runs the handler wherever the main thread is,
+    and where that is a destructor (LightGBM's Booster.__del__), Python prints the
+    Stopped and drops it, and the job would finish as if never asked to stop."""
 
     def __init__(self) -> None:
         self.previous: dict[int, Any] = {}
         self.armed = False
+        self.requested: str | None = None
 
     def _handler(self, signum: int, _frame: Any) -> None:
         if self.armed:
             self.armed = False  # one Stopped is enough; a second signal must not interrupt cleanup
-            raise Stopped(f"stopped by {signal.Signals(signum).name}")
+            self.requested = f"stopped by {signal.Signals(signum).name}"
+            raise Stopped(self.requested)
+
+    def raise_if_requested(self) -> None:
+        if self.requested is not None:
+            raise Stopped(self.requested)
 
     def __enter__(self) -> "_StopSignals":
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -149,6 +159,7 @@ def run_recipe(jobs: Mapping[str, JobFunction], argv: Sequence[str] | None = Non
             emit(ctx, "log", message=f"job {args.job} started", job=args.job, pid=os.getpid())
             job_input = _load_input(args.input, fn)
             metrics = fn(ctx, job_input)
+            stop.raise_if_requested()
             stop.disarm()  # the work is done; finish writing outputs even if asked to stop now
             if metrics is not None and not isinstance(metrics, dict):
                 raise TypeError(f"job {args.job} returned {type(metrics).__name__}, expected a dict or None")

@@ -35,7 +35,23 @@ def linger(ctx, job_input):
     while True:
         time.sleep(0.05)
 
-raise SystemExit(run_recipe({"greet": greet, "refuse": refuse, "crash": crash, "linger": linger}))
+class _Booster:
+    # a native model's handle freed in __del__, as LightGBM's Booster does: a signal that
+    # arrives while it runs raises there, and Python prints the exception and drops it
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def __del__(self):
+        emit(self.ctx, "log", message="ready")
+        time.sleep(30)
+
+def swallow(ctx, job_input):
+    (ctx.output_dir / "model.bin").write_bytes(b"whole")
+    _Booster(ctx)
+    return {"finished": True}
+
+raise SystemExit(run_recipe({"greet": greet, "refuse": refuse, "crash": crash, "linger": linger,
+                             "swallow": swallow}))
 '''
 
 
@@ -113,6 +129,18 @@ def test_sigterm_exits_130_and_removes_partial_outputs(tmp_path):
     assert job.wait() == 130
     assert list((tmp_path / "out").iterdir()) == []
     assert job.report["status"] == "failed" and job.report["error"]["code"] == "stopped"
+
+
+def test_a_stop_a_destructor_swallowed_still_ends_the_job_as_stopped(tmp_path):
+    job = Job(tmp_path, "swallow", {})
+    deadline = time.monotonic() + 30
+    while not any(e.get("message") == "ready" for e in job.events()):
+        assert job.proc.poll() is None and time.monotonic() < deadline, "job never became ready"
+        time.sleep(0.02)
+    job.proc.send_signal(signal.SIGTERM)
+    assert job.wait() == 130, job.stderr
+    assert list((tmp_path / "out").iterdir()) == []
+    assert job.report["error"] == {"type": "Stopped", "code": "stopped", "message": "stopped by SIGTERM"}
 
 
 def test_missing_environment_exits_1_naming_the_variables(tmp_path):
