@@ -41,8 +41,8 @@ describe("trainyard finetune on SmolLM2-135M-Instruct (GGUF) and GSM8K", { timeo
     const run = await runCli(server.url, [
       "finetune", "--model", smollm2Gguf(),
       "--data", path.join(GSM8K, "gsm8k-prompt-completion.jsonl"), "--eval", path.join(GSM8K, "gsm8k-chat.jsonl"),
-      // 8 steps of 4 problems (~6,500 tokens at ~120 tokens/s on 2 CPUs); a learning rate above the default so that so few steps show.
-      "--max-length", "256", "--batch-size", "4", "--rank", "16", "--lr", "1e-3", "--max-steps", "8", "--max-minutes", "12",
+      // 4 steps of 4 problems (~3,200 tokens); a learning rate above the default so that so few steps show (held-out loss 1.354 -> 1.131 after 2 such steps).
+      "--max-length", "256", "--batch-size", "4", "--rank", "16", "--lr", "1e-3", "--max-steps", "4", "--max-minutes", "12",
       "--out", out, "--json",
     ]).done;
     const seconds = Math.round((Date.now() - started) / 1000);
@@ -53,7 +53,7 @@ describe("trainyard finetune on SmolLM2-135M-Instruct (GGUF) and GSM8K", { timeo
 
     expect(view.base).toMatchObject({ source: "gguf", dequantizedFrom: "Q4_1", architecture: "LlamaForCausalLM" });
     expect(view.checks!.counts).toEqual({ train: 48, eval: 16 });
-    expect(view.training!.final).toMatchObject({ steps: 8, stoppedBy: "completed" });
+    expect(view.training!.final).toMatchObject({ steps: 4, stoppedBy: "completed" });
     expect(receipt.examples).toBe(16);
     expect(receipt.adapter.tokens).toBe(receipt.base.tokens);
     // Better than base by the receipt: the adapter's NLL on the same held-out answer tokens is lower.
