@@ -8,6 +8,7 @@ import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { formatMetric } from "@/components/experiment/format";
 import { CompareVersions } from "./compare-versions";
+import { DeploySheet } from "./deploy-sheet";
 import { PromoteSheet } from "./promote-sheet";
 import { RemoveSheet } from "./remove-sheet";
 import { RollbackSheet } from "./rollback-sheet";
@@ -15,7 +16,7 @@ import type { ModelSummary } from "./registry-types";
 import { Timeline } from "./timeline";
 import { VersionsTable } from "./versions-table";
 
-type Open = { kind: "promote"; version: number } | { kind: "rollback"; to: number } | { kind: "remove"; versionId: string } | null;
+type Open = { kind: "promote"; version: number } | { kind: "deploy"; version: number } | { kind: "rollback"; to: number } | { kind: "remove"; versionId: string } | null;
 
 /** One model: the version in use with its score and since when, its versions, its timeline, compare. */
 export function ModelCard({ projectId, model }: { projectId: string; model: ModelSummary }) {
@@ -30,6 +31,7 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
   // The version selected before the current one: what "Roll back" returns to (rollback.ts).
   const previous = history.find((e) => e.alias === "selected")?.from?.number ?? null;
   const headingId = `model-${model.id}`;
+  const toDeploy = open?.kind === "deploy" ? show.data?.versions.find((v) => v.number === open.version) : undefined;
   return (
     <section aria-labelledby={headingId} className="flex min-w-0 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4" data-testid="model-card">
       <h3 id={headingId} className="break-words text-base font-semibold">
@@ -61,6 +63,7 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
             modelName={model.name}
             versions={show.data.versions}
             onPromote={(version) => setOpen({ kind: "promote", version })}
+            onDeploy={(v) => setOpen({ kind: "deploy", version: v.number })}
             onRemove={(v) => setOpen({ kind: "remove", versionId: v.id })}
           />
           <details className="text-sm" open>
@@ -80,6 +83,16 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
         </>
       )}
       {open?.kind === "promote" && <PromoteSheet modelId={model.id} version={open.version} onClose={() => setOpen(null)} />}
+      {toDeploy && show.data && (
+        <DeploySheet
+          projectId={projectId}
+          modelId={model.id}
+          modelName={model.name}
+          version={toDeploy}
+          versions={show.data.versions}
+          onClose={() => setOpen(null)}
+        />
+      )}
       {open?.kind === "remove" && retention.data && (
         <RemoveSheet projectId={projectId} chosen={[open.versionId]} retention={retention.data} onClose={() => setOpen(null)} />
       )}

@@ -8,12 +8,12 @@ const STATUS_WORDS: Record<Version["status"], string> = { registering: "register
 /**
  * The decision table: every version with its score, baseline (a fine-tune's: its base
  * model), the evidence in words with the base model and export, its status, and
- * Promote one tap away. It scrolls inside its card on a narrow screen; `relative` keeps
+ * Deploy and Promote one tap away. It scrolls inside its card on a narrow screen; `relative` keeps
  * the absolutely placed screen-reader labels inside that scroll box (else they widen the
  * page and a phone lays it out wider than the screen).
  */
-export function VersionsTable(props: { modelId: string; modelName: string; versions: Version[]; onPromote: (n: number) => void; onRemove: (v: Version) => void }) {
-  const { modelId, modelName, versions, onPromote, onRemove } = props;
+export function VersionsTable(props: { modelId: string; modelName: string; versions: Version[]; onPromote: (n: number) => void; onDeploy: (v: Version) => void; onRemove: (v: Version) => void }) {
+  const { modelId, modelName, versions, onPromote, onDeploy, onRemove } = props;
   return (
     <div className="relative max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`Versions of ${modelName}`}>
       <table className="min-w-full text-left text-sm">
@@ -63,6 +63,11 @@ export function VersionsTable(props: { modelId: string; modelName: string; versi
                       <a href={`/api/models/${encodeURIComponent(modelId)}/versions/${v.number}/export`} download className="font-medium text-blue-800 underline">
                         Download<span className="sr-only"> version {v.number}</span>
                       </a>
+                    )}
+                    {v.status === "registered" && (
+                      <Button variant="secondary" onClick={() => onDeploy(v)}>
+                        Deploy<span className="sr-only"> version {v.number}</span>
+                      </Button>
                     )}
                     {!selected && v.status !== "removed" && (
                       <Button variant="secondary" onClick={() => onPromote(v.number)} disabled={v.status !== "registered"}>

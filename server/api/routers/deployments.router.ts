@@ -11,6 +11,8 @@
  * Public routes: /api/deployments/<id>/predict and /health (a key of that deployment works there).
  */
 import { procedure, router } from "../trpc";
+import { getDb } from "@/server/db/client";
+import { latencyOf } from "@/server/deployments/deployment-latency";
 import { deploymentsService } from "@/server/deployments/deployments.service";
 import {
   ZCreateDeploymentInput,
@@ -25,6 +27,8 @@ import {
 
 export const deploymentsRouter = router({
   list: procedure.input(ZListDeploymentsInput).query(({ input }) => deploymentsService().list(input.projectId)),
+  /** deploymentId → requests and p50/p95 of its current release (deployment-latency.ts). */
+  latency: procedure.input(ZListDeploymentsInput).query(({ input }) => latencyOf(getDb(), input.projectId)),
   show: procedure.input(ZDeploymentIdInput).query(({ input }) => deploymentsService().show(input.deploymentId)),
   create: procedure.input(ZCreateDeploymentInput).mutation(({ input, ctx }) => deploymentsService().create(input, ctx.principal)),
   switch: procedure.input(ZSwitchInput).mutation(({ input, ctx }) => deploymentsService().switch(input, ctx.principal)),

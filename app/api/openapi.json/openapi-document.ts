@@ -1,0 +1,90 @@
+/**
+ * The OpenAPI 3.1 description of a deployment's public routes. Every schema is generated
+ * from zod with z.toJSONSchema (JSON Schema 2020-12, the dialect OpenAPI 3.1 uses): the
+ * row, prediction and refusal shapes are the contracts' own; the answers' envelopes are
+ * composed here from them, because the route handlers type theirs as TypeScript interfaces
+ * (server/deployments/serve-request.ts) that zod cannot read.
+ */
+import { z } from "zod";
+import { ZServePredictRequest, ZServePrediction, ZServingError } from "@/contracts/deployments/serving";
+import { deploymentLifecycle } from "@/contracts/lifecycles";
+import { ZDeploymentMode } from "@/server/deployments/deployments.schema";
+
+const ZReleaseRef = z.strictObject({
+  id: z.string().describe("The release's id"),
+  number: z.int().positive().describe("Release number of this deployment (1, 2, …; a switch or rollback adds one)"),
+  version: z.int().positive().describe("The registry version it serves"),
+});
+
+const ZPredictAnswer = z.strictObject({ predictions: z.array(ZServePrediction).describe("One per row, in order"), release: ZReleaseRef });
+
+const ZHealth = z.strictObject({
+  state: z.enum(deploymentLifecycle.states),
+  reason: z.string().nullable(),
+  mode: ZDeploymentMode,
+  release: ZReleaseRef.nullable(),
+  uptimeSeconds: z.number().nonnegative().nullable().describe("Seconds since it last became ready; null unless ready"),
+});
+
+const ZRefusal = z.strictObject({
+  error: z.string().describe("What was refused and why, in words"),
+  code: z.string().describe("bad_input, too_many_rows, too_large, not_ready, deployment_key_refused, …"),
+  details: z.looseObject({ fields: ZServingError.shape.error.shape.fields }).nullable(),
+});
+
+const SCHEMAS = { PredictRequest: ZServePredictRequest, PredictAnswer: ZPredictAnswer, Health: ZHealth, Refusal: ZRefusal } as const;
+type SchemaName = keyof typeof SCHEMAS;
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output") {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  return rest;
+}
+
+const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: SchemaName) => ({ "application/json": { schema: ref(name) } });
+const refusal = (description: string) => ({ description, content: json("Refusal") });
+
+const id = { name: "id", in: "path", required: true, description: "The deployment's id (its page and `trainyard deployments list` show it)", schema: { type: "string" } } as const;
+const refusedAccess = { "401": refusal("No key, a key of another deployment or a revoked one, and no signed-in owner or API token") };
+
+export function openApiDocument(serverUrl: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Trainyard deployments",
+      version: "1",
+      description: "The public routes of a deployed model. Authenticate with a key of the deployment (`Authorization: Bearer <key>`; create one on its page or with `trainyard deployments keys create`), or as the signed-in owner or with an API token.",
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ deploymentKey: [] }],
+    paths: {
+      "/api/deployments/{id}/predict": {
+        post: {
+          summary: "Predict rows with a tabular deployment",
+          parameters: [id],
+          requestBody: { required: true, content: json("PredictRequest") },
+          responses: {
+            "200": { description: "A prediction (and class probabilities, for a classifier) per row", content: json("PredictAnswer") },
+            "400": refusal("A row does not match the model's features: details.fields names each problem (`rows[0].bill_length_mm`)"),
+            ...refusedAccess,
+            "413": refusal("The body is larger than the deployment accepts"),
+            "429": refusal("Too many requests at once; retry after the Retry-After header's seconds"),
+            "503": refusal("The deployment is not ready (loading, stopped, failed)"),
+            "504": refusal("The prediction did not finish within the request deadline"),
+          },
+        },
+      },
+      "/api/deployments/{id}/health": {
+        get: {
+          summary: "State and release of a deployment",
+          parameters: [id],
+          responses: { "200": { description: "ready / loading / stopped / …, the release it serves, uptime", content: json("Health") }, ...refusedAccess },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { deploymentKey: { type: "http", scheme: "bearer", description: "A key of this deployment, or an API token of the owner" } },
+      schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, jsonSchema(schema, name.endsWith("Request") ? "input" : "output")])),
+    },
+  };
+}

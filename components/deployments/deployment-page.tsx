@@ -1,0 +1,86 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState, type ReactNode } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { QueryState } from "@/components/ui/query-state";
+import { DeploymentCard } from "./deployment-card";
+import { KeysPanel } from "./keys-panel";
+import { exampleRow } from "./route-examples";
+import { RouteExamplesPanel } from "./route-examples-panel";
+import { TestConsole } from "./test-console";
+
+function Part({ title, children }: { title: string; children: ReactNode }) {
+  const id = `part-${title.replace(/\W+/g, "-").toLowerCase()}`;
+  return (
+    <section aria-labelledby={id} className="flex min-w-0 flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4">
+      <h3 id={id} className="text-base font-semibold">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * One deployment: its card (state, release, latency, Stop / Resume), its keys, copyable
+ * curl and Python examples with one row built from the served version's feature schema,
+ * and the test console. The schema comes from the version's experiment (models.show gives
+ * the experiment of each version).
+ */
+export function DeploymentPage({ projectId, deploymentId }: { projectId: string; deploymentId: string }) {
+  const trpc = useTRPC();
+  const show = useQuery(trpc.deployments.show.queryOptions({ deploymentId }, { refetchInterval: 3000 }));
+  const latency = useQuery(trpc.deployments.latency.queryOptions({ projectId }, { refetchInterval: 10_000 }));
+  const d = show.data?.deployment;
+  const model = useQuery({ ...trpc.models.show.queryOptions({ modelId: d?.model.id ?? "" }), enabled: !!d });
+  const version = model.data?.versions.find((v) => v.number === d?.release?.version);
+  // Only a tabular version has a feature schema (experiments.get refuses a fine-tune's experiment).
+  const tabular = version?.identity.recipe === "tabular";
+  const experiment = useQuery({ ...trpc.experiments.get.queryOptions({ id: version?.experimentId ?? "" }), enabled: tabular });
+  const features = experiment.data?.results?.featureSchema?.features;
+  const schemaRead = { isPending: !!d && (model.isPending || (tabular && experiment.isPending)), error: model.error ?? (tabular ? experiment.error : null) };
+  // The key created on this page, the only time it is shown: the examples and the console use it.
+  const [key, setKey] = useState<string | null>(null);
+  return (
+    <section aria-labelledby="deployment-heading" className="flex min-w-0 flex-col gap-3">
+      <p className="text-sm">
+        <Link href={`/projects/${projectId}/ml/deployments`} className="text-blue-800 underline">
+          All deployments
+        </Link>
+      </p>
+      <h2 id="deployment-heading" className="break-all text-lg font-semibold">
+        {d ? `Deployment ${d.name}` : "Deployment"}
+      </h2>
+      <QueryState query={show} loading="Loading the deployment…" failure="Could not load the deployment" />
+      {d && (
+        <>
+          <DeploymentCard d={d} latency={latency.data?.[d.id]} />
+          <Part title="Keys">
+            <KeysPanel deploymentId={d.id} onKey={setKey} />
+          </Part>
+          <QueryState query={schemaRead} loading="Reading the version's feature schema…" failure="Could not read the version's feature schema" />
+          {features && features.length > 0 && (
+            <>
+              <Part title="Call it">
+                <p className="text-sm text-slate-700">
+                  Send <code>Authorization: Bearer</code> with a key of this deployment. The route&apos;s full description is{" "}
+                  <a href="/api/openapi.json" className="text-blue-800 underline">
+                    /api/openapi.json
+                  </a>
+                  .
+                </p>
+                <RouteExamplesPanel predictPath={d.routes.predict} apiKey={key} example={exampleRow(features)} />
+              </Part>
+              <Part title="Test console">
+                <p className="text-sm text-slate-700">{key ? "Sends the key created above." : "Sends your signed-in session (or create a key above to send that)."} Nothing of the request is stored; it counts in the requests and latency above.</p>
+                <TestConsole predictPath={d.routes.predict} features={features} example={exampleRow(features)} apiKey={key} />
+              </Part>
+            </>
+          )}
+          {(version && !tabular) || features?.length === 0 ? <p className="text-sm text-slate-700">Version {d.release?.version} has no feature schema: it is not a tabular model, so this page has no /predict example or form for it.</p> : null}
+        </>
+      )}
+    </section>
+  );
+}

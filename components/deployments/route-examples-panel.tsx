@@ -1,0 +1,41 @@
+"use client";
+import { useState, useSyncExternalStore } from "react";
+import { Button } from "@/components/ui/button";
+import { curlExample, pythonExample, type Row } from "./route-examples";
+
+const noSubscribe = () => () => {};
+
+function Example({ label, code, testId }: { label: string; code: string; testId: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <figure className="flex min-w-0 flex-col gap-1">
+      <figcaption className="flex flex-wrap items-center gap-2 text-sm font-medium">
+        {label}
+        <Button
+          variant="secondary"
+          onClick={() => {
+            void navigator.clipboard?.writeText(code).then(() => setCopied(true));
+          }}
+        >
+          Copy<span className="sr-only"> the {label} example</span>
+        </Button>
+        {copied && <span role="status">Copied.</span>}
+      </figcaption>
+      <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100" data-testid={testId} tabIndex={0} aria-label={`${label} example`}>
+        {code}
+      </pre>
+    </figure>
+  );
+}
+
+/** curl and Python examples of the predict route with this server's URL as the browser reached it. */
+export function RouteExamplesPanel({ predictPath, apiKey, example }: { predictPath: string; apiKey: string | null; example: Row }) {
+  // Empty while rendering on the server; the browser fills in its real origin.
+  const origin = useSyncExternalStore(noSubscribe, () => window.location.origin, () => "");
+  return (
+    <div className="flex min-w-0 flex-col gap-3">
+      <Example label="curl" code={curlExample(origin, predictPath, apiKey, example)} testId="curl-example" />
+      <Example label="Python" code={pythonExample(origin, predictPath, apiKey, example)} testId="python-example" />
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, type ReactNode } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { errorText } from "@/components/ui/error-text";
+import { refusalOf } from "./decision-words";
+import type { Version } from "./registry-types";
+import { Sheet } from "./sheet";
+
+type Mode = "resident" | "on_demand";
+/** Which control a refusal of deployments.create belongs next to (its details.code). */
+type Control = "what" | "mode" | "computer" | "name" | "submit";
+const CONTROL_OF: Record<string, Control> = {
+  export_missing: "what",
+  alias_unset: "what",
+  resident_unavailable: "mode",
+  unknown_computer: "computer",
+  wrong_computer: "computer",
+  name_taken: "name",
+};
+
+const MODE_WORDS: Record<Mode, string> = {
+  resident: "Resident: a serving process keeps the model loaded (fast answers, holds memory)",
+  on_demand: "On demand: each request runs a short job (slow answers, nothing held)",
+};
+
+function Refusal({ children }: { children: ReactNode }) {
+  return (
+    <p role="alert" className="text-red-800" data-testid="deploy-refusal">
+      {children}
+    </p>
+  );
+}
+
+/**
+ * Deploy one version: pinned to it, or following an alias of its model (promoting or
+ * rolling back the alias then switches the deployment); resident or on demand; on which
+ * computer. A refusal of the server stands next to the control it is about; a created
+ * deployment opens its page, where it shows loading → ready.
+ */
+export function DeploySheet({ projectId, modelId, modelName, version, versions, onClose }: { projectId: string; modelId: string; modelName: string; version: Version; versions: Version[]; onClose: () => void }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const targets = useQuery(trpc.targets.list.queryOptions());
+  const home = targets.data?.find((t) => t.id === version.targetId);
+  const aliases = versions.flatMap((v) => v.aliases.map((a) => ({ alias: a, number: v.number })));
+  const [what, setWhat] = useState<string>("pinned");
+  const [mode, setMode] = useState<Mode | null>(null);
+  const [computer, setComputer] = useState<string | null>(null);
+  const [name, setName] = useState("");
+  const chosenComputer = computer ?? home?.name ?? "";
+  const chosenMode: Mode = mode ?? (targets.data?.find((t) => t.name === chosenComputer)?.kind === "local" ? "resident" : "on_demand");
+  const create = useMutation(
+    trpc.deployments.create.mutationOptions({
+      onSuccess: (d) => {
+        void queryClient.invalidateQueries({ queryKey: trpc.deployments.pathKey() });
+        router.push(`/projects/${projectId}/ml/deployments/${d.id}`);
+      },
+    }),
+  );
+  const refusal = refusalOf(create.error);
+  const at: Control | null = create.error ? (CONTROL_OF[refusal?.code ?? ""] ?? (create.error.data?.zodIssues?.some((i) => i.path?.[0] === "name") ? "name" : "submit")) : null;
+  const refusalAt = (c: Control) => at === c && <Refusal>{errorText(create.error)}</Refusal>;
+  const defaultName = `${modelName}${what === "pinned" ? `-v${version.number}` : `-${what}`}`;
+  const submit = () => {
+    create.mutate({
+      modelId,
+      what: what === "pinned" ? { version: version.number } : { alias: what },
+      mode: chosenMode,
+      ...(chosenComputer ? { computer: chosenComputer } : {}),
+      ...(name.trim() ? { name: name.trim() } : {}),
+    });
+  };
+  return (
+    <Sheet title={`Deploy version ${version.number}?`} onClose={onClose}>
+      <form
+        className="flex flex-col gap-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <fieldset className="flex flex-col gap-1">
+          <legend className="font-medium">What it serves</legend>
+          <label className="flex items-start gap-2">
+            <input type="radio" name="deploy-what" className="mt-1 h-4 w-4" checked={what === "pinned"} onChange={() => setWhat("pinned")} />
+            <span>Version {version.number}, pinned (it changes only when you switch it)</span>
+          </label>
+          {aliases.map((a) => (
+            <label key={a.alias} className="flex items-start gap-2">
+              <input type="radio" name="deploy-what" className="mt-1 h-4 w-4" checked={what === a.alias} onChange={() => setWhat(a.alias)} />
+              <span>
+                Follow alias “{a.alias}” (now version {a.number}): promoting or rolling back the alias switches the deployment
+              </span>
+            </label>
+          ))}
+          {refusalAt("what")}
+        </fieldset>
+        <fieldset className="flex flex-col gap-1">
+          <legend className="font-medium">Mode</legend>
+          {(["resident", "on_demand"] as const).map((m) => (
+            <label key={m} className="flex items-start gap-2">
+              <input type="radio" name="deploy-mode" className="mt-1 h-4 w-4" checked={chosenMode === m} onChange={() => setMode(m)} />
+              <span>{MODE_WORDS[m]}</span>
+            </label>
+          ))}
+          {refusalAt("mode")}
+        </fieldset>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="deploy-computer" className="font-medium">
+            Computer
+          </label>
+          <select id="deploy-computer" className="min-h-10 rounded-md border border-slate-400 bg-white px-2" value={chosenComputer} onChange={(e) => setComputer(e.target.value)}>
+            {(targets.data ?? []).map((t) => (
+              <option key={t.id} value={t.name}>
+                {t.name}
+                {t.id === version.targetId ? " (where it was trained)" : ""}
+              </option>
+            ))}
+          </select>
+          {targets.error && <Refusal>Could not list the computers: {errorText(targets.error)}</Refusal>}
+          {refusalAt("computer")}
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="deploy-name" className="font-medium">
+            Name (optional)
+          </label>
+          <input id="deploy-name" className="min-h-10 rounded-md border border-slate-400 px-2" value={name} placeholder={defaultName} maxLength={64} onChange={(e) => setName(e.target.value)} />
+          {refusalAt("name")}
+        </div>
+        {refusalAt("submit")}
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={create.isPending || !targets.data}>
+            {create.isPending ? "Deploying…" : what === "pinned" ? `Deploy version ${version.number}` : `Deploy following “${what}”`}
+          </Button>
+          <Button variant="secondary" onClick={onClose}>
+            Not now
+          </Button>
+        </div>
+      </form>
+    </Sheet>
+  );
+}
