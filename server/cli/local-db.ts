@@ -3,13 +3,11 @@
  * backup): opens the home's database after applying pending migrations. Safe while a
  * server runs: SQLite in WAL mode allows this second writer for short transactions.
  */
-import path from "node:path";
 import { loadConfig } from "@/server/config/env";
 import { ensureHome, type HomePaths } from "@/server/config/home";
 import { closeDb, openDb, type Db } from "@/server/db/client";
 import { prepareDatabase, repoMigrationPaths } from "@/server/db/prepare-database";
-
-export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+import { REPO_ROOT } from "./repo-root";
 
 export async function withLocalDb<T>(run: (db: Db, home: HomePaths) => Promise<T>): Promise<T> {
   const home = ensureHome(loadConfig().home);

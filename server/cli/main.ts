@@ -3,20 +3,35 @@
  * 0 success, 1 failure, 2 bad usage.
  */
 import { VERSION } from "@/server/lifecycle/server-info";
-import { backupCommand } from "./commands/backup";
-import { datasetCommand } from "./commands/dataset";
-import { ownerCommand } from "./commands/owner";
-import { startCommand } from "./commands/start";
-import { tokenCommand } from "./commands/token";
-import { trainCommand } from "./commands/train";
-import { finetuneCommand } from "./commands/finetune";
-import { experimentsCommand } from "./commands/experiments";
-import { modelsCommand } from "./commands/models";
-import { deployCommand, deploymentsCommand } from "./commands/deploy";
 import { reportFailure } from "./failure";
-import { ensureBuilt } from "./ensure-built";
-import { ensureWorkerBuilt } from "./ensure-worker-built";
-import { REPO_ROOT } from "./local-db";
+import { REPO_ROOT } from "./repo-root";
+
+type Command = (argv: string[]) => Promise<number>;
+
+// Each command is loaded when it is run: `start` and the commands that open the local
+// database pull in the whole server and Prisma (about 2 s of imports), which a command
+// that only talks to the server over HTTP (`experiments list`) must not pay.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  start: async () => (await import("./commands/start")).startCommand,
+  owner: async () => (await import("./commands/owner")).ownerCommand,
+  token: async () => (await import("./commands/token")).tokenCommand,
+  train: async () => (await import("./commands/train")).trainCommand,
+  finetune: async () => (await import("./commands/finetune")).finetuneCommand,
+  experiments: async () => (await import("./commands/experiments")).experimentsCommand,
+  models: async () => (await import("./commands/models")).modelsCommand,
+  deploy: async () => (await import("./commands/deploy")).deployCommand,
+  deployments: async () => (await import("./commands/deploy")).deploymentsCommand,
+  mcp: async () => (await import("./commands/mcp")).mcpCommand,
+  backup: async () => (await import("./commands/backup")).backupCommand,
+  dataset: async () => (await import("./commands/dataset")).datasetCommand,
+};
+
+async function build(): Promise<number> {
+  const [{ ensureWorkerBuilt }, { ensureBuilt }] = await Promise.all([import("./ensure-worker-built"), import("./ensure-built")]);
+  console.log(`worker bundle: ${await ensureWorkerBuilt(REPO_ROOT)}`);
+  console.log(`web app build: ${await ensureBuilt(REPO_ROOT)}`);
+  return 0;
+}
 
 const USAGE = `trainyard ${VERSION} — self-hosted ML workspace
 
@@ -38,6 +53,7 @@ Usage:
                                        serve a registered version behind authenticated routes
   trainyard deployments list|show|switch|rollback|stop|resume|keys
                                        deployments and their keys (see trainyard deployments --help)
+  trainyard mcp --project NAME         agent tools (MCP over stdio) for Claude Code and other clients (docs/agents.md)
   trainyard dataset upload FILE --project NAME   upload a data file to a project (CSV, TSV, Parquet, gzip CSV)
   trainyard backup DIR                 consistent copy of the database plus a manifest of managed data
   trainyard --version                  print the version
@@ -59,34 +75,13 @@ export async function main(argv: string[]): Promise<number> {
         console.log(USAGE);
         return command === undefined ? 2 : 0;
       case "build":
-        console.log(`worker bundle: ${await ensureWorkerBuilt(REPO_ROOT)}`);
-        console.log(`web app build: ${await ensureBuilt(REPO_ROOT)}`);
-        return 0;
-      case "start":
-        return await startCommand(rest);
-      case "owner":
-        return await ownerCommand(rest);
-      case "token":
-        return await tokenCommand(rest);
-      case "train":
-        return await trainCommand(rest);
-      case "finetune":
-        return await finetuneCommand(rest);
-      case "experiments":
-        return await experimentsCommand(rest);
-      case "models":
-        return await modelsCommand(rest);
-      case "deploy":
-        return await deployCommand(rest);
-      case "deployments":
-        return await deploymentsCommand(rest);
-      case "backup":
-        return await backupCommand(rest);
-      case "dataset":
-        return await datasetCommand(rest);
-      default:
+        return await build();
+      default: {
+        const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+        if (load) return await (await load())(rest);
         console.error(`Unknown command "${command}".\n\n${USAGE}`);
         return 2;
+      }
     }
   } catch (err) {
     return reportFailure(err, rest.includes("--json"));

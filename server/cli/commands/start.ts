@@ -6,7 +6,7 @@ import { startBackgroundLoops } from "@/server/controller/background-loops";
 import { CliError } from "../cli-error";
 import { ensureBuilt } from "../ensure-built";
 import { ensureWorkerBuilt } from "../ensure-worker-built";
-import { REPO_ROOT } from "../local-db";
+import { REPO_ROOT } from "../repo-root";
 
 export async function startCommand(args: string[]): Promise<number> {
   const dev = args.includes("--dev");
