@@ -199,8 +199,9 @@ def test_idle_unload_ends_the_process_after_a_quiet_spell_that_health_checks_do_
     while process.proc.poll() is None:
         try:
             process.request("GET", "/health", timeout=5)
-        except (FileNotFoundError, ConnectionRefusedError):
-            pass  # the socket went away: the process is ending
+        except (FileNotFoundError, ConnectionError):
+            # the socket went away, or a request that reached it as it closed was reset: the process is ending
+            pass
         assert time.monotonic() - used < 60
         time.sleep(0.2)
     assert time.monotonic() - used >= 3
