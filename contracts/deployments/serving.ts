@@ -141,3 +141,43 @@ export const ZServeJobInput = z.strictObject({
   socket: z.string().min(1).optional(),
 });
 export type ServeJobInput = z.infer<typeof ZServeJobInput>;
+
+/**
+ * The public LLM routes (POST /api/deployments/:id/generate and /stream), as a client sees
+ * them: the serving process's shapes with the release named the way /predict names it.
+ */
+export const ZDeploymentRelease = z.strictObject({ id: z.string().min(1), number: z.number().int().positive(), version: z.number().int().nonnegative() });
+
+/** A prompt (one user message) or chat messages, never both; maxNewTokens capped by the deployment. */
+export const ZDeploymentGenerateRequest = z
+  .strictObject({
+    prompt: z.string().min(1).optional(),
+    messages: z.array(ZChatMessage).min(1).optional(),
+    maxNewTokens: z.number().int().positive().optional(),
+  })
+  .refine((b) => (b.prompt === undefined) !== (b.messages === undefined), { message: "send either prompt or messages (one of them)", path: ["prompt"] });
+export type DeploymentGenerateRequest = z.infer<typeof ZDeploymentGenerateRequest>;
+
+const ZFinish = ZServeGenerateResponse.shape.finishReason;
+
+export const ZDeploymentGenerateResponse = ZServeGenerateResponse.extend({ release: ZDeploymentRelease });
+export type DeploymentGenerateResponse = z.infer<typeof ZDeploymentGenerateResponse>;
+
+/**
+ * One SSE event of the public /stream: a metadata event first, deltas (whole characters)
+ * and heartbeats, then exactly one `result` (whose text is the deltas joined) or `error`.
+ */
+export const ZDeploymentStreamEvent = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("metadata"), release: ZDeploymentRelease, model: z.string() }),
+  z.strictObject({ type: z.literal("delta"), text: z.string() }),
+  z.strictObject({ type: z.literal("heartbeat") }),
+  z.strictObject({
+    type: z.literal("result"),
+    text: z.string(),
+    promptTokens: z.number().int().nonnegative(),
+    generatedTokens: z.number().int().nonnegative(),
+    finishReason: ZFinish,
+  }),
+  z.strictObject({ type: z.literal("error"), code: z.string(), message: z.string() }),
+]);
+export type DeploymentStreamEvent = z.infer<typeof ZDeploymentStreamEvent>;

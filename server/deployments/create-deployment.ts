@@ -1,29 +1,43 @@
 /**
  * Deploy: a version (pinned) or an alias (followed) of a registered model on a computer.
  * Refused with the reason before anything is written: a version without a verified export,
- * an alias that points nowhere, an unknown computer, a name already used in the project.
+ * an alias that points nowhere, an unknown computer, a name already used in the project, a
+ * LoRA fine-tune on demand or without its base model.
  */
+import type { ServingKind } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import { badInput, conflict } from "@/server/errors";
 import type { Actor } from "@/server/registry/registry.schema";
 import { findModel } from "@/server/registry/registry-views";
 import { ZCreateDeploymentInput, type DeploymentMode, type TCreateDeploymentInput } from "./deployments.schema";
 import { versionByAlias, versionByNumber } from "./pick-release";
+import { ON_DEMAND_LLM_REFUSAL, serveSpecOf, servingKindOf } from "./release-kind";
 import { residentRefusal } from "./serving-runner";
 
 const nameKey = (name: string) => name.trim().toLowerCase();
 
-async function computerFor(db: Db, name: string | undefined, versionTargetId: string, mode: DeploymentMode) {
+/** `trained_here`: it must run where the version was trained (on demand, or an LLM's base model). */
+async function computerFor(db: Db, name: string | undefined, versionTargetId: string, where: DeploymentMode | "trained_here") {
   if (name === undefined) return versionTargetId;
   const targets = await db.target.findMany({ where: { deletedAt: null }, select: { id: true, name: true } });
   const found = targets.find((t) => t.name === name);
   if (!found) throw badInput(`There is no computer "${name}" (there are: ${targets.map((t) => t.name).join(", ") || "none"}).`, { code: "unknown_computer" });
   // An on-demand request is a predict job that reads the trained model by hash where it was trained.
-  if (mode === "on_demand" && found.id !== versionTargetId) {
+  if (where !== "resident" && found.id !== versionTargetId) {
     const home = targets.find((t) => t.id === versionTargetId)?.name ?? versionTargetId;
-    throw badInput(`An on-demand deployment runs where the version was trained ("${home}"), not on "${name}".`, { code: "wrong_computer" });
+    const what = where === "on_demand" ? "An on-demand deployment" : "A fine-tune's deployment (its base model stays where it was fine-tuned)";
+    throw badInput(`${what} runs where the version was trained ("${home}"), not on "${name}".`, { code: "wrong_computer" });
   }
   return found.id;
+}
+
+/**
+ * The mode asked for, else the kind's own (on demand for a tabular model, resident for an
+ * LLM); an LLM on demand, or on another computer than its fine-tune's, is refused.
+ */
+function modeFor(kind: ServingKind, asked: DeploymentMode | undefined): DeploymentMode {
+  if (kind === "llm" && asked === "on_demand") throw badInput(ON_DEMAND_LLM_REFUSAL, { code: "resident_only" });
+  return asked ?? (kind === "llm" ? "resident" : "on_demand");
 }
 
 /** Writes the deployment (state `loading`) with its first release; starting it is the caller's. */
@@ -32,17 +46,21 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
   const model = await findModel(db, input.modelId);
   const alias = "alias" in input.what ? input.what.alias : null;
   const version = alias ? await versionByAlias(db, model.id, alias) : await versionByNumber(db, model.id, (input.what as { version: number }).version);
-  const targetId = await computerFor(db, input.computer, version.targetId, input.mode);
-  if (input.mode === "resident") {
-    const refusal = (await residentRefusal(db, targetId)) ?? (version.identity.recipe === "tabular" ? null : "Resident serving of this kind of model is not available in this build; deploy with --mode on-demand.");
+  const kind = servingKindOf(version.evidence);
+  const mode = modeFor(kind, input.mode);
+  // The fine-tune's base model is an output of its import_base job, kept where it was trained.
+  const targetId = await computerFor(db, input.computer, version.targetId, kind === "llm" ? "trained_here" : mode);
+  if (mode === "resident") {
+    const refusal = await residentRefusal(db, targetId);
     if (refusal) throw badInput(refusal, { code: "resident_unavailable" });
+    if (kind === "llm") await serveSpecOf(db, version);
   }
   const name = input.name ?? `${model.name}${alias ? `-${alias}` : `-v${version.number}`}`;
   const taken = await db.deployment.findUnique({ where: { projectId_nameKey: { projectId: model.projectId, nameKey: nameKey(name) } } });
   if (taken) throw conflict(`A deployment named "${taken.name}" already exists in this project; choose another name (--name).`, { code: "name_taken" });
   return db.$transaction(async (tx) => {
     const d = await tx.deployment.create({
-      data: { projectId: model.projectId, name, nameKey: nameKey(name), mode: input.mode, targetId, modelId: model.id, followsAlias: alias, state: "loading" },
+      data: { projectId: model.projectId, name, nameKey: nameKey(name), mode, targetId, modelId: model.id, followsAlias: alias, state: "loading" },
     });
     const why = alias ? `deployed following alias "${alias}" (version ${version.number})` : `deployed version ${version.number}`;
     const release = await tx.deploymentRelease.create({

@@ -8,6 +8,7 @@ import { conflict } from "@/server/errors";
 import type { Tx } from "@/server/lifecycle/transition";
 import type { Actor } from "@/server/registry/registry.schema";
 import { versionView } from "@/server/registry/registry-views";
+import { evidenceFromColumns, KIND_WORDS } from "@/server/registry/version-evidence";
 import { moveDeployment, moveDeploymentIn } from "./deployment-store";
 import { deploymentView, findDeployment } from "./deployment-views";
 import { ZRollbackInput, ZStopResumeInput, ZSwitchInput, type ReleaseKind, type TRollbackInput, type TStopResumeInput, type TSwitchInput } from "./deployments.schema";
@@ -27,6 +28,18 @@ async function atRevision(tx: Tx, id: string, expected: number) {
 }
 
 /**
+ * A deployment answers one kind's routes (/predict or /generate and /stream) for its whole
+ * life, so its clients never find the route they call gone after a switch.
+ */
+async function sameKind(tx: Tx, currentReleaseId: string | null, versionId: string): Promise<void> {
+  const current = currentReleaseId ? await tx.deploymentRelease.findUnique({ where: { id: currentReleaseId } }) : null;
+  const [was, next] = await Promise.all([current ? tx.modelVersion.findUnique({ where: { id: current.versionId } }) : null, tx.modelVersion.findUniqueOrThrow({ where: { id: versionId } })]);
+  const [a, b] = [was && evidenceFromColumns(was).kind, evidenceFromColumns(next).kind];
+  if (!a || a === b) return;
+  throw conflict(`Version ${next.number} is ${KIND_WORDS[b]} and this deployment serves ${KIND_WORDS[a]}; deploy it as a deployment of its own.`, { code: "other_kind" });
+}
+
+/**
  * Appends the release and makes it current, through `switching`. Resident: the candidate
  * is loaded beside the old release and must answer ready before it becomes current (then
  * the old process is stopped); a candidate that fails leaves the old release serving.
@@ -35,6 +48,7 @@ export async function release(db: Db, id: string, expected: number, versionId: s
   const { d, r } = await db.$transaction(async (tx) => {
     const d = await atRevision(tx, id, expected);
     if (d.state !== "ready") throw conflict(`The deployment is ${d.state}; it can switch only while ready (resume it first).`, { code: "not_ready" });
+    await sameKind(tx, d.currentReleaseId, versionId);
     const last = await tx.deploymentRelease.findFirst({ where: { deploymentId: id }, orderBy: { number: "desc" } });
     const r = await tx.deploymentRelease.create({
       data: { deploymentId: id, number: (last?.number ?? 0) + 1, versionId, kind, why, actor: JSON.stringify(actor) },

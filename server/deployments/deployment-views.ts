@@ -1,8 +1,10 @@
 /** What the API, the CLI and the pages see of deployments and their releases. */
+import type { ServingKind } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import { notFound } from "@/server/errors";
 import type { Tx } from "@/server/lifecycle/transition";
 import { ZActor } from "@/server/registry/registry.schema";
+import { kindOfVersionRow } from "./release-kind";
 import { isDeploymentState, RELEASE_KINDS, ZDeploymentMode, type DeploymentView, type ReleaseKind, type ReleaseView } from "./deployments.schema";
 
 type Client = Db | Tx;
@@ -12,8 +14,23 @@ type ReleaseRow = NonNullable<Awaited<ReturnType<Db["deploymentRelease"]["findUn
 /** The public routes of a deployment, one spelling for the guard, the pages and the CLI. */
 export const deploymentRoutes = (id: string) => ({
   predict: `/api/deployments/${id}/predict`,
+  generate: `/api/deployments/${id}/generate`,
+  stream: `/api/deployments/${id}/stream`,
   health: `/api/deployments/${id}/health`,
 });
+
+/** Which of them it answers: /predict (tabular) or /generate and /stream (llm), and /health. */
+export function servedRoutes(id: string, kind: ServingKind): Partial<ReturnType<typeof deploymentRoutes>> {
+  const r = deploymentRoutes(id);
+  return kind === "llm" ? { generate: r.generate, stream: r.stream, health: r.health } : { predict: r.predict, health: r.health };
+}
+
+/** The kind of model a deployment serves (the same for every release: deployment-actions sameKind). */
+export async function deploymentKind(db: Client, row: Pick<DeploymentRow, "currentReleaseId">): Promise<ServingKind> {
+  const release = row.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: row.currentReleaseId }, select: { versionId: true } }) : null;
+  const version = release ? await db.modelVersion.findUnique({ where: { id: release.versionId }, select: { receipt: true, baselineReceipt: true } }) : null;
+  return version ? kindOfVersionRow(version) : "tabular";
+}
 
 export async function findDeployment(db: Client, id: string): Promise<DeploymentRow> {
   const row = await db.deployment.findUnique({ where: { id } });
@@ -36,10 +53,11 @@ export async function releaseView(db: Client, row: ReleaseRow): Promise<ReleaseV
 }
 
 export async function deploymentView(db: Client, row: DeploymentRow): Promise<DeploymentView> {
-  const [target, model, release] = await Promise.all([
+  const [target, model, release, kind] = await Promise.all([
     db.target.findUnique({ where: { id: row.targetId }, select: { id: true, name: true } }),
     db.registeredModel.findUnique({ where: { id: row.modelId }, select: { id: true, name: true } }),
     row.currentReleaseId ? db.deploymentRelease.findUnique({ where: { id: row.currentReleaseId } }) : null,
+    deploymentKind(db, row),
   ]);
   if (!isDeploymentState(row.state)) throw new Error(`deployment ${row.id} has an unknown state "${row.state}"`);
   return {
@@ -47,6 +65,7 @@ export async function deploymentView(db: Client, row: DeploymentRow): Promise<De
     projectId: row.projectId,
     name: row.name,
     mode: ZDeploymentMode.parse(row.mode),
+    kind,
     state: row.state,
     reason: row.reason,
     revision: row.revision,

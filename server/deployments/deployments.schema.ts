@@ -3,6 +3,7 @@
  * A deployment serves a registry version pinned, or follows an alias of its model.
  */
 import { z } from "zod";
+import type { ServingKind } from "@/contracts/deployments/serving";
 import { deploymentLifecycle, type DeploymentState } from "@/contracts/lifecycles";
 import { ZAliasName } from "@/server/registry/registry.schema";
 
@@ -30,7 +31,8 @@ export const ZCreateDeploymentInput = z.strictObject({
   modelId: id,
   what: ZServeWhat,
   name: ZDeploymentName.optional(),
-  mode: ZDeploymentMode.default("on_demand"),
+  /** Absent: the kind's own (on demand for a tabular model, resident for a LoRA fine-tune). */
+  mode: ZDeploymentMode.optional(),
   /** A computer's name; the version's own computer when absent. */
   computer: z.string().trim().min(1).max(200).optional(),
 });
@@ -70,6 +72,8 @@ export interface DeploymentView {
   projectId: string;
   name: string;
   mode: DeploymentMode;
+  /** tabular: it answers /predict; llm (a LoRA fine-tune): /generate and /stream. */
+  kind: ServingKind;
   state: DeploymentState;
   reason: string | null;
   revision: number;
@@ -78,8 +82,8 @@ export interface DeploymentView {
   /** The alias it follows; null when pinned to its release's version. */
   followsAlias: string | null;
   release: ReleaseView | null;
-  /** Paths of its public routes (the page prefixes the server's origin). */
-  routes: { predict: string; health: string };
+  /** Paths of its public routes (the page prefixes the server's origin); `kind` says which it answers. */
+  routes: { predict: string; generate: string; stream: string; health: string };
   createdAt: Date;
 }
 

@@ -8,6 +8,7 @@ import { createKey, listKeys, revokeKey } from "./deployment-keys";
 import { statsOf } from "./deployment-stats";
 import { deploymentView, findDeployment, releasesOf } from "./deployment-views";
 import type { DeploymentView, TCreateDeploymentInput, TRollbackInput, TStopResumeInput, TSwitchInput } from "./deployments.schema";
+import { generate, openStream } from "./serve-generate";
 import { health, predict } from "./serve-request";
 import { startUp } from "./serving-runner";
 
@@ -48,5 +49,7 @@ export function deploymentsService(db: Db = getDb()) {
     revokeKey: (deploymentId: string, keyId: string) => revokeKey(db, deploymentId, keyId),
     health: (id: string) => health(db, id),
     predict: (id: string, body: unknown) => predict(db, id, body),
+    generate: (id: string, body: unknown, signal?: AbortSignal) => generate(db, id, body, signal),
+    stream: (id: string, body: unknown, signal: AbortSignal) => openStream(db, id, body, signal),
   };
 }

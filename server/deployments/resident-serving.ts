@@ -1,6 +1,6 @@
 /**
- * A resident release: one `serve-tabular` job (training/serving) per release on the
- * deployment's computer, its opId `serve:<releaseId>` (so a retry or a controller restart
+ * A resident release: one serving job (training/serving: serve-tabular, or serve-llm with
+ * the fine-tune's base model) per release on the deployment's computer, its opId `serve:<releaseId>` (so a retry or a controller restart
  * finds the same job), answering on its private Unix socket. The export is the version's
  * managed archive, staged into the worker's store by hash. Ready means its /health says so;
  * a job that ends by itself (crash, kill -9, memory budget) is how a dead process is seen.
@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync, statSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { servingSocketPath } from "@/contracts/deployments/serving";
+import { SERVE_JOB, SERVE_RECIPE, servingSocketPath, type ServeJobInput } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import { incomingDir, workerHomeOf } from "@/server/datasets/local-store";
 import { unavailable } from "@/server/errors";
@@ -17,6 +17,7 @@ import { isTerminal } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { jobFailureText, stageFile } from "@/server/predictions/predict-job";
 import { targetsService } from "@/server/targets/targets.service";
+import type { ServeSpec } from "./release-kind";
 import { ServingClient } from "./serving-client";
 
 export const servingOpId = (releaseId: string) => `serve:${releaseId}`;
@@ -24,8 +25,19 @@ export const servingOpId = (releaseId: string) => `serve:${releaseId}`;
 const LOAD_TIMEOUT_MS = 180_000;
 /** A serving job lives until stopped; the worker still needs a bound. */
 const LIFETIME_SECONDS = 30 * 24 * 3600;
-/** The serving process group's memory budget (the supervisor stops it above this). */
-const RAM_GB = 2;
+/**
+ * The serving process group's memory budget (the supervisor stops it above this): an LLM
+ * holds its base model and torch besides the adapter.
+ */
+const RAM_GB = { tabular: 2, llm: 4 } as const;
+/** An LLM release may generate up to this many tokens per request (the contract's default is 256). */
+export const LLM_MAX_NEW_TOKENS = 1024;
+
+function serveInput(releaseId: string, exportSha256: string, spec: ServeSpec): ServeJobInput {
+  const common = { release: releaseId, export: `sha256:${exportSha256}` };
+  if (spec.kind === "tabular") return common;
+  return { ...common, base: `sha256:${spec.baseSha256}`, device: spec.device, limits: { maxNewTokens: LLM_MAX_NEW_TOKENS } };
+}
 
 async function stageExport(db: Db, targetId: string, exportSha256: string): Promise<void> {
   const target = await targetsService(db).requireTarget(targetId);
@@ -38,17 +50,17 @@ async function stageExport(db: Db, targetId: string, exportSha256: string): Prom
 }
 
 /** Starts (or finds) the serving job of a release. */
-export async function startServing(db: Db, a: { targetId: string; releaseId: string; exportSha256: string }): Promise<string> {
+export async function startServing(db: Db, a: { targetId: string; releaseId: string; exportSha256: string; spec: ServeSpec }): Promise<string> {
   const existing = await db.job.findUnique({ where: { opId: servingOpId(a.releaseId) } });
   if (existing && !isTerminal(existing.state)) return existing.id;
   await stageExport(db, a.targetId, a.exportSha256);
   const job = await jobsService(db).admitJob({
     opId: existing ? `${servingOpId(a.releaseId)}:${randomUUID()}` : servingOpId(a.releaseId),
     targetId: a.targetId,
-    recipe: "serve-tabular",
-    job: "serve",
-    input: { release: a.releaseId, export: `sha256:${a.exportSha256}` },
-    resources: { cpus: 1, ramGb: RAM_GB },
+    recipe: SERVE_RECIPE[a.spec.kind],
+    job: SERVE_JOB,
+    input: serveInput(a.releaseId, a.exportSha256, a.spec),
+    resources: { cpus: 1, ramGb: RAM_GB[a.spec.kind] },
     priority: 10,
     deadlineSeconds: LIFETIME_SECONDS,
   });

@@ -1,10 +1,11 @@
 /**
  * One request on a deployment's public routes: health, and predict (rows checked against
- * the release's feature schema, capped, then answered by the serving path of its mode).
+ * the release's feature schema, capped, then answered by the serving path of its mode);
+ * generate and stream are serve-generate.ts.
  * Every answered or refused predict counts in the release's aggregates; nothing of the
  * request itself is kept.
  */
-import { ZServingLimits } from "@/contracts/deployments/serving";
+import { ZServingLimits, type ServingKind } from "@/contracts/deployments/serving";
 import type { DeploymentState } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
 import { DomainError, isDomainError, unavailable } from "@/server/errors";
@@ -14,9 +15,10 @@ import { verifiedModel } from "@/server/predictions/predictions.service";
 import { TRY_ROW_TIMEOUT_MS } from "@/server/predictions/predictions.schema";
 import { csvLine } from "@/server/tables/csv";
 import { recordRequest } from "./deployment-stats";
-import { findDeployment, releaseView } from "./deployment-views";
+import { findDeployment, releaseView, servedRoutes } from "./deployment-views";
 import type { ReleaseView } from "./deployments.schema";
 import { checkRows, type Row } from "./predict-rows";
+import { kindOfVersionRow } from "./release-kind";
 import { clientFor } from "./resident-serving";
 
 export const SERVING_LIMITS = ZServingLimits.parse({});
@@ -28,6 +30,8 @@ export interface HealthView {
   release: Pick<ReleaseView, "id" | "number" | "version"> | null;
   /** Seconds since it last became ready; null unless ready. */
   uptimeSeconds: number | null;
+  /** A ready resident release: requests its serving process computes now and has queued. */
+  serving: { inFlight: number; queued: number } | null;
 }
 
 export interface PredictAnswer {
@@ -35,9 +39,9 @@ export interface PredictAnswer {
   release: Pick<ReleaseView, "id" | "number" | "version">;
 }
 
-const short = (r: ReleaseView) => ({ id: r.id, number: r.number, version: r.version });
+export const short = (r: ReleaseView) => ({ id: r.id, number: r.number, version: r.version });
 
-async function current(db: Db, id: string) {
+export async function current(db: Db, id: string) {
   const d = await findDeployment(db, id);
   const row = d.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: d.currentReleaseId } }) : null;
   return { d, release: row ? await releaseView(db, row) : null };
@@ -52,7 +56,16 @@ export async function health(db: Db, id: string): Promise<HealthView> {
     mode: d.mode,
     release: release ? short(release) : null,
     uptimeSeconds: since ? Math.max(0, Math.round((Date.now() - since.at.getTime()) / 1000)) : null,
+    serving: d.mode === "resident" && d.state === "ready" && release ? await servingLoad(db, release.id) : null,
   };
+}
+
+/** The serving process's own count; null when it does not answer at once (health never waits on it). */
+async function servingLoad(db: Db, releaseId: string): Promise<HealthView["serving"]> {
+  const h = await clientFor(db, releaseId)
+    .then((c) => c.health({ timeoutMs: 1000 }))
+    .catch(() => null);
+  return h?.ok ? { inFlight: h.value.inFlight, queued: h.value.queued } : null;
 }
 
 function toCsv(names: string[], rows: Row[]): string {
@@ -76,7 +89,7 @@ async function predictOnDemand(db: Db, targetId: string, experimentId: string, n
 }
 
 /** A refusal of the serving process, as the same domain error the route answers. */
-function servingRefusal(status: number, error: { code: string; message: string; fields?: unknown }): DomainError {
+export function servingRefusal(status: number, error: { code: string; message: string; fields?: unknown }): DomainError {
   const code = status === 429 ? "TOO_MANY_REQUESTS" : status >= 500 ? "UNAVAILABLE" : "BAD_INPUT";
   return new DomainError(code, error.message, { code: error.code, ...(error.fields ? { fields: error.fields } : {}) });
 }
@@ -97,8 +110,9 @@ export async function predict(db: Db, id: string, body: unknown): Promise<Predic
   }
   try {
     const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
+    if (kindOfVersionRow(version) === "llm") throw wrongRoute(d.id, "llm");
     const features = await featuresOf(db, version.experimentId);
-    if (!features.length) throw unavailable(`Version ${release.version} has no feature schema: it is not a tabular model, so it answers /generate, not /predict.`);
+    if (!features.length) throw unavailable(`Version ${release.version} has no feature schema, so it cannot answer predictions.`);
     const rows = checkRows(body, features, SERVING_LIMITS);
     const predictions = d.mode === "on_demand" ? await predictOnDemand(db, d.targetId, version.experimentId, features.map((f) => f.name), rows) : await predictResident(db, release.id, rows);
     await recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms: Date.now() - started });
@@ -109,6 +123,16 @@ export async function predict(db: Db, id: string, body: unknown): Promise<Predic
   }
 }
 
-function notReady(name: string, state: string, reason: string | null) {
-  return new DomainError("UNAVAILABLE", `The deployment "${name}" is ${state}${reason ? ` (${reason})` : ""}; it answers predictions only when ready.`, { code: "not_ready", state });
+export function notReady(name: string, state: string, reason: string | null) {
+  return new DomainError("UNAVAILABLE", `The deployment "${name}" is ${state}${reason ? ` (${reason})` : ""}; it answers requests only when ready.`, { code: "not_ready", state });
+}
+
+/** 404 on the route of the other kind, naming the route(s) this deployment does answer. */
+export function wrongRoute(id: string, kind: ServingKind): DomainError {
+  const routes = servedRoutes(id, kind);
+  const message =
+    kind === "llm"
+      ? `This deployment serves a language model (a LoRA fine-tune): POST ${routes.generate} (or ${routes.stream} for Server-Sent Events), not /predict.`
+      : `This deployment serves a tabular model: POST ${routes.predict} with {"rows": [...]}, not /generate or /stream.`;
+  return new DomainError("NOT_FOUND", message, { code: "wrong_kind", use: kind === "llm" ? [routes.generate, routes.stream] : [routes.predict] });
 }

@@ -6,9 +6,11 @@
  * it does not, `stopped` only once its process group is gone.
  */
 import type { Db } from "@/server/db/client";
+import { versionView } from "@/server/registry/registry-views";
 import { targetFor } from "@/server/targets/target-for";
 import { moveDeployment } from "./deployment-store";
 import { findDeployment } from "./deployment-views";
+import { serveSpecOf } from "./release-kind";
 import { awaitReady, startServing, stopServing, type LoadOutcome } from "./resident-serving";
 
 /** Where resident serving cannot run yet, in words (null: it can). */
@@ -23,9 +25,10 @@ export async function loadRelease(db: Db, targetId: string, releaseId: string): 
   const refusal = await residentRefusal(db, targetId);
   if (refusal) return { ok: false, why: refusal };
   const release = await db.deploymentRelease.findUniqueOrThrow({ where: { id: releaseId } });
-  const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
+  const version = versionView(await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } }));
   try {
-    await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256 });
+    const spec = await serveSpecOf(db, version);
+    await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256, spec });
   } catch (err) {
     return { ok: false, why: `its serving job could not start: ${(err as Error).message}` };
   }

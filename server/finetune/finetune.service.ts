@@ -28,7 +28,7 @@ import {
   type FineTuneView,
   type TryItResult,
 } from "./finetune.schema";
-import { fineTuneJobs, isResumable, toFineTuneView } from "./finetune.views";
+import { fineTuneJobs, isResumable, toFineTuneView, trainedAdapterOf } from "./finetune.views";
 import type { z } from "zod";
 
 /** The answer of a try job is short: a minute of loading plus generating at a few tokens a second. */
@@ -154,10 +154,8 @@ export function fineTuneService(db: Db = getDb()) {
   async function tryIt(raw: z.input<typeof ZTryItInput>): Promise<{ tryId: string }> {
     const input = ZTryItInput.parse(raw);
     const exp = await require(input.id);
-    const jobs = await fineTuneJobs(db, exp);
-    const base = jobs.get("import_base");
-    const train = jobs.get("train");
-    if (base?.state !== "succeeded" || !base.outputSha256 || train?.state !== "succeeded" || !train.outputSha256) {
+    const trained = await trainedAdapterOf(db, exp);
+    if (!trained) {
       throw conflict(`"${exp.name}" has no trained adapter yet: Try it works once training has finished.`, { code: "no_adapter" });
     }
     const { device } = ZFineTuneSettings.parse(JSON.parse(exp.settings));
@@ -169,8 +167,8 @@ export function fineTuneService(db: Db = getDb()) {
       recipe: "llm-lora",
       job: "generate",
       input: {
-        model: sha256Ref(base.outputSha256),
-        adapter: sha256Ref(train.outputSha256),
+        model: sha256Ref(trained.baseSha256),
+        adapter: sha256Ref(trained.adapterSha256),
         prompt: input.prompt,
         maxNewTokens: input.maxNewTokens,
         device,

@@ -29,6 +29,19 @@ export async function fineTuneJobs(db: Db, e: ExperimentRow): Promise<FineTuneJo
   return stepJobs(db, LORA.steps, loraLookupContext(e));
 }
 
+/**
+ * The trained adapter and the import_base output it adapts (worker outputs, by hash), once
+ * both jobs succeeded; null before. One home for where a fine-tune's base model is: Try it
+ * generates with them, an LLM deployment serves the export on that base.
+ */
+export async function trainedAdapterOf(db: Db, e: ExperimentRow): Promise<{ baseSha256: string; adapterSha256: string } | null> {
+  const jobs = await fineTuneJobs(db, e);
+  const base = jobs.get("import_base");
+  const train = jobs.get("train");
+  if (base?.state !== "succeeded" || !base.outputSha256 || train?.state !== "succeeded" || !train.outputSha256) return null;
+  return { baseSha256: base.outputSha256, adapterSha256: train.outputSha256 };
+}
+
 /** A finished step's JSON output; null while it has none or while its computer does not answer. */
 async function outputOf<S extends z.ZodType>(db: Db, job: StepJob | undefined, file: string, schema: S & RecipeOutputSchema): Promise<z.output<S> | null> {
   if (!job || job.state !== "succeeded" || !job.outputSha256) return null;

@@ -49,7 +49,7 @@ export function isPublicPath(path: string): boolean {
 }
 
 /** A deployment's public routes, the only paths a deployment key opens (server/deployments). */
-const DEPLOYMENT_ROUTE = /^\/api\/deployments\/([A-Za-z0-9_-]{1,64})\/(predict|health)$/;
+const DEPLOYMENT_ROUTE = /^\/api\/deployments\/([A-Za-z0-9_-]{1,64})\/(predict|generate|stream|health)$/;
 
 /** The deployment whose public route `path` (normalised) is exactly, or null. */
 export function deploymentOfRoute(path: string): string | null {

@@ -55,6 +55,8 @@ class LlmModel:
         model = AutoModelForCausalLM.from_pretrained(str(base_dir), dtype=torch.float32, local_files_only=True)
         self.model = PeftModel.from_pretrained(model.to(device), str(folder / "adapter")).eval()
         self.name = getattr(model.config, "_name_or_path", "") or base_dir.name
+        # Positions the model has (GPT-2: 1024); past them generation would fail mid-way.
+        self.context = getattr(model.config, "max_position_embeddings", None)
 
     def prompt_ids(self, request: dict) -> list[int]:
         """A prompt is one user message, rendered as training rendered its prompts."""
@@ -89,6 +91,10 @@ class LlmModel:
             return torch.full((input_ids.shape[0],), hit_deadline or cancelled.is_set(), dtype=torch.bool,
                               device=input_ids.device)
 
+        if self.context:
+            if len(ids) >= self.context:
+                raise ServingError("too_large", f"the prompt is {len(ids)} tokens; this model holds at most {self.context}")
+            max_new_tokens = min(max_new_tokens, self.context - len(ids))
         tensor = torch.tensor([ids], device=self.device)
         with torch.no_grad():
             out = self.model.generate(input_ids=tensor, attention_mask=torch.ones_like(tensor),

@@ -6,10 +6,15 @@ type Out = inferRouterOutputs<AppRouter>["deployments"];
 export type DeploymentOut = Out["list"][number];
 export type KeyOut = Out["listKeys"][number];
 
-/** The deployment with its public routes as full URLs of the server the CLI talks to. */
+/**
+ * The deployment with the public routes it answers as full URLs of the server the CLI
+ * talks to: predict and health (tabular), or generate, stream and health (llm).
+ */
 export function deploymentJson(d: DeploymentOut, serverUrl: string) {
   const base = serverUrl.replace(/\/+$/, "");
-  return { ...d, urls: { predict: `${base}${d.routes.predict}`, health: `${base}${d.routes.health}` } };
+  const r = d.routes;
+  const urls = d.kind === "llm" ? { generate: `${base}${r.generate}`, stream: `${base}${r.stream}`, health: `${base}${r.health}` } : { predict: `${base}${r.predict}`, health: `${base}${r.health}` };
+  return { ...d, urls };
 }
 
 export function deploymentLine(d: DeploymentOut): string {

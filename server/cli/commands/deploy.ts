@@ -9,8 +9,9 @@ import { deploymentJson, deploymentLine, keyLine, type DeploymentOut } from "./d
 const DEPLOY_USAGE = `Usage:
   trainyard deploy MODEL[:VERSION|@ALIAS] [--name N] [--mode resident|on-demand] [--computer NAME] [--project NAME] [--json]
 MODEL is a model's name (any case) or id. MODEL:3 serves version 3 (pinned); MODEL@staging
-follows the alias "staging"; MODEL alone follows "selected". --mode on-demand (the default)
-runs a short predict job per request.`;
+follows the alias "staging"; MODEL alone follows "selected". --mode on-demand (the default
+for a tabular model) runs a short predict job per request; a LoRA fine-tune is served
+resident (its default; on demand is refused), on /generate and /stream.`;
 
 const USAGE = `Usage:
   trainyard deployments list [--project NAME] [--json]
@@ -48,12 +49,12 @@ async function findDeployment(conn: Connection, project: string, ref: string): P
 export async function deployCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseSubcommand(["deploy", ...argv], {
     name: { type: "string" },
-    mode: { type: "string", default: "on-demand" },
+    mode: { type: "string" },
     computer: { type: "string" },
   });
   const ref = positionals[0];
   if (!ref || positionals.length > 1) throw new CliError(DEPLOY_USAGE, 2);
-  if (values.mode !== "resident" && values.mode !== "on-demand") throw new CliError(`--mode is resident or on-demand (got ${values.mode}).\n${DEPLOY_USAGE}`, 2);
+  if (values.mode !== undefined && values.mode !== "resident" && values.mode !== "on-demand") throw new CliError(`--mode is resident or on-demand (got ${values.mode}).\n${DEPLOY_USAGE}`, 2);
   const conn = connect();
   const { model, what } = parseModelRef(ref);
   const pid = await projectId(conn, values.project!);
@@ -61,10 +62,11 @@ export async function deployCommand(argv: string[]): Promise<number> {
   const found = models.find((x) => x.id === model) ?? models.find((x) => sameName(x.name, model));
   if (!found) throw new CliError(`No model "${model}" in project "${values.project}" (have: ${models.map((x) => x.name).join(", ") || "none"}).`, 1, "not_found");
   const d = await refusalsKept(() =>
-    conn.api.deployments.create.mutate({ modelId: found.id, what, name: values.name, mode: values.mode === "resident" ? "resident" : "on_demand", computer: values.computer }),
+    conn.api.deployments.create.mutate({ modelId: found.id, what, name: values.name, mode: values.mode === undefined ? undefined : values.mode === "resident" ? "resident" : "on_demand", computer: values.computer }),
   );
   const out = deploymentJson(d, conn.url);
-  print(values.json ?? false, out, () => `Deployed "${d.name}" (${d.state}${d.reason ? `: ${d.reason}` : ""}).\n  predict: POST ${out.urls.predict}\n  health:  GET ${out.urls.health}\nCreate a key: trainyard deployments keys create ${JSON.stringify(d.name)}`);
+  const routes = Object.entries(out.urls).map(([name, url]) => `  ${`${name}:`.padEnd(9)} ${name === "health" ? "GET " : "POST"} ${url}`);
+  print(values.json ?? false, out, () => `Deployed "${d.name}" (${d.state}${d.reason ? `: ${d.reason}` : ""}).\n${routes.join("\n")}\nCreate a key: trainyard deployments keys create ${JSON.stringify(d.name)}`);
   return 0;
 }
 

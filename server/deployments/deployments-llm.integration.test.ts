@@ -1,0 +1,186 @@
+/**
+ * An LLM deployment through the real server, worker, llm-lora recipes and a serve-llm
+ * process on the tiny random GPT-2: one 2-step fine-tune registered as version 1 and
+ * deployed from the CLI (resident by default, its generate / stream URLs); generate and
+ * stream through the public routes with a key (the deltas add up to the result's text,
+ * one terminal event); a wrong, revoked or other deployment's key is refused; a client
+ * that aborts mid-stream stops the generation in the serving process; /predict answers
+ * 404 naming the routes to use; only aggregates are kept.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ZDeploymentStreamEvent, type DeploymentStreamEvent } from "@/contracts/deployments/serving";
+import { allowedModelFolder, hasEnded, SMALL, uploadExamples, waitForFineTune } from "@/server/finetune/finetune-test-support";
+import { runCli } from "@/server/testing/cli-process";
+import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
+import { waitFor } from "@/server/testing/server-harness";
+
+const MODEL = "Math helper";
+const ZMade = z.object({ id: z.string().min(1), kind: z.literal("llm"), urls: z.strictObject({ generate: z.string(), stream: z.string(), health: z.string() }) });
+
+async function cliJson(url: string, args: string[]) {
+  const r = await runCli(url, [...args, "--json"]).done;
+  return { code: r.code, json: JSON.parse(r.stdout || "{}") as Record<string, unknown>, stderr: r.stderr };
+}
+
+const post = (url: string, key: string | null, body: unknown) =>
+  fetch(url, { method: "POST", headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), "content-type": "application/json" }, body: JSON.stringify(body) });
+
+async function call(url: string, key: string | null, body?: unknown) {
+  const r = body === undefined ? await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {} }) : await post(url, key, body);
+  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+}
+
+/** Reads SSE blocks as they arrive; `until` may stop reading early (the caller then aborts). */
+async function readEvents(res: Response, until: (e: DeploymentStreamEvent) => boolean = () => false): Promise<DeploymentStreamEvent[]> {
+  const events: DeploymentStreamEvent[] = [];
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return events;
+    pending += value;
+    let cut: number;
+    while ((cut = pending.indexOf("\n\n")) >= 0) {
+      const block = pending.slice(0, cut);
+      pending = pending.slice(cut + 2);
+      const type = /^event: (.*)$/m.exec(block)?.[1];
+      const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "{}") as object;
+      const e = ZDeploymentStreamEvent.parse({ type, ...data });
+      events.push(e);
+      if (until(e)) return events;
+    }
+  }
+}
+
+describe("a deployment of a LoRA fine-tune", { timeout: 300_000 }, () => {
+  const { home, server } = realRecipesServerForBlock();
+  let chat: z.infer<typeof ZMade>;
+  let other: z.infer<typeof ZMade>;
+  let key = "";
+  let otherKey = "";
+
+  const health = async () => (await call(chat.urls.health, key)).body as { state: string; reason: string | null; serving: { inFlight: number; queued: number } | null };
+
+  beforeAll(async () => {
+    const { model } = await allowedModelFolder(server, home);
+    const projectId = (await server.client.projects.create.mutate({ name: "Default" })).id;
+    const examples = await uploadExamples(server, projectId);
+    const started = await server.client.finetune.start.mutate({
+      opId: randomUUID(),
+      projectId,
+      datasetId: examples,
+      settings: { base: { kind: "path", path: model }, ...SMALL, maxSteps: 2, maxMinutes: 5 },
+    });
+    const done = await waitForFineTune(server, started.experiment.id, "the fine-tune to end", hasEnded, 240_000);
+    expect(done.experiment.status, done.experiment.reason ?? "").toBe("succeeded");
+    await server.client.models.register.mutate({ experimentId: started.experiment.id, newModelName: MODEL });
+
+    const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--name", "chat"]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json).toMatchObject({ mode: "resident", kind: "llm", release: { number: 1, version: 1 } });
+    chat = ZMade.parse(made.json);
+    other = ZMade.parse((await cliJson(server.url, ["deploy", `${MODEL}:1`, "--name", "other"])).json);
+    key = (await cliJson(server.url, ["deployments", "keys", "create", "chat"])).json.key as string;
+    otherKey = (await cliJson(server.url, ["deployments", "keys", "create", "other"])).json.key as string;
+    for (const d of [chat, other]) {
+      await waitFor(`${d.id} to load`, async () => {
+        const h = (await call(d.urls.health, d === chat ? key : otherKey)).body;
+        if (h.state === "failed") throw new Error(`the LLM deployment failed: ${String(h.reason)}`);
+        return h.state === "ready" ? h : undefined;
+      }, 180_000, 300);
+    }
+  }, 300_000);
+  afterAll(async () => {
+    for (const name of ["chat", "other"]) await cliJson(server.url, ["deployments", "stop", name]).catch(() => undefined);
+  });
+
+  it("deploys resident from the CLI with its generate and stream URLs, and refuses on-demand mode", async () => {
+    expect(chat.urls.generate).toBe(`${server.url}/api/deployments/${chat.id}/generate`);
+    expect(chat.urls.stream).toBe(`${server.url}/api/deployments/${chat.id}/stream`);
+    const onDemand = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "on-demand", "--name", "od"]);
+    expect(onDemand.code).not.toBe(0);
+    expect(onDemand.json).toMatchObject({ error: { code: "resident_only" } });
+  });
+
+  it("generates text with a key, and refuses a body field by field", async () => {
+    const r = await call(chat.urls.generate, key, { prompt: "What is 2 + 3?", maxNewTokens: 8 });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ release: { number: 1, version: 1 }, finishReason: expect.stringMatching(/^(stop|length)$/) });
+    expect(r.body.generatedTokens).toBeGreaterThan(0);
+    expect(r.body.generatedTokens).toBeLessThanOrEqual(8);
+    const chatAnswer = await call(chat.urls.generate, key, { messages: [{ role: "user", content: "Hi" }], maxNewTokens: 4 });
+    expect(chatAnswer.status, JSON.stringify(chatAnswer.body)).toBe(200);
+
+    const bad = await call(chat.urls.generate, key, { messages: [{ role: "robot", content: "Hi" }], maxNewTokens: 0 });
+    expect(bad.status).toBe(400);
+    expect((bad.body.details as { fields: { path: string }[] }).fields.map((f) => f.path).sort()).toEqual(["maxNewTokens", "messages[0].role"]);
+    expect((await call(chat.urls.generate, key, { prompt: "x", maxNewTokens: 100_000 })).status).toBe(413);
+  });
+
+  it("streams with a key: metadata first, deltas that add up to the result's text, exactly one terminal event", async () => {
+    const res = await post(chat.urls.stream, key, { prompt: "What is 2 + 3?", maxNewTokens: 16 });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const events = await readEvents(res);
+    expect(events[0]).toMatchObject({ type: "metadata", release: { number: 1, version: 1 }, model: expect.any(String) });
+    const terminals = events.filter((e) => e.type === "result" || e.type === "error");
+    expect(terminals).toHaveLength(1);
+    expect(events.at(-1)).toBe(terminals[0]);
+    const result = terminals[0]!;
+    if (result.type !== "result") throw new Error(`the stream ended in an error: ${JSON.stringify(result)}`);
+    expect(events.flatMap((e) => (e.type === "delta" ? [e.text] : [])).join("")).toBe(result.text);
+    expect(result.generatedTokens).toBeGreaterThan(0);
+  });
+
+  it("refuses no key, a wrong key, another deployment's key and a revoked key", async () => {
+    for (const url of [chat.urls.generate, chat.urls.stream]) {
+      expect((await call(url, null, { prompt: "x" })).status).toBe(401);
+      expect((await call(url, `${key}x`, { prompt: "x" })).status).toBe(401);
+      expect((await call(url, otherKey, { prompt: "x" })).status).toBe(401);
+    }
+    expect((await call(other.urls.generate, otherKey, { prompt: "x", maxNewTokens: 2 })).status).toBe(200);
+    const spare = (await cliJson(server.url, ["deployments", "keys", "create", "other", "--name", "spare"])).json as { id: string; key: string };
+    expect((await cliJson(server.url, ["deployments", "keys", "revoke", "other", spare.id])).code).toBe(0);
+    expect((await call(other.urls.generate, spare.key, { prompt: "x" })).status).toBe(401);
+  });
+
+  it("stops generating in the serving process when the client aborts mid-stream", async () => {
+    const abort = new AbortController();
+    const res = await fetch(chat.urls.stream, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ prompt: "Count to a thousand.", maxNewTokens: 1000 }),
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    const seen = await readEvents(res, (e) => e.type === "delta");
+    expect(seen.at(-1)?.type).toBe("delta");
+    expect((await health()).serving).toEqual({ inFlight: 1, queued: 0 });
+    abort.abort();
+    const stoppedAfter = Date.now();
+    await waitFor("the serving process to stop generating", async () => ((await health()).serving?.inFlight === 0 ? true : undefined), 10_000, 50);
+    const stopMs = Date.now() - stoppedAfter;
+    // The same request run to its end, for scale: the abort stopped it well before that.
+    const t0 = Date.now();
+    const full = await call(chat.urls.generate, key, { prompt: "Count to a thousand.", maxNewTokens: 1000 });
+    const fullMs = Date.now() - t0;
+    console.log(`abort → idle ${stopMs} ms; the whole generation (${String(full.body.generatedTokens)} tokens) ${fullMs} ms`);
+    expect(full.body.finishReason).toBe("length");
+    expect(stopMs).toBeLessThan(fullMs);
+    const stats = (await server.client.deployments.show.query({ deploymentId: chat.id })).stats;
+    expect(stats).toEqual([expect.objectContaining({ errors: expect.objectContaining({ cancelled: 1 }) })]);
+  });
+
+  it("answers /predict with 404 naming /generate and /stream, and keeps only aggregates", async () => {
+    const r = await call(chat.urls.generate.replace(/generate$/, "predict"), key, { rows: [{ a: 1 }] });
+    expect(r.status).toBe(404);
+    expect(r.body).toMatchObject({ code: "wrong_kind", details: { use: [chat.urls.generate.slice(server.url.length), chat.urls.stream.slice(server.url.length)] } });
+    const shown = await server.client.deployments.show.query({ deploymentId: chat.id });
+    const text = JSON.stringify(shown);
+    expect(text).not.toContain("What is 2 + 3?");
+    expect(text).not.toContain(key);
+    expect(shown.stats[0]!.requests).toBeGreaterThanOrEqual(6);
+  });
+});
