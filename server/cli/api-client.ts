@@ -124,8 +124,13 @@ export async function withRetry<T>(
 export function toCliError(err: unknown): Error {
   if (err instanceof CliError) return err;
   if (err instanceof TRPCClientError) {
-    const status = err.data?.httpStatus as number | undefined;
-    if (status === ERROR_ANSWERS.UNAUTHORIZED.status) return new CliError("The server needs an API token: set TRAINYARD_TOKEN (create one with `trainyard token create NAME`).", 1, "unauthorized");
+    // The request guard refuses a token before tRPC answers: its {error} is in the response, not in a tRPC envelope.
+    const guard = err.meta as { response?: Response; responseJSON?: { error?: unknown } } | undefined;
+    const status = (err.data?.httpStatus as number | undefined) ?? guard?.response?.status;
+    if (status === ERROR_ANSWERS.UNAUTHORIZED.status) {
+      const refused = typeof guard?.responseJSON?.error === "string" ? `${guard.responseJSON.error} ` : "";
+      return new CliError(`${refused}The server needs a valid API token: set TRAINYARD_TOKEN (create one with \`trainyard token create NAME\`).`, 1, "unauthorized");
+    }
     const code = typeof err.data?.code === "string" ? err.data.code.toLowerCase() : "server_error";
     return new CliError(err.message, 1, code);
   }

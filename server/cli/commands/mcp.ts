@@ -1,0 +1,36 @@
+/**
+ * `trainyard mcp --project NAME`: the agent tools (server/mcp) over stdio, for Claude Code
+ * or any MCP client, talking to the running server with TRAINYARD_URL / TRAINYARD_TOKEN
+ * like every other command. Stdout carries the protocol and nothing else; messages go to
+ * stderr. Runs until the client closes stdin.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { trainyardMcpServer } from "@/server/mcp/mcp-server";
+import { CliError } from "../cli-error";
+import { connect } from "../api-client";
+import { parseSubcommand } from "../subcommand-args";
+import { projectId } from "./experiments";
+
+const USAGE = "Usage: trainyard mcp --project NAME   (TRAINYARD_URL, TRAINYARD_TOKEN: the server and an API token)";
+
+export async function mcpCommand(argv: string[]): Promise<number> {
+  // parseSubcommand reads a verb first: there is none, so give it an empty one.
+  const { values, positionals } = parseSubcommand(["", ...argv], {});
+  if (positionals.length || values.json) throw new CliError(USAGE, 2);
+  // Anything a module prints with console.log would corrupt the protocol on stdout.
+  console.log = console.error;
+  const conn = connect();
+  const projectName = values.project!;
+  const scope = { conn, projectId: await projectId(conn, projectName), projectName };
+  const server = trainyardMcpServer(scope);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = resolve;
+    process.stdin.once("end", resolve);
+  });
+  console.error(`trainyard mcp: serving project "${projectName}" from ${conn.url}`);
+  await closed;
+  await server.close();
+  return 0;
+}

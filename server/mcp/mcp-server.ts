@@ -1,0 +1,31 @@
+/**
+ * The MCP server of `trainyard mcp` (@modelcontextprotocol/sdk): the read tools bound to
+ * one project, each published with its zod input schema as JSON Schema and its output
+ * shape, answering with the parsed output as structured content (and the same JSON as
+ * text, for clients that read only text). A refusal (not found, unreachable server) is a
+ * tool error with the reason, not a protocol error.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { VERSION } from "@/server/lifecycle/server-info";
+import type { ProjectScope } from "./project-scope";
+import { READ_TOOLS } from "./read-tools";
+
+export function trainyardMcpServer(scope: ProjectScope): McpServer {
+  const server = new McpServer({ name: "trainyard", version: VERSION });
+  for (const tool of READ_TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        description: `${tool.description} (Project "${scope.projectName}".)`,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      async (args: unknown) => {
+        const output = tool.output.parse(await tool.run(scope, tool.input.parse(args)));
+        return { content: [{ type: "text" as const, text: JSON.stringify(output) }], structuredContent: output };
+      },
+    );
+  }
+  return server;
+}

@@ -1,0 +1,227 @@
+/**
+ * `trainyard mcp` as an agent meets it: the SDK's real Client over stdio spawns the real
+ * CLI process, which talks to a real server (real worker, real recipes) with a read-only
+ * API token. Two projects hold penguins; one real training runs in the first. The tools
+ * are listed with their input schemas; the first project's experiments, datasets, logs
+ * and models answer; the second project's server answers not found for the first one's
+ * ids; no answer carries a test-partition score.
+ */
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { upload, waitForProfile } from "@/server/datasets/test-support";
+import { cliAsync } from "@/tests/support/server-process";
+import { MAX_LOG_LINES } from "./tool-shapes";
+import { MIN_VALUE_COUNT } from "./views";
+
+const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
+const TOOLS = ["compare_experiments", "describe_inputs", "get_experiment", "get_job_logs", "list_experiments", "list_models"];
+/** Keys of the API's experiment view that hold test-partition scores or rows. */
+const TEST_KEYS = ["candidate", "baseline", "comparison", "results", "receipt", "mistakeRows", "primaryValue", "baselineValue", "evidence", "betterThanBaseline", "badges"];
+
+/** The environment the agent's client gives the MCP process: the server's address and a token, nothing of this test's TRAINYARD_*. */
+function agentEnv(url: string, token: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TRAINYARD_")) env[k] = v;
+  return { ...env, TRAINYARD_URL: url, TRAINYARD_TOKEN: token };
+}
+
+interface Agent {
+  client: Client;
+  stderr: () => string;
+  call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; data: Record<string, unknown>; text: string }>;
+}
+
+async function connectAgent(url: string, token: string, project: string): Promise<Agent> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(REPO, "bin/trainyard.mjs"), "mcp", "--project", project],
+    cwd: REPO,
+    env: agentEnv(url, token),
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: "mcp-integration-test", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => err,
+    async call(name, args = {}) {
+      const r = await client.callTool({ name, arguments: args });
+      const content = r.content as { type: string; text: string }[];
+      const text = content.map((c) => c.text).join("\n");
+      return { isError: Boolean(r.isError), data: (r.structuredContent ?? {}) as Record<string, unknown>, text };
+    },
+  };
+}
+
+/** Every key anywhere in a JSON value. */
+function keysOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(keysOf);
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)]);
+  return [];
+}
+
+describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
+  let home: TestHome;
+  let server: TestServer;
+  let penguins: { projectId: string; datasetId: string; experimentId: string };
+  let otherDatasetId: string;
+  let readOnlyToken: string;
+  let agent: Agent;
+  let otherAgent: Agent;
+
+  beforeAll(async () => {
+    home = makeTestHome();
+    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
+    const data = readFileSync(PENGUINS);
+    const projectId = (await server.client.projects.create.mutate({ name: "Penguins" })).id;
+    const otherId = (await server.client.projects.create.mutate({ name: "Other" })).id;
+    // The token and the agents' processes start while the datasets profile and the experiment trains.
+    const agents = (async () => {
+      const created = await cliAsync(["token", "create", "agent", "--read-only"], { TRAINYARD_HOME: home.home });
+      expect(created.status, created.stderr).toBe(0);
+      readOnlyToken = created.stdout.trim();
+      [agent, otherAgent] = await Promise.all([connectAgent(server.url, readOnlyToken, "Penguins"), connectAgent(server.url, readOnlyToken, "Other")]);
+    })();
+    const [mine, other] = await Promise.all([upload(server, projectId, "penguins.csv", data), upload(server, otherId, "penguins-too.csv", data)]);
+    const datasetId = mine.body.datasetId!;
+    otherDatasetId = other.body.datasetId!;
+    expect((await waitForProfile(server, datasetId)).status).toBe("ready");
+    const exp = await server.client.experiments.start.mutate({
+      opId: randomUUID(),
+      projectId,
+      datasetId,
+      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+    });
+    penguins = { projectId, datasetId, experimentId: exp.id };
+    expect((await waitForProfile(server, otherDatasetId)).status).toBe("ready");
+    await agents;
+  });
+  afterAll(async () => {
+    await agent?.client.close();
+    await otherAgent?.client.close();
+    await server?.stop();
+  });
+
+  it("lists the six read tools, each with its input schema as JSON Schema and an output schema", async () => {
+    const { tools } = await agent.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    const logs = tools.find((t) => t.name === "get_job_logs")!;
+    expect(logs.inputSchema).toMatchObject({
+      type: "object",
+      properties: { experimentId: { type: "string" }, step: { type: "string" }, maxLines: { type: "integer", maximum: MAX_LOG_LINES, default: 100 } },
+      required: ["experimentId"],
+      additionalProperties: false,
+    });
+    expect(tools.find((t) => t.name === "compare_experiments")!.inputSchema).toMatchObject({ properties: { experimentIds: { type: "array", minItems: 2 } } });
+    for (const t of tools) {
+      expect(t.outputSchema, t.name).toMatchObject({ type: "object" });
+      expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+    }
+  });
+
+  it("refuses to start with a token the server does not know, saying why, with nothing on stdout", async () => {
+    const r = await cliAsync(["mcp", "--project", "Penguins"], agentEnv(server.url, "tyt_not-a-real-token"));
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/The API token is unknown\. The server needs a valid API token: set TRAINYARD_TOKEN/);
+  });
+
+  it("answers another project's experiment and dataset ids as not found, as it answers ids that do not exist", async () => {
+    const foreign = await otherAgent.call("get_experiment", { experimentId: penguins.experimentId });
+    expect(foreign).toMatchObject({ isError: true, text: `No experiment "${penguins.experimentId}" in project "Other".` });
+    const missing = await otherAgent.call("get_experiment", { experimentId: "no-such-experiment" });
+    expect(missing).toMatchObject({ isError: true, text: `No experiment "no-such-experiment" in project "Other".` });
+    expect(await otherAgent.call("get_job_logs", { experimentId: penguins.experimentId })).toMatchObject({ isError: true, text: expect.stringContaining("No experiment") });
+    expect(await otherAgent.call("describe_inputs", { datasetId: penguins.datasetId })).toMatchObject({ isError: true, text: `No dataset "${penguins.datasetId}" in project "Other".` });
+    expect((await otherAgent.call("list_experiments")).data).toEqual({ experiments: [], total: 0 });
+    const own = await otherAgent.call("describe_inputs");
+    expect((own.data.datasets as { id: string }[]).map((d) => d.id)).toEqual([otherDatasetId]);
+  });
+
+  it("describes a dataset with aggregate statistics and the data issues for a target, never its rows", async () => {
+    // The checks for a target are the wizard's; run them here the way it does.
+    await server.client.datasets.startChecks.mutate({ id: penguins.datasetId, target: "species" });
+    await waitFor("the checks", async () => (await server.client.datasets.checks.query({ id: penguins.datasetId, target: "species" }))?.status === "ready", 120_000, 500);
+    const r = await agent.call("describe_inputs", { datasetId: penguins.datasetId, target: "species" });
+    expect(r.isError, r.text).toBe(false);
+    const [d] = r.data.datasets as { rowCount: number; columns: { name: string; type: string; commonValues: { value: string; count: number }[] }[]; checks: { task: string; classCounts: Record<string, number> } }[];
+    expect(d!.rowCount).toBe(344);
+    expect(d!.columns.map((c) => c.name)).toEqual(["species", "island", "bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g", "sex", "year"]);
+    expect(d!.columns.find((c) => c.name === "species")!.commonValues).toEqual([
+      { value: "Adelie", count: 152 },
+      { value: "Gentoo", count: 124 },
+      { value: "Chinstrap", count: 68 },
+    ]);
+    expect(d!.checks).toMatchObject({ task: "multiclass", classCounts: { Adelie: 152, Gentoo: 124, Chinstrap: 68 } });
+    // Aggregates only: no preview of values, no value seen fewer than MIN_VALUE_COUNT times.
+    expect(keysOf(r.data)).not.toContain("preview");
+    for (const c of d!.columns) for (const v of c.commonValues) expect(v.count, `${c.name}=${v.value}`).toBeGreaterThanOrEqual(MIN_VALUE_COUNT);
+  });
+
+  it("lists the project's experiment and gives its validation results without any test score, once trained", async () => {
+    const listed = await agent.call("list_experiments");
+    expect(listed.data).toMatchObject({ total: 1, experiments: [{ id: penguins.experimentId, kind: "tabular", target: "species", metric: "accuracy" }] });
+    const trained = await waitFor("the experiment to end", async () => {
+      const e = await server.client.experiments.get.query({ id: penguins.experimentId });
+      return e.status === "running" ? undefined : e;
+    }, 300_000, 1000);
+    expect(trained.status, trained.note ?? "").toBe("succeeded");
+
+    const r = await agent.call("get_experiment", { experimentId: penguins.experimentId });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data).toMatchObject({
+      id: penguins.experimentId,
+      status: "succeeded",
+      datasetId: penguins.datasetId,
+      settings: { target: "species", metric: "accuracy", maxMinutes: 2 },
+      validation: {
+        partition: "validation",
+        metric: "accuracy",
+        bestModel: trained.results!.training!.bestModel,
+        validationScore: trained.results!.training!.validationScore,
+        validationRows: trained.results!.training!.validationRows,
+      },
+    });
+    expect((r.data.validation as { models: unknown[] }).models.length).toBeGreaterThan(0);
+    // The API's view holds the test receipts; the tool's answer holds none of their keys.
+    expect(keysOf(trained)).toEqual(expect.arrayContaining(["candidate", "baseline", "comparison"]));
+    const keys = keysOf(r.data);
+    for (const k of TEST_KEYS) expect(keys, k).not.toContain(k);
+    expect(keysOf(JSON.parse(r.text))).toEqual(keys);
+  });
+
+  it("tails a step's log within the line cap, and refuses more than the cap", async () => {
+    const r = await agent.call("get_job_logs", { experimentId: penguins.experimentId, step: "train", maxLines: 3 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data).toMatchObject({ step: "train", state: "succeeded", eof: true, truncated: true });
+    expect((r.data.lines as string[]).length).toBe(3);
+    const latest = await agent.call("get_job_logs", { experimentId: penguins.experimentId });
+    expect(latest.data).toMatchObject({ step: "package" });
+    const over = await agent.call("get_job_logs", { experimentId: penguins.experimentId, maxLines: MAX_LOG_LINES + 1 });
+    expect(over.isError).toBe(true);
+    expect(over.text).toMatch(/maxLines/);
+  });
+
+  it("compares experiments on validation only and lists registered models with their versions, read-only", async () => {
+    const cmp = await agent.call("compare_experiments", { experimentIds: [penguins.experimentId, penguins.experimentId] });
+    expect(cmp.isError, cmp.text).toBe(false);
+    expect(cmp.data).toMatchObject({ comparable: true, experiments: [{ id: penguins.experimentId, bestModel: expect.any(String), validationScore: expect.any(Number) }] });
+    const foreign = await otherAgent.call("compare_experiments", { experimentIds: [penguins.experimentId, "x"] });
+    expect(foreign.isError).toBe(true);
+
+    expect((await agent.call("list_models")).data).toEqual({ models: [] });
+    const reg = await server.client.models.register.mutate({ experimentId: penguins.experimentId, newModelName: "Species" });
+    const models = await agent.call("list_models");
+    expect(models.data).toMatchObject({ models: [{ id: reg.model.id, name: "Species", aliases: [], versions: [{ number: 1, status: "registered", experimentId: penguins.experimentId, primaryMetric: "accuracy", aliases: [] }] }] });
+    for (const k of TEST_KEYS) expect(keysOf(models.data), k).not.toContain(k);
+    expect((await otherAgent.call("list_models")).data).toEqual({ models: [] });
+    expect(agent.stderr()).toContain('serving project "Penguins"');
+  });
+});
