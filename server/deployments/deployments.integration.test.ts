@@ -4,7 +4,8 @@
  * that deployment predicts through POST /api/deployments/:id/predict; a wrong, revoked or
  * other deployment's key is refused (401), and so is the key anywhere but its own routes;
  * rows that do not match the feature schema are refused field by field; stop → health says
- * stopped and predict answers 503; a switch and a rollback are new releases. A resident
+ * stopped and predict answers 503; /generate answers 404 naming /predict; a switch and a
+ * rollback are new releases. A resident
  * release runs in its own serving process: kill -9 of it makes the deployment failed.
  */
 import { randomUUID } from "node:crypto";
@@ -93,6 +94,8 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     expect(r.body.release).toMatchObject({ number: 1, version: 1 });
     const shown = await server.client.deployments.show.query({ deploymentId: a.id });
     expect(shown.stats).toEqual([expect.objectContaining({ requests: 1, errors: {} })]);
+    const generate = await call(`${server.url}/api/deployments/${a.id}/generate`, keyA, { prompt: "hi" });
+    expect(generate).toMatchObject({ status: 404, body: { code: "wrong_kind", details: { use: [`/api/deployments/${a.id}/predict`] } } });
     expect(JSON.stringify(shown)).not.toContain(keyA);
   });
 
