@@ -129,6 +129,21 @@ def test_the_deadline_ends_a_long_generation_with_finish_reason_deadline(tiny_lo
         process.stop()
 
 
+def test_generation_stops_at_the_models_context_and_a_prompt_that_fills_it_is_refused(tiny_lora, tmp_path):
+    archive, base = tiny_lora  # the tiny GPT-2 holds 1024 positions
+    process = start_serving("llm", {"release": "rel_ctx", "export": str(archive), "base": str(base),
+                                    "limits": {"maxNewTokens": 2000, "maxPromptTokens": 4000}}, tmp_path)
+    try:
+        process.wait_ready()
+        answer = process.request("POST", "/generate", {"prompt": "Go on forever.", "maxNewTokens": 2000})
+        assert answer.status == 200, answer.body
+        assert answer.body["promptTokens"] + answer.body["generatedTokens"] <= 1024
+        full = process.request("POST", "/generate", {"prompt": "word " * 1100, "maxNewTokens": 1})
+        assert full.status == 413 and full.body["error"]["code"] == "too_large", full.body
+    finally:
+        process.stop()
+
+
 def test_a_base_folder_other_than_the_adapters_is_refused(tiny_lora, tmp_path):
     archive, base = tiny_lora
     other = tmp_path / "other-base"
