@@ -48,11 +48,11 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
   const home = targets.data?.find((t) => t.id === version.targetId);
   const aliases = versions.flatMap((v) => v.aliases.map((a) => ({ alias: a, number: v.number })));
   const [what, setWhat] = useState<string>("pinned");
-  const [mode, setMode] = useState<Mode | null>(null);
+  // On demand by default, as the CLI: it runs on every computer; resident is refused where it cannot run, with the reason.
+  const [mode, setMode] = useState<Mode>("on_demand");
   const [computer, setComputer] = useState<string | null>(null);
   const [name, setName] = useState("");
   const chosenComputer = computer ?? home?.name ?? "";
-  const chosenMode: Mode = mode ?? (targets.data?.find((t) => t.name === chosenComputer)?.kind === "local" ? "resident" : "on_demand");
   const create = useMutation(
     trpc.deployments.create.mutationOptions({
       onSuccess: (d) => {
@@ -69,7 +69,7 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
     create.mutate({
       modelId,
       what: what === "pinned" ? { version: version.number } : { alias: what },
-      mode: chosenMode,
+      mode,
       ...(chosenComputer ? { computer: chosenComputer } : {}),
       ...(name.trim() ? { name: name.trim() } : {}),
     });
@@ -103,7 +103,7 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
           <legend className="font-medium">Mode</legend>
           {(["resident", "on_demand"] as const).map((m) => (
             <label key={m} className="flex items-start gap-2">
-              <input type="radio" name="deploy-mode" className="mt-1 h-4 w-4" checked={chosenMode === m} onChange={() => setMode(m)} />
+              <input type="radio" name="deploy-mode" className="mt-1 h-4 w-4" checked={mode === m} onChange={() => setMode(m)} />
               <span>{MODE_WORDS[m]}</span>
             </label>
           ))}

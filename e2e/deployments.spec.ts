@@ -1,0 +1,108 @@
+/**
+ * Deploying from the registry in the browser, on desktop and phone, with one real quick
+ * penguins training registered as version 1: Deploy opens the sheet, a resident
+ * deployment opens its page and becomes ready; the test console is refused without a key
+ * (this server has no owner password, so a deployment answers only to its keys) and says
+ * so, then with a key created on the page a required field left empty is refused next to
+ * that field, and filled in it answers a species with class probabilities from the
+ * serving process. The curl and Python examples carry this server's URL and the key; the
+ * OpenAPI document describes the route; the Deployments view counts the request, and Stop
+ * ends it; a second Deploy under the taken name is refused next to the name field. axe on
+ * the sheet, the deployment page and the Deployments view.
+ */
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { expectNoSeriousAxeViolations } from "./axe";
+import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trainWithRecommendedChoices } from "./steps";
+
+const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
+const MODEL = "Penguin species";
+test.use({ actionTimeout: 60_000 });
+
+test("deploy a registered version from its Deploy button, see it ready, predict in the test console, copy the examples", async ({ page }, testInfo) => {
+  test.setTimeout(8 * 60_000);
+  const phone = testInfo.project.name === "phone";
+  const fits = async () => {
+    if (!phone) return;
+    await expectNoHorizontalOverflow(page);
+    await expectLaidOutAtScreenWidth(page, 390);
+  };
+  await createProject(page, `Deploy ${testInfo.project.name} ${Date.now()}`);
+  await trainWithRecommendedChoices(page, PENGUINS, "species", 1);
+  await expect(page.getByTestId("experiment-status")).toContainText("Succeeded", { timeout: 5 * 60_000 });
+  const register = page.getByRole("region", { name: "Register as a model version" });
+  await register.getByLabel("New model name").fill(MODEL);
+  await register.getByRole("button", { name: "Register this experiment" }).click();
+  await expect(register.getByTestId("register-result")).toContainText(`Registered as version 1 of “${MODEL}”`);
+  await register.getByRole("link", { name: "Open Models" }).click();
+
+  // Deploy version 1, resident, on the computer it was trained on (the default).
+  const card = page.getByRole("region", { name: MODEL });
+  await card.getByRole("button", { name: "Deploy version 1" }).click();
+  const sheet = page.getByRole("dialog", { name: "Deploy version 1?" });
+  await expect(sheet.getByLabel("Computer")).toHaveValue(/.+/);
+  await sheet.getByLabel(/^Resident/).check();
+  await expectNoSeriousAxeViolations(page);
+  await sheet.getByRole("button", { name: "Deploy version 1" }).click();
+  await page.waitForURL(/\/ml\/deployments\/[^/]+$/);
+  const deploymentId = new URL(page.url()).pathname.split("/").pop()!;
+  await expect(page.getByTestId("deployment-state")).toHaveText("ready", { timeout: 3 * 60_000 });
+  await expect(page.getByTestId("deployment-card")).toContainText("resident on");
+
+  // Without a key the route refuses the console, and the console says what to do.
+  const consoleForm = page.getByRole("form", { name: "Test console" });
+  await consoleForm.getByRole("button", { name: "Send to the deployment" }).click();
+  await expect(consoleForm.getByRole("alert")).toContainText("Create a key above");
+
+  // With a key: island (never missing in training) left empty is refused next to the field.
+  await page.getByRole("button", { name: "Create a key" }).click();
+  const key = (await page.getByTestId("new-key").textContent())!.split("Shown only")[0]!.trim();
+  expect(key.length).toBeGreaterThan(10);
+  const island = consoleForm.getByLabel(/^island/);
+  const chosen = await island.inputValue();
+  await island.selectOption("");
+  await consoleForm.getByRole("button", { name: "Send to the deployment" }).click();
+  await expect(island).toHaveAttribute("aria-invalid", "true");
+  await expect(consoleForm.getByTestId("console-field-problem")).toContainText("required");
+  await island.selectOption(chosen);
+  await consoleForm.getByRole("button", { name: "Send to the deployment" }).click();
+  const result = consoleForm.getByTestId("console-result");
+  await expect(result).toContainText(/Prediction: (Adelie|Chinstrap|Gentoo)/);
+  await expect(result).toContainText("release 1, version 1");
+  await expect(result.getByRole("list", { name: "Class probabilities" }).getByRole("listitem")).toHaveCount(3);
+
+  // The examples: this server's URL, the predict route, the key just created, a row of the schema.
+  const origin = new URL(page.url()).origin;
+  const curl = page.getByTestId("curl-example");
+  await expect(curl).toContainText(`curl -s -X POST '${origin}/api/deployments/${deploymentId}/predict'`);
+  await expect(curl).toContainText(`Bearer ${key}`);
+  await expect(curl).toContainText('"island":');
+  await expect(page.getByTestId("python-example")).toContainText(`"${origin}/api/deployments/${deploymentId}/predict"`);
+  await expectNoSeriousAxeViolations(page);
+  await fits();
+
+  // The OpenAPI document describes the route the console called.
+  const doc = (await (await page.request.get("/api/openapi.json")).json()) as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { required?: string[] }> } };
+  expect(doc.openapi).toBe("3.1.0");
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/deployments/{id}/predict", "/api/deployments/{id}/health"]));
+  expect(doc.components.schemas.PredictAnswer?.required).toEqual(expect.arrayContaining(["predictions", "release"]));
+
+  // The Deployments view counts the answered request (the refused ones never reached the model).
+  await page.getByRole("link", { name: "All deployments" }).click();
+  await expect(page.getByTestId("deployment-latency")).toContainText(/request(s)? since release 1.*p50 ≤ [\d.]+ m?s, p95 ≤ [\d.]+ m?s/, { timeout: 20_000 });
+  await expectNoSeriousAxeViolations(page);
+  await fits();
+
+  // Stop it behind its confirmation: the serving process ends and its computer is free again
+  // (a resident process holds a share of the worker's CPUs, which later trainings need).
+  await page.getByRole("button", { name: "Stop…" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Stop it" }).click();
+  await expect(page.getByTestId("deployment-state")).toHaveText("stopped", { timeout: 60_000 });
+
+  // A second deployment under the same name is refused next to the name field.
+  await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Models" }).click();
+  await card.getByRole("button", { name: "Deploy version 1" }).click();
+  await sheet.getByRole("button", { name: "Deploy version 1" }).click();
+  await expect(sheet.getByTestId("deploy-refusal")).toContainText("already exists");
+  await expect(sheet.getByLabel("Name (optional)").locator("xpath=following-sibling::*[1]")).toHaveAttribute("data-testid", "deploy-refusal");
+});
