@@ -16,7 +16,7 @@ import { StepExamples } from "./step-examples";
 import { StepFineTuneBudget } from "./step-ft-budget";
 import { StepFineTuneReview } from "./step-ft-review";
 import { StepSettings } from "./step-settings";
-import { firstStepWithError, INITIAL_CHOICES, settingsErrors, STEP_TITLES, type FineTuneChoices } from "./wizard-state";
+import { baseChosen, firstStepWithError, INITIAL_CHOICES, settingsErrors, STEP_TITLES, type FineTuneChoices } from "./wizard-state";
 
 export function FineTuneWizard({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
@@ -43,7 +43,7 @@ export function FineTuneWizard({ projectId }: { projectId: string }) {
   const errors = { ...problems, ...refused };
   // Empty fields are flagged only once the user reaches the review or the server refused them.
   const shown = c.step === STEP_TITLES.length - 1 || Object.keys(refused).length ? errors : { ...refused, ...withValues(problems, c) };
-  const canNext = [Boolean(computer), Boolean(c.modelPath.trim()), d?.status === "ready" && d.kind === "examples", true, true, false][c.step];
+  const canNext = [Boolean(computer), baseChosen(c.base), d?.status === "ready" && d.kind === "examples", true, true, false][c.step];
 
   return (
     <section aria-labelledby="wizard-title" className="flex flex-col gap-4">
@@ -61,7 +61,7 @@ export function FineTuneWizard({ projectId }: { projectId: string }) {
             {computer && <ComputerAbility targetId={computer.id} />}
           </>
         )}
-        {c.step === 1 && <StepBaseModel path={c.modelPath} onChange={(modelPath) => update({ modelPath })} error={shown["settings.base.path"] ?? shown["settings.base"]} />}
+        {c.step === 1 && <StepBaseModel projectId={projectId} base={c.base} onChange={(base) => update({ base })} error={shown["settings.base.path"] ?? shown["settings.base"]} />}
         {c.step === 2 && <StepExamples projectId={projectId} datasetId={c.datasetId} evalDatasetId={c.evalDatasetId} evalFraction={c.evalFraction} onChange={update} errors={refused} />}
         {c.step === 3 && <StepSettings choices={c} update={update} errors={shown} />}
         {c.step === 4 && <StepFineTuneBudget choices={c} update={update} errors={shown} computer={computer?.name ?? "This computer"} />}
@@ -89,7 +89,7 @@ export function FineTuneWizard({ projectId }: { projectId: string }) {
 /** Problems of fields the user has filled in (an untouched empty path is not an error yet). */
 function withValues(problems: Record<string, string>, c: FineTuneChoices): Record<string, string> {
   const out = { ...problems };
-  if (!c.modelPath.trim()) delete out["settings.base.path"];
+  if (!baseChosen(c.base)) delete out["settings.base.path"];
   delete out.datasetId;
   return out;
 }

@@ -1,16 +1,82 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import { useId } from "react";
+import { z } from "zod";
+import { postFile } from "@/components/data/upload-xhr";
 import { useTRPC } from "@/components/providers/trpc";
+import { FileUpload, type SendFile } from "@/components/ui/file-upload";
 import { QueryState } from "@/components/ui/query-state";
+import { ErrorMessage } from "@/components/ui/status-message";
+import { formatBytes } from "@/contracts/vocabulary";
 import { Field } from "./field";
 import { insideRoots } from "./finetune-words";
+import type { BaseChoice, SentGguf } from "./wizard-state";
+
+/** POST /api/finetune/uploads answers the stored file (server/finetune/uploads.ts ModelUploadResult). */
+const ZStoredModelFile = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().nonnegative(), reused: z.boolean() });
 
 /**
- * Step 2: the base model, a path on the training computer (a Hugging Face folder or a
- * .gguf file) inside the allowed folders. The server checks the model itself; this step
- * says at once when the path is outside every allowed folder.
+ * Step 2: the base model. Either a path on the training computer (a Hugging Face folder
+ * or a .gguf file) inside the allowed folders, said at once when it is outside them; or a
+ * .gguf file sent from this browser, stored by its SHA-256 on This computer and pushed to
+ * the training computer by the chain. The server checks the model itself.
  */
-export function StepBaseModel({ path, onChange, error }: { path: string; onChange: (path: string) => void; error?: string }) {
+export function StepBaseModel({ projectId, base, onChange, error }: { projectId: string; base: BaseChoice; onChange: (base: BaseChoice) => void; error?: string }) {
+  const name = useId();
+  const upload = base.kind === "upload";
+  const choose = (kind: "path" | "upload") => onChange(kind === "path" ? { kind: "path", path: "" } : { kind: "upload", sent: null });
+  return (
+    <div className="flex flex-col gap-3">
+      <fieldset className="flex flex-col gap-2">
+        <legend className="text-sm font-medium text-slate-800">Where is the base model?</legend>
+        <label className="flex min-h-10 items-center gap-2 text-sm">
+          <input type="radio" name={name} checked={!upload} onChange={() => choose("path")} />
+          On the training computer (a folder or a .gguf file by path)
+        </label>
+        <label className="flex min-h-10 items-center gap-2 text-sm">
+          <input type="radio" name={name} checked={upload} onChange={() => choose("upload")} />
+          A .gguf file on this device (sent from the browser)
+        </label>
+      </fieldset>
+      {base.kind === "upload" ? (
+        <GgufUpload projectId={projectId} sent={base.sent} onSent={(sent) => onChange({ kind: "upload", sent })} error={error} />
+      ) : (
+        <PathField path={base.path} onChange={(path) => onChange({ kind: "path", path })} error={error} />
+      )}
+    </div>
+  );
+}
+
+function GgufUpload({ projectId, sent, onSent, error }: { projectId: string; sent: SentGguf | null; onSent: (sent: SentGguf) => void; error?: string }) {
+  const send: SendFile = (file, onProgress) => {
+    if (!file.name.toLowerCase().endsWith(".gguf")) return { abort: () => {}, promise: Promise.resolve({ error: `${file.name} is not a .gguf file. A model folder is sent with trainyard finetune --model FOLDER.` }) };
+    const q = new URLSearchParams({ projectId, fileName: file.name });
+    const sending = postFile(`/api/finetune/uploads?${q}`, file, onProgress);
+    return {
+      abort: sending.abort,
+      promise: sending.promise.then((answer) => {
+        const stored = ZStoredModelFile.safeParse(answer);
+        if (!answer.ok || !stored.success) return { error: answer.error ?? `Upload failed (${answer.status}).` };
+        onSent({ fileName: file.name, sha256: stored.data.sha256, bytes: stored.data.bytes });
+        return { done: `${file.name} stored (${formatBytes(stored.data.bytes)}${stored.data.reused ? ", already on the server: not stored twice" : ""}).` };
+      }),
+    };
+  };
+  return (
+    <div className="flex flex-col gap-2">
+      <FileUpload id="ft-model-upload" label="GGUF file (llama.cpp, Ollama); it is dequantized on import" accept=".gguf" send={send} />
+      {sent && (
+        <p className="text-sm text-slate-700" data-testid="ft-model-stored">
+          Base model: {sent.fileName}, SHA-256 <code>{sent.sha256.slice(0, 12)}…</code>
+        </p>
+      )}
+      <p className="text-sm text-slate-700">A model folder is sent with <code>trainyard finetune --model FOLDER</code>, one file at a time.</p>
+      {error && <ErrorMessage>{error}</ErrorMessage>}
+    </div>
+  );
+}
+
+function PathField({ path, onChange, error }: { path: string; onChange: (path: string) => void; error?: string }) {
   const trpc = useTRPC();
   const settings = useQuery(trpc.settings.get.queryOptions());
   const roots = settings.data?.values.allowedRoots ?? [];
@@ -24,7 +90,7 @@ export function StepBaseModel({ path, onChange, error }: { path: string; onChang
           <a className="text-blue-800 underline" href="/settings">
             Settings → Data → Allowed folders
           </a>
-          .
+          , or choose a .gguf file on this device above.
         </p>
       )}
       <Field
@@ -41,9 +107,6 @@ export function StepBaseModel({ path, onChange, error }: { path: string; onChang
         }
         error={error ?? outside}
       />
-      <p className="text-sm text-slate-700">
-        Uploading a .gguf from the browser is not available yet: put the model on the training computer, or send it from your machine with <code>trainyard finetune --model FILE.gguf</code>.
-      </p>
     </div>
   );
 }

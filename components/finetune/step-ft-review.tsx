@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { fieldErrors } from "./finetune-words";
-import { settingsOf, type FineTuneChoices } from "./wizard-state";
+import { baseLabel, settingsOf, type FineTuneChoices } from "./wizard-state";
 import { FactList } from "@/components/ui/fact-list";
 
 const newOpId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `op-${Date.now()}-${Math.random().toString(36).slice(2)}`);
@@ -47,7 +47,7 @@ export function StepFineTuneReview({ projectId, choices: c, computer, computerId
   );
   const rows: [string, string][] = [
     ["Computer", computer],
-    ["Base model", c.modelPath || "—"],
+    ["Base model", baseLabel(c.base)],
     ["Training examples", dataName],
     ["Evaluation", evalName ?? `${Math.round(c.evalFraction * 100)} % of the examples, held out by prompt`],
     ["Device", c.device],

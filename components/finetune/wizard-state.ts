@@ -6,10 +6,20 @@
 import type { LORA_DEVICES } from "@/contracts/recipes/llm-lora";
 import { FINETUNE_DEFAULTS, ZFineTuneSettings, type TFineTuneSettings } from "@/server/finetune/finetune.schema";
 
+/** A .gguf file this browser sent, stored on This computer by its SHA-256. */
+export interface SentGguf {
+  fileName: string;
+  sha256: string;
+  bytes: number;
+}
+
+/** Where the base model comes from: a path on the training computer, or a .gguf file from this browser (null until one is sent). */
+export type BaseChoice = { kind: "path"; path: string } | { kind: "upload"; sent: SentGguf | null };
+
 export interface FineTuneChoices {
   step: number;
   targetId: string | null;
-  modelPath: string;
+  base: BaseChoice;
   datasetId: string | null;
   /** null: a seeded split of the data (evalFraction) is held out instead. */
   evalDatasetId: string | null;
@@ -30,7 +40,7 @@ export interface FineTuneChoices {
 export const INITIAL_CHOICES: FineTuneChoices = {
   step: 0,
   targetId: null,
-  modelPath: "",
+  base: { kind: "path", path: "" },
   datasetId: null,
   evalDatasetId: null,
   evalFraction: FINETUNE_DEFAULTS.evalFraction,
@@ -75,7 +85,7 @@ export function firstStepWithError(errors: Record<string, string>): number {
 
 export function settingsOf(c: FineTuneChoices): TFineTuneSettings {
   return {
-    base: { kind: "path", path: c.modelPath.trim() },
+    base: baseSource(c.base),
     evalFraction: c.evalFraction,
     seed: 0,
     device: c.device,
@@ -90,11 +100,30 @@ export function settingsOf(c: FineTuneChoices): TFineTuneSettings {
   };
 }
 
+export function baseChosen(base: BaseChoice): boolean {
+  return base.kind === "upload" ? base.sent !== null : Boolean(base.path.trim());
+}
+
+// An upload chosen but not sent has no source yet: it becomes an empty path, which the
+// start input refuses, and settingsErrors says what to do instead.
+function baseSource(base: BaseChoice): TFineTuneSettings["base"] {
+  if (base.kind === "path") return { kind: "path", path: base.path.trim() };
+  return base.sent ? { kind: "gguf_upload", fileName: base.sent.fileName, sha256: base.sent.sha256 } : { kind: "path", path: "" };
+}
+
+/** How the review names the base model. */
+export function baseLabel(base: BaseChoice): string {
+  if (base.kind === "path") return base.path.trim() || "—";
+  if (!base.sent) return "—";
+  return `${base.sent.fileName} (sent from this browser, ${(base.sent.bytes / 1e6).toFixed(1)} MB, SHA-256 ${base.sent.sha256.slice(0, 12)}…)`;
+}
+
 /** The settings' problems before Start, keyed like the server's issues ("settings.rank"). */
 export function settingsErrors(c: FineTuneChoices): Record<string, string> {
   const r = ZFineTuneSettings.safeParse(settingsOf(c));
   const out: Record<string, string> = {};
-  if (!c.modelPath.trim()) out["settings.base.path"] = "Give the path of a model folder or a .gguf file on the training computer.";
+  if (!baseChosen(c.base))
+    out["settings.base.path"] = c.base.kind === "upload" ? "Choose a .gguf file to send, or give a path on the training computer." : "Give the path of a model folder or a .gguf file on the training computer.";
   if (!r.success) for (const i of r.error.issues) out[["settings", ...i.path].join(".")] ??= i.message;
   return out;
 }

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { ZFineTuneSettings } from "@/server/finetune/finetune.schema";
+import { baseChosen, baseLabel, INITIAL_CHOICES, settingsErrors, settingsOf, type FineTuneChoices } from "./wizard-state";
+
+const SHA = "a".repeat(64);
+const withBase = (base: FineTuneChoices["base"]): FineTuneChoices => ({ ...INITIAL_CHOICES, base });
+
+describe("the wizard's base model", () => {
+  it("starts the fine-tune from a .gguf the browser sent, by its hash", () => {
+    const c = withBase({ kind: "upload", sent: { fileName: "SmolLM2.gguf", sha256: SHA, bytes: 95_000_000 } });
+    expect(settingsOf(c).base).toEqual({ kind: "gguf_upload", fileName: "SmolLM2.gguf", sha256: SHA });
+    expect(ZFineTuneSettings.safeParse(settingsOf(c)).success).toBe(true);
+    expect(settingsErrors(c)).toEqual({});
+    expect(baseLabel(c.base)).toBe(`SmolLM2.gguf (sent from this browser, 95.0 MB, SHA-256 ${"a".repeat(12)}…)`);
+  });
+
+  it("cannot go on with an upload chosen and nothing sent, and says what to do", () => {
+    const c = withBase({ kind: "upload", sent: null });
+    expect(baseChosen(c.base)).toBe(false);
+    expect(settingsErrors(c)["settings.base.path"]).toBe("Choose a .gguf file to send, or give a path on the training computer.");
+  });
+
+  it("trims a path and refuses an empty one", () => {
+    expect(settingsOf(withBase({ kind: "path", path: "  /data/m  " })).base).toEqual({ kind: "path", path: "/data/m" });
+    expect(settingsErrors(withBase({ kind: "path", path: " " }))["settings.base.path"]).toBe("Give the path of a model folder or a .gguf file on the training computer.");
+  });
+});
