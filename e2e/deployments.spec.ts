@@ -84,7 +84,7 @@ test("deploy a registered version from its Deploy button, see it ready, predict 
   // The OpenAPI document describes the route the console called.
   const doc = (await (await page.request.get("/api/openapi.json")).json()) as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { required?: string[] }> } };
   expect(doc.openapi).toBe("3.1.0");
-  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/deployments/{id}/predict", "/api/deployments/{id}/health"]));
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/deployments/{id}/predict", "/api/deployments/{id}/health", "/api/deployments/{id}/generate", "/api/deployments/{id}/stream"]));
   expect(doc.components.schemas.PredictAnswer?.required).toEqual(expect.arrayContaining(["predictions", "release"]));
 
   // The Deployments view counts the answered request (the refused ones never reached the model).

@@ -1,28 +1,30 @@
 /**
  * The OpenAPI 3.1 description of a deployment's public routes. Every schema is generated
  * from zod with z.toJSONSchema (JSON Schema 2020-12, the dialect OpenAPI 3.1 uses): the
- * row, prediction and refusal shapes are the contracts' own; the answers' envelopes are
- * composed here from them, because the route handlers type theirs as TypeScript interfaces
- * (server/deployments/serve-request.ts) that zod cannot read.
+ * generate and stream shapes are the contracts' own; /predict's answer, /health and the
+ * refusal envelope are composed here from contract pieces, because their route handlers
+ * type them as TypeScript interfaces (server/deployments/serve-request.ts) zod cannot read.
  */
 import { z } from "zod";
-import { ZServePredictRequest, ZServePrediction, ZServingError } from "@/contracts/deployments/serving";
+import {
+  ZDeploymentGenerateRequest,
+  ZDeploymentGenerateResponse,
+  ZDeploymentRelease,
+  ZDeploymentStreamEvent,
+  ZServePredictRequest,
+  ZServePrediction,
+  ZServingError,
+} from "@/contracts/deployments/serving";
 import { deploymentLifecycle } from "@/contracts/lifecycles";
 import { ZDeploymentMode } from "@/server/deployments/deployments.schema";
 
-const ZReleaseRef = z.strictObject({
-  id: z.string().describe("The release's id"),
-  number: z.int().positive().describe("Release number of this deployment (1, 2, …; a switch or rollback adds one)"),
-  version: z.int().positive().describe("The registry version it serves"),
-});
-
-const ZPredictAnswer = z.strictObject({ predictions: z.array(ZServePrediction).describe("One per row, in order"), release: ZReleaseRef });
+const ZPredictAnswer = z.strictObject({ predictions: z.array(ZServePrediction).describe("One per row, in order"), release: ZDeploymentRelease });
 
 const ZHealth = z.strictObject({
   state: z.enum(deploymentLifecycle.states),
   reason: z.string().nullable(),
   mode: ZDeploymentMode,
-  release: ZReleaseRef.nullable(),
+  release: ZDeploymentRelease.nullable(),
   uptimeSeconds: z.number().nonnegative().nullable().describe("Seconds since it last became ready; null unless ready"),
 });
 
@@ -32,7 +34,15 @@ const ZRefusal = z.strictObject({
   details: z.looseObject({ fields: ZServingError.shape.error.shape.fields }).nullable(),
 });
 
-const SCHEMAS = { PredictRequest: ZServePredictRequest, PredictAnswer: ZPredictAnswer, Health: ZHealth, Refusal: ZRefusal } as const;
+const SCHEMAS = {
+  PredictRequest: ZServePredictRequest,
+  PredictAnswer: ZPredictAnswer,
+  GenerateRequest: ZDeploymentGenerateRequest,
+  GenerateAnswer: ZDeploymentGenerateResponse,
+  StreamEvent: ZDeploymentStreamEvent,
+  Health: ZHealth,
+  Refusal: ZRefusal,
+} as const;
 type SchemaName = keyof typeof SCHEMAS;
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
@@ -45,6 +55,12 @@ const json = (name: SchemaName) => ({ "application/json": { schema: ref(name) } 
 const refusal = (description: string) => ({ description, content: json("Refusal") });
 
 const id = { name: "id", in: "path", required: true, description: "The deployment's id (its page and `trainyard deployments list` show it)", schema: { type: "string" } } as const;
+const generateRefusals = {
+  "400": refusal("Neither or both of prompt and messages, or a prompt longer than the deployment accepts"),
+  "404": refusal("A tabular deployment: it answers /predict (code wrong_kind)"),
+  "429": refusal("Too many requests at once; retry after the Retry-After header's seconds"),
+  "503": refusal("The deployment is not ready (loading, stopped, failed)"),
+};
 const refusedAccess = { "401": refusal("No key, a key of another deployment or a revoked one, and no signed-in owner or API token") };
 
 export function openApiDocument(serverUrl: string) {
@@ -71,6 +87,27 @@ export function openApiDocument(serverUrl: string) {
             "429": refusal("Too many requests at once; retry after the Retry-After header's seconds"),
             "503": refusal("The deployment is not ready (loading, stopped, failed)"),
             "504": refusal("The prediction did not finish within the request deadline"),
+          },
+        },
+      },
+      "/api/deployments/{id}/generate": {
+        post: {
+          summary: "Generate text with a language-model deployment",
+          parameters: [id],
+          requestBody: { required: true, content: json("GenerateRequest") },
+          responses: { "200": { description: "The whole generated text with token counts", content: json("GenerateAnswer") }, ...generateRefusals, ...refusedAccess },
+        },
+      },
+      "/api/deployments/{id}/stream": {
+        post: {
+          summary: "Stream generated text as Server-Sent Events",
+          description: "Each event is named by its `type` and its `data` is the event as JSON: one `metadata`, `delta`s as text is decoded, `heartbeat`s, then exactly one `result` or `error`. Closing the connection cancels the generation.",
+          parameters: [id],
+          requestBody: { required: true, content: json("GenerateRequest") },
+          responses: {
+            "200": { description: "text/event-stream of StreamEvent", content: { "text/event-stream": { schema: ref("StreamEvent") } } },
+            ...generateRefusals,
+            ...refusedAccess,
           },
         },
       },

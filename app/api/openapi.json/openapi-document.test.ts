@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { openApiDocument } from "./openapi-document";
+
+describe("the OpenAPI document of the deployments' routes", () => {
+  const doc = openApiDocument("http://127.0.0.1:3000");
+
+  it("names this server, the bearer scheme, and a schema for every reference it makes", () => {
+    expect(doc.servers).toEqual([{ url: "http://127.0.0.1:3000" }]);
+    expect(doc.components.securitySchemes.deploymentKey).toMatchObject({ type: "http", scheme: "bearer" });
+    const refs = [...JSON.stringify(doc.paths).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]!);
+    expect(new Set(refs)).toEqual(new Set(Object.keys(doc.components.schemas)));
+  });
+
+  it("carries the contracts' constraints into the schemas (a row is required, the stream's events by type)", () => {
+    expect(doc.components.schemas.PredictRequest).toMatchObject({ required: ["rows"], properties: { rows: { minItems: 1 } } });
+    const events = (doc.components.schemas.StreamEvent as { oneOf: { properties: { type: { const: string } } }[] }).oneOf.map((e) => e.properties.type.const);
+    expect(events).toEqual(["metadata", "delta", "heartbeat", "result", "error"]);
+    expect(JSON.stringify(doc.components.schemas)).not.toContain("$schema");
+  });
+});
