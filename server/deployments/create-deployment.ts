@@ -51,7 +51,7 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
   // The fine-tune's base model is an output of its import_base job, kept where it was trained.
   const targetId = await computerFor(db, input.computer, version.targetId, kind === "llm" ? "trained_here" : mode);
   if (mode === "resident") {
-    const refusal = await residentRefusal(db, targetId);
+    const refusal = await residentRefusal(db, targetId, kind);
     if (refusal) throw badInput(refusal, { code: "resident_unavailable" });
     if (kind === "llm") await serveSpecOf(db, version);
   }

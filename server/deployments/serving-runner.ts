@@ -5,6 +5,7 @@
  * job (resident-serving.ts): ready once its process answers ready, `failed` with why when
  * it does not, `stopped` only once its process group is gone.
  */
+import type { ServingKind } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import { versionView } from "@/server/registry/registry-views";
 import { targetFor } from "@/server/targets/target-for";
@@ -13,11 +14,12 @@ import { findDeployment } from "./deployment-views";
 import { serveSpecOf } from "./release-kind";
 import { awaitReady, startServing, stopServing, type LoadOutcome } from "./resident-serving";
 
-/** Where resident serving cannot run yet, in words (null: it can). */
-export async function residentRefusal(db: Db, targetId: string): Promise<string | null> {
+/** Where resident serving cannot run yet, in words (null: it can); an LLM has no on-demand mode to suggest. */
+export async function residentRefusal(db: Db, targetId: string, kind: ServingKind = "tabular"): Promise<string | null> {
   const row = await db.target.findUnique({ where: { id: targetId } });
   if (row && targetFor(row, db).servesResident) return null;
-  return `Resident serving runs on This computer only in this build ("${row?.name ?? targetId}" is a server); deploy with --mode on-demand.`;
+  const instead = kind === "llm" ? "a fine-tune trained there cannot be deployed in this build" : "deploy with --mode on-demand";
+  return `Resident serving runs on This computer only in this build ("${row?.name ?? targetId}" is a server); ${instead}.`;
 }
 
 /** Loads `releaseId` as a serving process; resolves once it answers ready or failed to. */
