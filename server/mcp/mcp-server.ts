@@ -22,7 +22,7 @@ export function trainyardMcpServer(scope: ProjectScope): McpServer {
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
       async (args: unknown) => {
-        const output = tool.output.parse(await tool.run(scope, tool.input.parse(args)));
+        const output = await tool.answer(scope, args);
         return { content: [{ type: "text" as const, text: JSON.stringify(output) }], structuredContent: output };
       },
     );

@@ -89,9 +89,9 @@ describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
       readOnlyToken = created.stdout.trim();
       [agent, otherAgent] = await Promise.all([connectAgent(server.url, readOnlyToken, "Penguins"), connectAgent(server.url, readOnlyToken, "Other")]);
     })();
-    const [mine, other] = await Promise.all([upload(server, projectId, "penguins.csv", data), upload(server, otherId, "penguins-too.csv", data)]);
+    const mine = await upload(server, projectId, "penguins.csv", data);
+    expect(mine.status, JSON.stringify(mine.body)).toBe(201);
     const datasetId = mine.body.datasetId!;
-    otherDatasetId = other.body.datasetId!;
     expect((await waitForProfile(server, datasetId)).status).toBe("ready");
     const exp = await server.client.experiments.start.mutate({
       opId: randomUUID(),
@@ -100,6 +100,9 @@ describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
       settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
     });
     penguins = { projectId, datasetId, experimentId: exp.id };
+    const other = await upload(server, otherId, "penguins-too.csv", data);
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    otherDatasetId = other.body.datasetId!;
     expect((await waitForProfile(server, otherDatasetId)).status).toBe("ready");
     await agents;
   });

@@ -4,28 +4,29 @@
  * project (experiments.list, datasets.list, models.list), before anything is read by id.
  * An id from another project and an id that does not exist get the same answer, so an
  * agent learns nothing about other projects.
+ *
+ * The API client is the CLI's (server/cli/api-client.ts), handed in by `trainyard mcp`
+ * with its retrying `call`, so this folder does not import the CLI that imports it.
  */
-import type { Connection } from "@/server/cli/api-client";
-import { withRetry } from "@/server/cli/api-client";
-import { CliError } from "@/server/cli/cli-error";
+import type { TRPCClient } from "@trpc/client";
+import type { AppRouter } from "@/server/api/root";
 import type { ExperimentListItem } from "./views";
 
-/** A tool call waits this long for a server that stopped answering, then says so. */
-const CALL_PATIENCE_MS = 15_000;
-
 export interface ProjectScope {
-  conn: Connection;
+  api: TRPCClient<AppRouter>;
+  /** Runs one API request: retries while the server is briefly unreachable, turns a refusal into an Error with its reason. */
+  call: <T>(request: () => Promise<T>) => Promise<T>;
   projectId: string;
   projectName: string;
 }
 
-export const call = <T>(fn: () => Promise<T>): Promise<T> => withRetry(fn, { patienceMs: CALL_PATIENCE_MS });
+/** What a tool answers instead of a result: the message is all the agent sees. */
+export class ToolRefusal extends Error {}
 
-const notFound = (scope: ProjectScope, what: string, id: string) =>
-  new CliError(`No ${what} "${id}" in project "${scope.projectName}".`, 1, "not_found");
+export const notFound = (scope: ProjectScope, what: string, id: string) => new ToolRefusal(`No ${what} "${id}" in project "${scope.projectName}".`);
 
 export function listExperiments(scope: ProjectScope): Promise<ExperimentListItem[]> {
-  return call(() => scope.conn.api.experiments.list.query({ projectId: scope.projectId }));
+  return scope.call(() => scope.api.experiments.list.query({ projectId: scope.projectId }));
 }
 
 /** The experiment's list row, from the project's own list. */
@@ -37,7 +38,7 @@ export async function projectExperiment(scope: ProjectScope, id: string): Promis
 
 /** The project's datasets, or the one named (not found when it is another project's). */
 export async function projectDatasetIds(scope: ProjectScope, id: string | undefined): Promise<string[]> {
-  const ids = (await call(() => scope.conn.api.datasets.list.query({ projectId: scope.projectId }))).map((d) => d.id);
+  const ids = (await scope.call(() => scope.api.datasets.list.query({ projectId: scope.projectId }))).map((d) => d.id);
   if (id === undefined) return ids;
   if (!ids.includes(id)) throw notFound(scope, "dataset", id);
   return [id];

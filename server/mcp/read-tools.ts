@@ -4,8 +4,7 @@
  * read-only token serves all of them. No tool returns a test-partition score or a data row.
  */
 import type { z } from "zod";
-import { CliError } from "@/server/cli/cli-error";
-import { call, listExperiments, projectDatasetIds, projectExperiment, type ProjectScope } from "./project-scope";
+import { listExperiments, notFound, projectDatasetIds, projectExperiment, ToolRefusal, type ProjectScope } from "./project-scope";
 import { readLogTail } from "./log-tail";
 import {
   MAX_COMPARED,
@@ -28,7 +27,7 @@ import { datasetDescription, experimentSummary, fineTuneDetail, tabularDetail } 
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
-export interface ReadTool<I extends AnyObject = AnyObject, O extends AnyObject = AnyObject> {
+interface ToolSpec<I extends AnyObject, O extends AnyObject> {
   name: string;
   description: string;
   input: I;
@@ -36,15 +35,32 @@ export interface ReadTool<I extends AnyObject = AnyObject, O extends AnyObject =
   run(scope: ProjectScope, input: z.output<I>): Promise<z.output<O>>;
 }
 
-const tool = <I extends AnyObject, O extends AnyObject>(t: ReadTool<I, O>) => t as unknown as ReadTool;
+/** A tool as the MCP server registers it: its shapes, and its answer parsed by both. */
+export interface ReadTool {
+  name: string;
+  description: string;
+  input: AnyObject;
+  output: AnyObject;
+  answer(scope: ProjectScope, args: unknown): Promise<Record<string, unknown>>;
+}
+
+function tool<I extends AnyObject, O extends AnyObject>(spec: ToolSpec<I, O>): ReadTool {
+  return {
+    name: spec.name,
+    description: spec.description,
+    input: spec.input,
+    output: spec.output,
+    answer: async (scope, args) => spec.output.parse(await spec.run(scope, spec.input.parse(args))),
+  };
+}
 
 async function experimentDetail(scope: ProjectScope, id: string): Promise<ExperimentDetail> {
   const row = await projectExperiment(scope, id);
-  const { api } = scope.conn;
+  const { api, call } = scope;
   if (row.kind === "finetune") return fineTuneDetail(row, await call(() => api.finetune.get.query({ id })));
   const detail = await call(() => api.experiments.get.query({ id }));
   // The list said it is this project's; the detail must agree (a moved id is not followed).
-  if (detail.projectId !== scope.projectId) throw new CliError(`No experiment "${id}" in project "${scope.projectName}".`, 1, "not_found");
+  if (detail.projectId !== scope.projectId) throw notFound(scope, "experiment", id);
   return tabularDetail(detail);
 }
 
@@ -55,7 +71,7 @@ const describeInputs = tool({
   input: ZDescribeInputsInput,
   output: ZDescribeInputsOutput,
   async run(scope, input) {
-    const { api } = scope.conn;
+    const { api, call } = scope;
     const datasets = [];
     for (const id of await projectDatasetIds(scope, input.datasetId)) {
       const d = await call(() => api.datasets.get.query({ id }));
@@ -97,10 +113,10 @@ const getJobLogs = tool({
     const exp = await experimentDetail(scope, input.experimentId);
     const withJob = exp.steps.filter((s) => s.jobId);
     const step = input.step ? exp.steps.find((s) => s.step === input.step) : withJob.at(-1);
-    if (input.step && !step) throw new CliError(`No step "${input.step}" (steps: ${exp.steps.map((s) => s.step).join(", ")}).`, 1, "not_found");
-    if (!step?.jobId) throw new CliError(input.step ? `Step "${input.step}" has not started a job yet.` : "No step of this experiment has started a job yet.", 1, "not_found");
+    if (input.step && !step) throw new ToolRefusal(`No step "${input.step}" (steps: ${exp.steps.map((s) => s.step).join(", ")}).`);
+    if (!step?.jobId) throw new ToolRefusal(input.step ? `Step "${input.step}" has not started a job yet.` : "No step of this experiment has started a job yet.");
     const jobId = step.jobId;
-    const tail = await readLogTail((offset, maxBytes) => call(() => scope.conn.api.jobs.logs.query({ id: jobId, offset, maxBytes })), input.maxLines);
+    const tail = await readLogTail((offset, maxBytes) => scope.call(() => scope.api.jobs.logs.query({ id: jobId, offset, maxBytes })), input.maxLines);
     return { experimentId: exp.id, step: step.step, jobId, state: step.state, ...tail };
   },
 });
@@ -119,6 +135,7 @@ const compareExperiments = tool({
         name: e.name,
         status: e.status,
         metric: e.metric,
+        direction: e.validation?.direction ?? null,
         target: e.target,
         mode: e.mode,
         datasetId: e.datasetId,
@@ -130,7 +147,7 @@ const compareExperiments = tool({
     const same = (k: "metric" | "target" | "datasetId") => new Set(rows.map((r) => r[k])).size === 1;
     const comparable = same("metric") && same("target") && same("datasetId");
     const note = comparable
-      ? "Same metric, dataset and target: higher validation scores are better (AutoGluon's sign). Validation partitions differ when the split settings differ."
+      ? `Same metric, dataset and target (${rows[0]!.direction === "lower_is_better" ? "lower" : "higher"} is better). The validation partitions differ when the split settings differ.`
       : "Different metric, dataset or target: these validation scores do not compare.";
     return { experiments: rows, comparable, note };
   },
@@ -142,7 +159,7 @@ const listModels = tool({
   input: ZListModelsInput,
   output: ZListModelsOutput,
   async run(scope) {
-    const { api } = scope.conn;
+    const { api, call } = scope;
     const models = [];
     for (const m of await call(() => api.models.list.query({ projectId: scope.projectId }))) {
       const shown = await call(() => api.models.show.query({ modelId: m.id }));

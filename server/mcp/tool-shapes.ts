@@ -127,8 +127,9 @@ export const ZValidationModel = z.strictObject({
 export const ZValidation = z.strictObject({
   partition: z.literal("validation"),
   metric: z.string(),
+  direction: z.enum(["higher_is_better", "lower_is_better"]),
   bestModel: z.string(),
-  /** The best model's score in the metric's own units (AutoGluon's sign: higher is better). */
+  /** The best model's score in the metric's own units. */
   validationScore: z.number().nullable(),
   trainRows: z.int(),
   validationRows: z.int(),
@@ -183,6 +184,7 @@ export const ZCompareExperimentsOutput = z.strictObject({
       name: z.string(),
       status: z.string(),
       metric: z.string(),
+      direction: z.enum(["higher_is_better", "lower_is_better"]).nullable(),
       target: z.string(),
       mode: z.string(),
       datasetId: z.string().nullable(),

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { tailLines } from "./log-tail";
 import { MAX_LOG_LINE_CHARS, ZExperimentDetail, ZGetJobLogsInput, MAX_LOG_LINES } from "./tool-shapes";
-import { columnStats, MIN_VALUE_COUNT, tabularDetail, type ExperimentDetailView } from "./views";
+import { columnStats, MIN_VALUE_COUNT, tabularDetail, type TabularFacts } from "./views";
 
-const listFields = {
+const training = { metric: "accuracy", bestModel: "WeightedEnsemble_L2", validationScore: 0.95, trainRows: 200, validationRows: 50 } as const;
+
+/** What the mapper reads of an experiments.get answer. */
+const facts: TabularFacts = {
   id: "e1",
-  projectId: "p1",
-  kind: "tabular" as const,
+  kind: "tabular",
   name: "Species",
   status: "succeeded",
   phase: "comparing",
@@ -15,43 +17,39 @@ const listFields = {
   metric: "accuracy",
   target: "species",
   mode: "quick",
-  candidate: 0.97,
-  baseline: 0.44,
-  betterThanBaseline: true,
-  comparable: true,
-  exportSha256: null,
-  exportBytes: null,
-  targetId: "t1",
   createdAt: "2026-12-01T00:00:00.000Z",
   endedAt: "2026-12-01T00:01:00.000Z",
   seconds: 60,
-};
-
-const training = { metric: "accuracy", bestModel: "WeightedEnsemble_L2", validationScore: 0.95, trainRows: 200, validationRows: 50 };
-
-/** The fields of an experiments.get answer the mapper may read, plus the test receipts it must not pass on. */
-const detail = {
-  ...listFields,
   datasetId: "d1",
   settings: { target: "species", task: "multiclass", metric: "accuracy", positiveClass: null, excludeColumns: [], split: { strategy: "random" }, mode: "quick", maxMinutes: 2, maxTrials: 10, seed: 42, appliedActions: [], dataIssues: [] },
   budgetSeconds: 120,
   steps: [{ step: "train", label: "Training models", jobId: "j1", shownState: "succeeded" }],
   results: {
-    candidate: { primaryValue: 0.97, partition: "test" },
-    baseline: { primaryValue: 0.44 },
-    comparison: { better: true },
     training,
-    leaderboard: { metric: "accuracy", partition: "validation", models: [{ model: "GBM", validationScore: 0.94, fitSeconds: 1.2, predictSecondsValidation: 0.1, stackLevel: 1 }] },
+    leaderboard: { models: [{ model: "GBM", validationScore: 0.94, fitSeconds: 1.2, stackLevel: 1 }] },
     featureImportance: null,
   },
+};
+
+/** The same answer as the API gives it: the test receipts, the comparison and the worst test rows beside it. */
+const detail = {
+  ...facts,
+  candidate: 0.97,
+  baseline: 0.44,
+  betterThanBaseline: true,
+  results: {
+    ...facts.results!,
+    leaderboard: { metric: "accuracy", partition: "validation", models: [{ ...facts.results!.leaderboard!.models[0]!, predictSecondsValidation: 0.1 }] },
+    candidate: { primaryValue: 0.97, partition: "test" }, baseline: { primaryValue: 0.44 }, comparison: { better: true } },
   mistakeRows: { rows: [["Adelie"]] },
-} as unknown as ExperimentDetailView;
+};
 
 describe("the agent's view of an experiment", () => {
   it("passes on the validation results and none of the test receipts, scores or rows", () => {
     const out = tabularDetail(detail);
     expect(out.validation).toEqual({
       partition: "validation",
+      direction: "higher_is_better",
       ...training,
       models: [{ model: "GBM", validationScore: 0.94, fitSeconds: 1.2, stackLevel: 1 }],
       featureImportance: null,
@@ -62,7 +60,7 @@ describe("the agent's view of an experiment", () => {
   });
 
   it("says why there are no validation results before training succeeded", () => {
-    const out = tabularDetail({ ...detail, status: "running", results: null } as ExperimentDetailView);
+    const out = tabularDetail({ ...facts, status: "running", results: null });
     expect(out).toMatchObject({ validation: null, validationNote: expect.stringContaining("training has not succeeded") });
   });
 
@@ -73,7 +71,7 @@ describe("the agent's view of an experiment", () => {
 });
 
 describe("column statistics", () => {
-  const column = { name: "island", type: "categorical", dtype: "object", missing: 0, distinct: 3, preview: ["Torgersen"] };
+  const column = { name: "island", type: "categorical" as const, dtype: "object", missing: 0, distinct: 3, preview: ["Torgersen"] };
 
   it("shows only values seen at least MIN_VALUE_COUNT times, never the preview", () => {
     const s = columnStats({ ...column, topValues: [{ value: "Biscoe", count: 168 }, { value: "Rare", count: MIN_VALUE_COUNT - 1 }] });

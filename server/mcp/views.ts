@@ -6,6 +6,7 @@
  * leaks they prevent are tested without a server.
  */
 import type { inferRouterOutputs } from "@trpc/server";
+import { METRIC_INFO, ZMetric } from "@/contracts/vocabulary/metrics";
 import type { AppRouter } from "@/server/api/root";
 import {
   ZChecksSummary,
@@ -27,6 +28,26 @@ export type FineTuneView = Out["finetune"]["get"];
 export type DatasetDetail = Out["datasets"]["get"];
 export type ChecksView = NonNullable<Out["datasets"]["checks"]>;
 
+type Results = NonNullable<ExperimentDetailView["results"]>;
+type LeaderboardModel = NonNullable<Results["leaderboard"]>["models"][number];
+type FeatureImportance = NonNullable<Results["featureImportance"]>["features"][number];
+
+/** The fields of a list row the mappers read (an answer with more is read the same way). */
+export type ListFacts = Pick<ExperimentListItem, "id" | "name" | "kind" | "status" | "phase" | "note" | "task" | "metric" | "target" | "mode" | "createdAt" | "endedAt" | "seconds">;
+
+/** The fields of experiments.get the tabular mapper reads: the validation side of the results only. */
+export interface TabularFacts extends ListFacts {
+  datasetId: string;
+  settings: ExperimentDetailView["settings"];
+  budgetSeconds: number;
+  steps: Pick<ExperimentDetailView["steps"][number], "step" | "label" | "jobId" | "shownState">[];
+  results: {
+    training: Pick<NonNullable<Results["training"]>, "metric" | "bestModel" | "validationScore" | "trainRows" | "validationRows"> | null;
+    leaderboard: { models: Pick<LeaderboardModel, "model" | "validationScore" | "fitSeconds" | "stackLevel">[] } | null;
+    featureImportance: { features: Pick<FeatureImportance, "name" | "importance" | "stddev">[] } | null;
+  } | null;
+}
+
 /**
  * A value seen fewer times than this is not shown: a value that occurs once or twice
  * points at single rows, and describe_inputs gives aggregates, never rows.
@@ -35,7 +56,7 @@ export const MIN_VALUE_COUNT = 5;
 /** Columns whose values identify rows or are free text: their common values are never shown. */
 const NO_VALUES_TYPES = new Set(["id_like", "text"]);
 
-export function experimentSummary(e: ExperimentListItem): ExperimentSummary {
+export function experimentSummary(e: ListFacts): ExperimentSummary {
   return ZExperimentSummary.parse({
     id: e.id,
     name: e.name,
@@ -53,13 +74,20 @@ export function experimentSummary(e: ExperimentListItem): ExperimentSummary {
   });
 }
 
+/** Which way is better for a metric; a name outside the evaluator's table is read as higher-is-better, as the pages do. */
+export const metricDirection = (metric: string) => {
+  const m = ZMetric.safeParse(metric);
+  return m.success ? METRIC_INFO[m.data].direction : "higher_is_better";
+};
+
 /** The validation-partition facts of a tabular experiment's results; null before training succeeded. */
-export function validationOf(results: ExperimentDetailView["results"]): Validation | null {
+export function validationOf(results: TabularFacts["results"]): Validation | null {
   const training = results?.training;
   if (!results || !training) return null;
   return {
     partition: "validation",
     metric: training.metric,
+    direction: metricDirection(training.metric),
     bestModel: training.bestModel,
     validationScore: training.validationScore,
     trainRows: training.trainRows,
@@ -69,7 +97,7 @@ export function validationOf(results: ExperimentDetailView["results"]): Validati
   };
 }
 
-export function tabularDetail(e: ExperimentDetailView): ExperimentDetail {
+export function tabularDetail(e: TabularFacts): ExperimentDetail {
   const s = e.settings;
   const validation = validationOf(e.results);
   return ZExperimentDetail.parse({
@@ -93,7 +121,7 @@ export function tabularDetail(e: ExperimentDetailView): ExperimentDetail {
   });
 }
 
-export function fineTuneDetail(summary: ExperimentListItem, v: FineTuneView): ExperimentDetail {
+export function fineTuneDetail(summary: ListFacts, v: Pick<FineTuneView, "experiment" | "steps">): ExperimentDetail {
   return ZExperimentDetail.parse({
     ...experimentSummary(summary),
     datasetId: v.experiment.datasetId,

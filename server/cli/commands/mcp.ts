@@ -7,9 +7,12 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { trainyardMcpServer } from "@/server/mcp/mcp-server";
 import { CliError } from "../cli-error";
-import { connect } from "../api-client";
+import { connect, withRetry } from "../api-client";
 import { parseSubcommand } from "../subcommand-args";
 import { projectId } from "./experiments";
+
+/** A tool call waits this long for a server that stopped answering, then says so. */
+const CALL_PATIENCE_MS = 15_000;
 
 const USAGE = "Usage: trainyard mcp --project NAME   (TRAINYARD_URL, TRAINYARD_TOKEN: the server and an API token)";
 
@@ -21,7 +24,12 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   console.log = console.error;
   const conn = connect();
   const projectName = values.project!;
-  const scope = { conn, projectId: await projectId(conn, projectName), projectName };
+  const scope = {
+    api: conn.api,
+    call: <T>(request: () => Promise<T>) => withRetry(request, { patienceMs: CALL_PATIENCE_MS }),
+    projectId: await projectId(conn, projectName),
+    projectName,
+  };
   const server = trainyardMcpServer(scope);
   const transport = new StdioServerTransport();
   await server.connect(transport);
