@@ -16,6 +16,7 @@ const CONTROL_OF: Record<string, Control> = {
   export_missing: "what",
   alias_unset: "what",
   resident_unavailable: "mode",
+  resident_only: "mode",
   unknown_computer: "computer",
   wrong_computer: "computer",
   name_taken: "name",
@@ -48,8 +49,9 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
   const home = targets.data?.find((t) => t.id === version.targetId);
   const aliases = versions.flatMap((v) => v.aliases.map((a) => ({ alias: a, number: v.number })));
   const [what, setWhat] = useState<string>("pinned");
-  // On demand by default, as the CLI: it runs on every computer; resident is refused where it cannot run, with the reason.
-  const [mode, setMode] = useState<Mode>("on_demand");
+  // The CLI's default: a tabular version on demand (it runs on every computer), a
+  // fine-tune resident (the only way it is served); a refusal says where that cannot run.
+  const [mode, setMode] = useState<Mode>(version.identity.recipe === "tabular" ? "on_demand" : "resident");
   const [computer, setComputer] = useState<string | null>(null);
   const [name, setName] = useState("");
   const chosenComputer = computer ?? home?.name ?? "";

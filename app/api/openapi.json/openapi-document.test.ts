@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { openApiDocument } from "./openapi-document";
 
 describe("the OpenAPI document of the deployments' routes", () => {
@@ -13,7 +14,8 @@ describe("the OpenAPI document of the deployments' routes", () => {
 
   it("carries the contracts' constraints into the schemas (a row is required, the stream's events by type)", () => {
     expect(doc.components.schemas.PredictRequest).toMatchObject({ required: ["rows"], properties: { rows: { minItems: 1 } } });
-    const events = (doc.components.schemas.StreamEvent as { oneOf: { properties: { type: { const: string } } }[] }).oneOf.map((e) => e.properties.type.const);
+    const ZUnion = z.object({ oneOf: z.array(z.object({ properties: z.object({ type: z.object({ const: z.string() }) }) })) });
+    const events = ZUnion.parse(doc.components.schemas.StreamEvent).oneOf.map((e) => e.properties.type.const);
     expect(events).toEqual(["metadata", "delta", "heartbeat", "result", "error"]);
     expect(JSON.stringify(doc.components.schemas)).not.toContain("$schema");
   });
