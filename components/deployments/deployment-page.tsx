@@ -1,7 +1,8 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
+import { Card } from "@/components/finetune/card";
 import { useTRPC } from "@/components/providers/trpc";
 import { QueryState } from "@/components/ui/query-state";
 import { DeploymentCard } from "./deployment-card";
@@ -9,18 +10,6 @@ import { KeysPanel } from "./keys-panel";
 import { exampleRow } from "./route-examples";
 import { RouteExamplesPanel } from "./route-examples-panel";
 import { TestConsole } from "./test-console";
-
-function Part({ title, children }: { title: string; children: ReactNode }) {
-  const id = `part-${title.replace(/\W+/g, "-").toLowerCase()}`;
-  return (
-    <section aria-labelledby={id} className="flex min-w-0 flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4">
-      <h3 id={id} className="text-base font-semibold">
-        {title}
-      </h3>
-      {children}
-    </section>
-  );
-}
 
 /**
  * One deployment: its card (state, release, latency, Stop / Resume), its keys, copyable
@@ -56,13 +45,13 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
       {d && (
         <>
           <DeploymentCard d={d} latency={latency.data?.[d.id]} />
-          <Part title="Keys">
+          <Card title="Keys" id="deployment-keys-heading">
             <KeysPanel deploymentId={d.id} onKey={setKey} />
-          </Part>
+          </Card>
           <QueryState query={schemaRead} loading="Reading the version's feature schema…" failure="Could not read the version's feature schema" />
           {features && features.length > 0 && (
             <>
-              <Part title="Call it">
+              <Card title="Call it" id="deployment-examples-heading">
                 <p className="text-sm text-slate-700">
                   Send <code>Authorization: Bearer</code> with a key of this deployment. The route&apos;s full description is{" "}
                   <a href="/api/openapi.json" className="text-blue-800 underline">
@@ -71,11 +60,11 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
                   .
                 </p>
                 <RouteExamplesPanel predictPath={d.routes.predict} apiKey={key} example={exampleRow(features)} />
-              </Part>
-              <Part title="Test console">
+              </Card>
+              <Card title="Test console" id="deployment-console-heading">
                 <p className="text-sm text-slate-700">{key ? "Sends the key created above." : "Sends your signed-in session (or create a key above to send that)."} Nothing of the request is stored; it counts in the requests and latency above.</p>
                 <TestConsole predictPath={d.routes.predict} features={features} example={exampleRow(features)} apiKey={key} />
-              </Part>
+              </Card>
             </>
           )}
           {(version && !tabular) || features?.length === 0 ? <p className="text-sm text-slate-700">Version {d.release?.version} has no feature schema: it is not a tabular model, so this page has no /predict example or form for it.</p> : null}
