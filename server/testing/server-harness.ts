@@ -10,13 +10,14 @@
  * them, and a changed file under server/ would make the CLI rebuild the web app.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTRPCClient, httpLink, type TRPCClient } from "@trpc/client";
 import superjson from "superjson";
+import { afterAll } from "vitest";
 import type { AppRouter } from "@/server/api/root";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -65,8 +66,19 @@ export interface TestHome {
 }
 
 /** A throw-away data home plus a scratch folder for files the fixture jobs write. */
+const homesToRemove = new Set<string>();
+// Test homes are removed after the test file, once its own afterAll hooks (stopping its
+// servers) have run: registered first, this hook runs last. One with recipe outputs is
+// hundreds of MB, and a test file run on its own (outside npm test's per-run TMPDIR) left
+// each behind.
+afterAll(() => {
+  for (const root of homesToRemove) rmSync(root, { recursive: true, force: true });
+  homesToRemove.clear();
+});
+
 export function makeTestHome(): TestHome {
   const root = mkdtempSync(path.join(os.tmpdir(), "trainyard-ctl-"));
+  homesToRemove.add(root);
   const trainingDir = path.join(root, "training");
   cpSync(FIXTURE_TRAINING, trainingDir, { recursive: true });
   const scratch = path.join(root, "scratch");
