@@ -12,7 +12,8 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { REPO, waitFor } from "@/server/testing/server-harness";
+import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
 import { cliAsync } from "@/tests/support/server-process";
 import { MAX_LOG_LINES } from "./tool-shapes";
@@ -68,8 +69,7 @@ function keysOf(value: unknown): string[] {
 }
 
 describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
-  let home: TestHome;
-  let server: TestServer;
+  const { home, server } = realRecipesServerForBlock();
   let penguins: { projectId: string; datasetId: string; experimentId: string };
   let otherDatasetId: string;
   let readOnlyToken: string;
@@ -77,8 +77,6 @@ describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
   let otherAgent: Agent;
 
   beforeAll(async () => {
-    home = makeTestHome();
-    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
     const data = readFileSync(PENGUINS);
     const projectId = (await server.client.projects.create.mutate({ name: "Penguins" })).id;
     const otherId = (await server.client.projects.create.mutate({ name: "Other" })).id;
@@ -109,7 +107,6 @@ describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
   afterAll(async () => {
     await agent?.client.close();
     await otherAgent?.client.close();
-    await server?.stop();
   });
 
   it("lists the six read tools, each with its input schema as JSON Schema and an output schema", async () => {
