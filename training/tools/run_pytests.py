@@ -24,6 +24,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -68,21 +69,28 @@ def ensure_test_venv(envs: Path, requirements_path: Path = TRAINING / "requireme
     return Path(result["path"]) / "venv" / "bin" / "python"
 
 
+def _build_one(recipe_dir: Path, envs: Path) -> str | None:
+    """Builds (or finds) one recipe's environment; the recipe's path when it failed."""
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, str(TOOLS / "build_env.py"), "--recipe-dir", str(recipe_dir),
+                           "--envs-dir", str(envs)], capture_output=True, text=True)
+    last = (proc.stdout.strip().splitlines() or [""])[-1]
+    rel = recipe_dir.relative_to(REPO)
+    if proc.returncode != 0:
+        print(f"run_pytests: environment for {rel} FAILED to build:\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}",
+              file=sys.stderr, flush=True)
+        return str(rel)
+    print(f"run_pytests: {rel}: {last} ({time.monotonic() - started:.1f} s)", flush=True)
+    return None
+
+
 def build_recipe_envs(envs: Path) -> list[str]:
-    failures = []
-    for recipe_dir in recipe_dirs():
-        started = time.monotonic()
-        proc = subprocess.run([sys.executable, str(TOOLS / "build_env.py"), "--recipe-dir", str(recipe_dir),
-                               "--envs-dir", str(envs)], capture_output=True, text=True)
-        last = (proc.stdout.strip().splitlines() or [""])[-1]
-        rel = recipe_dir.relative_to(REPO)
-        if proc.returncode != 0:
-            failures.append(str(rel))
-            print(f"run_pytests: environment for {rel} FAILED to build:\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}",
-                  file=sys.stderr)
-        else:
-            print(f"run_pytests: {rel}: {last} ({time.monotonic() - started:.1f} s)", flush=True)
-    return failures
+    # Two at a time: a build is mostly pip unpacking wheels and waiting on the disk, so two
+    # overlap well on 2 CPUs. Recipes that share an environment (evaluation_lm uses
+    # llm_lora's) are safe together: build_env locks per environment and builds it once.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda recipe_dir: _build_one(recipe_dir, envs), recipe_dirs()))
+    return [failed for failed in results if failed]
 
 
 def _owner(arg: str, own: dict[Path, Path]) -> Path | None:
