@@ -45,7 +45,7 @@ export async function generate(db: Db, id: string, body: unknown, signal?: Abort
     const answer = await client.generate(request, { signal }).catch((err: unknown) => {
       throw signal?.aborted ? err : unreachable(err);
     });
-    if (!answer.ok) throw servingRefusal(answer.status, answer.error);
+    if (!answer.ok) throw servingRefusal(answer);
     await record(Date.now() - started);
     return { ...answer.value, release: short(release) };
   } catch (err) {
@@ -122,7 +122,7 @@ export async function openStream(db: Db, id: string, body: unknown, signal: Abor
   const refused = await first;
   if (refused) {
     signal.removeEventListener("abort", abort);
-    const err = refused instanceof Error ? (upstream.signal.aborted ? refused : unreachable(refused)) : servingRefusal(refused.status, refused.error);
+    const err = refused instanceof Error ? (upstream.signal.aborted ? refused : unreachable(refused)) : servingRefusal(refused);
     await record(Date.now() - started, upstream.signal.aborted ? "cancelled" : isDomainError(err) ? err.reason : "internal");
     throw err;
   }

@@ -20,6 +20,7 @@ import type { ReleaseView } from "./deployments.schema";
 import { checkRows, type Row } from "./predict-rows";
 import { kindOfVersionRow } from "./release-kind";
 import { clientFor } from "./resident-serving";
+import type { Refused } from "./serving-client";
 
 export const SERVING_LIMITS = ZServingLimits.parse({});
 
@@ -88,17 +89,17 @@ async function predictOnDemand(db: Db, targetId: string, experimentId: string, n
   return out.rows.map((r) => (out.classes.length ? { prediction: r.prediction, probabilities: r.probabilities } : { prediction: r.prediction }));
 }
 
-/** A refusal of the serving process, as the same domain error the route answers. */
-export function servingRefusal(status: number, error: { code: string; message: string; fields?: unknown }): DomainError {
+/** A refusal of the serving process, as the same domain error the route answers (its Retry-After kept). */
+export function servingRefusal({ status, error, retryAfterSeconds }: Refused): DomainError {
   const code = status === 429 ? "TOO_MANY_REQUESTS" : status >= 500 ? "UNAVAILABLE" : "BAD_INPUT";
-  return new DomainError(code, error.message, { code: error.code, ...(error.fields ? { fields: error.fields } : {}) });
+  return new DomainError(code, error.message, { code: error.code, ...(error.fields ? { fields: error.fields } : {}), ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
 }
 
 async function predictResident(db: Db, releaseId: string, rows: Row[]) {
   const answer = await (await clientFor(db, releaseId)).predict({ rows }).catch((err: unknown) => {
     throw unavailable(`The serving process did not answer: ${(err as Error).message}`);
   });
-  if (!answer.ok) throw servingRefusal(answer.status, answer.error);
+  if (!answer.ok) throw servingRefusal(answer);
   return answer.value.predictions;
 }
 
