@@ -44,7 +44,10 @@ def test_the_memory_estimate_is_measured_and_near_the_train_jobs_real_peak(tmp_p
     assert e["total"] == e["runtime"] + e["weights"] + e["lora"] + e["optimizer"] + e["activations"]
     assert e["runtime"] > 100 << 20  # python + torch + transformers + peft + trl: hundreds of MiB, measured
     assert e["weights"] >= 102_640 * 4 and e["lora"] > 0 and e["optimizer"] == e["lora"]
-    assert e["activations"] > 0 and 0 < e["measuredPeak"] <= preflight_peak
+    # The watcher's last read of VmHWM can come just before the process's last growth (it
+    # reads every 50 ms, the job measures its own peak at its end): CI once saw the job's
+    # own figure 0.02 % above the watcher's.
+    assert e["activations"] > 0 and 0 < e["measuredPeak"] <= preflight_peak * 1.05
     assert memory["fits"] and memory["availableBytes"] > e["total"]
 
     trained, train_peak = _run_with_peak("train", {**settings, "learningRate": 0.05, "seed": 0, "maxSteps": 4,
