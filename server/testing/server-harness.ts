@@ -71,10 +71,13 @@ const homesToRemove = new Set<string>();
 // servers) have run: registered first, this hook runs last. One with recipe outputs is
 // hundreds of MB, and a test file run on its own (outside npm test's per-run TMPDIR) left
 // each behind.
-afterAll(() => {
-  for (const root of homesToRemove) rmSync(root, { recursive: true, force: true });
-  homesToRemove.clear();
-});
+// Only inside vitest: the browser tests (Playwright) import helpers from here too, and
+// vitest's hooks throw outside its runner.
+if (process.env.VITEST)
+  afterAll(() => {
+    for (const root of homesToRemove) rmSync(root, { recursive: true, force: true });
+    homesToRemove.clear();
+  });
 
 export function makeTestHome(): TestHome {
   const root = mkdtempSync(path.join(os.tmpdir(), "trainyard-ctl-"));
