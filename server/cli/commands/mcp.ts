@@ -17,6 +17,10 @@ const CALL_PATIENCE_MS = 15_000;
 const USAGE = "Usage: trainyard mcp --project NAME   (TRAINYARD_URL, TRAINYARD_TOKEN: the server and an API token)";
 
 export async function mcpCommand(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(`${USAGE}\n\nStarts an MCP server over stdio for one project; see docs/agents.md for the tools and a client config.`);
+    return 0;
+  }
   // parseSubcommand reads a verb first: there is none, so give it an empty one.
   const { values, positionals } = parseSubcommand(["", ...argv], {});
   if (positionals.length || values.json) throw new CliError(USAGE, 2);
