@@ -4,3 +4,4 @@ export * from "./job";
 export * from "./experiment";
 export * from "./data";
 export * from "./registry";
+export * from "./search";

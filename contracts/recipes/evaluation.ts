@@ -20,6 +20,8 @@ export const ZScoreInput = z.strictObject({
   metric: ZMetricName,
   positiveClass: ZClassValue.nullable().optional(),
   classes: z.array(ZClassValue).nullable().optional(),
+  /** Which partition the labels are of: a search's trials are scored on validation, a final model on test. */
+  partition: z.enum(["validation", "test"]).default("test"),
   contract: z.strictObject({
     snapshotSha256: ZSha256Hex,
     splitSha256: ZSha256Hex,
@@ -36,7 +38,8 @@ export const ZEvaluationContract = z.strictObject({
   splitSha256: ZSha256Hex,
   evaluatorVersion: z.string(),
   snapshotSha256: ZSha256Hex,
-  partition: z.literal("test"),
+  /** Receipts of different partitions are never comparable: the contract hash covers it. */
+  partition: z.enum(["validation", "test"]),
 });
 export type EvaluationContract = z.infer<typeof ZEvaluationContract>;
 

@@ -1,6 +1,6 @@
 """Job `score`: join predictions with labels and write the evaluation receipt.
 
-Input: {predictions, labels, task, metric, positiveClass?, classes?,
+Input: {predictions, labels, task, metric, positiveClass?, classes?, partition? (test),
         contract: {snapshotSha256, splitSha256, exportSha256?}}
 Output: receipt.json (documented in training/evaluation/README.md).
 """
@@ -26,6 +26,9 @@ def run_score(ctx, inputs: dict) -> dict:
     metric = require(inputs, "metric")
     if metric not in m.metrics_for_task(task):
         raise BadInput(f"metric {metric!r} is not one of {m.metrics_for_task(task)} for a {task} task", code="invalid_input")
+    partition = inputs.get("partition", "test")
+    if partition not in ("validation", "test"):
+        raise BadInput(f"partition must be validation or test, not {partition!r}", code="invalid_input")
     contract_in = require(inputs, "contract", dict)
     snapshot_sha = optional_sha(contract_in.get("snapshotSha256"), "snapshotSha256", True)
     split_sha = optional_sha(contract_in.get("splitSha256"), "splitSha256", True)
@@ -53,7 +56,7 @@ def run_score(ctx, inputs: dict) -> dict:
         "splitSha256": split_sha,
         "evaluatorVersion": evaluator["version"],
         "snapshotSha256": snapshot_sha,
-        "partition": "test",
+        "partition": partition,
     }
     receipt = {
         "receiptVersion": RECEIPT_VERSION,
@@ -76,7 +79,7 @@ def run_score(ctx, inputs: dict) -> dict:
         "contractSha256": contract_sha256(contract),
     }
     write_json_atomic(ctx.output_dir / "receipt.json", receipt)
-    emit(ctx, "metric", name=metric, value=primary_value, partition="test")
+    emit(ctx, "metric", name=metric, value=primary_value, partition=partition)
     return {"primaryMetric": metric, "primaryValue": primary_value, "direction": direction,
             "contractSha256": receipt["contractSha256"], "rows": receipt["rows"]}
 

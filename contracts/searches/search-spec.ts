@@ -1,0 +1,76 @@
+/**
+ * What a search is, frozen when it starts (issue 17): the objective, the data and split it
+ * trains on, the space it explores, its budget and patience. Changing any of these is a new
+ * search, never a retroactive claim about an old one, so the row stores this once and
+ * nothing updates it.
+ */
+import { z } from "zod";
+import { ZDirection } from "../recipes/common";
+import { ZSearchSpace } from "../recipes/search";
+import { ZMetric, ZTask } from "../vocabulary";
+
+export const SEARCH_LIMITS = {
+  maxTrials: 200,
+  maxWallMinutes: 24 * 60,
+  /** A trial shorter than this cannot fit AutoGluon's start, a fit and its validation scoring. */
+  minTrialSeconds: 45,
+  maxPatience: 100,
+} as const;
+
+export const ZSearchBudget = z
+  .strictObject({
+    maxTrials: z.int().min(1).max(SEARCH_LIMITS.maxTrials),
+    /** The whole search, final test scoring included; paused time does not count. */
+    maxWallMinutes: z.number().positive().max(SEARCH_LIMITS.maxWallMinutes),
+    /** One trial's limit: its train, validation predict and score. */
+    perTrialMinutes: z.number().positive().max(SEARCH_LIMITS.maxWallMinutes),
+  })
+  .superRefine((b, ctx) => {
+    if (b.perTrialMinutes * 60 < SEARCH_LIMITS.minTrialSeconds) {
+      ctx.addIssue({ code: "custom", path: ["perTrialMinutes"], message: `A trial needs at least ${SEARCH_LIMITS.minTrialSeconds} s.` });
+    }
+    if (b.perTrialMinutes > b.maxWallMinutes) ctx.addIssue({ code: "custom", path: ["perTrialMinutes"], message: "A trial cannot be longer than the whole search." });
+  });
+export type SearchBudget = z.infer<typeof ZSearchBudget>;
+
+export const ZSearchObjective = z.strictObject({
+  metric: ZMetric,
+  direction: ZDirection,
+  /** A trial counts as better (than the baseline, or than the best so far for patience) only by at least this much. */
+  minUsefulGain: z.number().min(0).max(1e9),
+});
+export type SearchObjective = z.infer<typeof ZSearchObjective>;
+
+const column = z.string().min(1).max(500);
+export const ZSearchSplit = z.discriminatedUnion("strategy", [
+  z.strictObject({ strategy: z.literal("random") }),
+  z.strictObject({ strategy: z.literal("group"), column }),
+  z.strictObject({ strategy: z.literal("time"), column }),
+]);
+
+/** Who proposes trials: Optuna's TPE over the space (agents may add proposals), or agents only. */
+export const SEARCH_STRATEGIES = ["tpe", "agents"] as const;
+
+export const ZSearchSpec = z.strictObject({
+  objective: ZSearchObjective,
+  target: column,
+  task: ZTask,
+  positiveClass: z.string().max(500).nullable(),
+  excludeColumns: z.array(column).max(10_000),
+  split: ZSearchSplit,
+  /** Seeds the split and the sampler: the same spec on the same snapshot proposes the same trials. */
+  seed: z.int().min(0).max(2 ** 31 - 1),
+  space: ZSearchSpace,
+  budget: ZSearchBudget,
+  /** Stop after this many finished trials in a row without a useful gain over the best so far; null: never. */
+  patience: z.int().min(1).max(SEARCH_LIMITS.maxPatience).nullable(),
+  strategy: z.enum(SEARCH_STRATEGIES),
+});
+export type SearchSpec = z.infer<typeof ZSearchSpec>;
+
+/** Where a trial's settings came from. */
+export const ZProposer = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("planner"), sampler: z.enum(["random", "tpe"]) }),
+  z.strictObject({ kind: z.literal("agent"), name: z.string().max(200) }),
+]);
+export type Proposer = z.infer<typeof ZProposer>;

@@ -1,0 +1,41 @@
+/**
+ * The tabular recipe's declared search space (issue 17): which model family AutoGluon
+ * trains and that family's main hyperparameters, named `<family>.<AutoGluon name>`. A
+ * trial's settings become the train job's `hyperparameters` through hyperparametersOf.
+ * Ranges are the libraries' usual tuning ranges, kept narrow enough that every point
+ * trains in seconds on a small table.
+ */
+import type { SearchSpace, SpaceParam, TrialParams } from "../recipes/search";
+
+export const SEARCH_FAMILIES = ["GBM", "CAT", "RF", "XT"] as const;
+export type SearchFamily = (typeof SEARCH_FAMILIES)[number];
+
+const only = (family: SearchFamily) => ({ param: "family", in: [family] });
+const forest = (family: "RF" | "XT"): SpaceParam[] => [
+  { kind: "int", name: `${family}.n_estimators`, low: 50, high: 300, log: false, when: only(family) },
+  { kind: "categorical", name: `${family}.max_features`, choices: ["sqrt", "log2", 0.5], when: only(family) },
+  { kind: "int", name: `${family}.min_samples_leaf`, low: 1, high: 10, log: false, when: only(family) },
+];
+
+export const TABULAR_SPACE: SearchSpace = {
+  params: [
+    { kind: "categorical", name: "family", choices: [...SEARCH_FAMILIES] },
+    { kind: "float", name: "GBM.learning_rate", low: 0.01, high: 0.3, log: true, when: only("GBM") },
+    { kind: "int", name: "GBM.num_leaves", low: 8, high: 128, log: true, when: only("GBM") },
+    { kind: "int", name: "GBM.min_data_in_leaf", low: 2, high: 50, log: true, when: only("GBM") },
+    { kind: "float", name: "CAT.learning_rate", low: 0.01, high: 0.3, log: true, when: only("CAT") },
+    { kind: "int", name: "CAT.depth", low: 4, high: 8, log: false, when: only("CAT") },
+    { kind: "float", name: "CAT.l2_leaf_reg", low: 1, high: 10, log: true, when: only("CAT") },
+    ...forest("RF"),
+    ...forest("XT"),
+  ],
+};
+
+/** A trial's settings as AutoGluon hyperparameters: only the chosen family, with its own values. */
+export function hyperparametersOf(params: TrialParams): Partial<Record<SearchFamily, Record<string, string | number | boolean>>> {
+  const family = params.family;
+  if (typeof family !== "string" || !(SEARCH_FAMILIES as readonly string[]).includes(family)) throw new Error(`a tabular trial names its model family (got ${String(family)})`);
+  const own: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(params)) if (k.startsWith(`${family}.`)) own[k.slice(family.length + 1)] = v;
+  return { [family as SearchFamily]: own };
+}
