@@ -93,7 +93,10 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     for (const p of predictions) expect(Object.values(p.probabilities).reduce((s, x) => s + x, 0)).toBeCloseTo(1, 3);
     expect(r.body.release).toMatchObject({ number: 1, version: 1 });
     const shown = await server.client.deployments.show.query({ deploymentId: a.id });
-    expect(shown.stats).toEqual([expect.objectContaining({ requests: 1, errors: {} })]);
+    expect(shown.stats).toEqual([expect.objectContaining({ requests: 1, errors: {}, lastHour: expect.objectContaining({ requests: 1, errors: 0 }) })]);
+    const latency = (await server.client.deployments.latency.query({ projectId: shown.deployment.projectId }))[a.id];
+    expect(latency).toMatchObject({ requests: 1, quietLastHour: false, lastHour: { requests: 1, errors: 0 } });
+    expect(latency?.lastHour.p95Ms).toEqual(latency?.p95Ms);
     const generate = await call(`${server.url}/api/deployments/${a.id}/generate`, keyA, { prompt: "hi" });
     expect(generate).toMatchObject({ status: 404, body: { code: "wrong_kind", details: { use: [`/api/deployments/${a.id}/predict`] } } });
     expect(JSON.stringify(shown)).not.toContain(keyA);
