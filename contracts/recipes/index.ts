@@ -11,6 +11,7 @@ import { evaluation } from "./evaluation";
 import { evaluationLm } from "./evaluation-lm";
 import { exportRecipe } from "./export";
 import { llmLora } from "./llm-lora";
+import { search } from "./search";
 import { serveLlm, serveTabular } from "./serving";
 import { tabular } from "./tabular";
 
@@ -20,10 +21,11 @@ export * from "./evaluation";
 export * from "./evaluation-lm";
 export * from "./export";
 export * from "./llm-lora";
+export * from "./search";
 export * from "./serving";
 export * from "./tabular";
 
-export const RECIPES = { data, tabular, evaluation, "evaluation-lm": evaluationLm, export: exportRecipe, "llm-lora": llmLora, "serve-tabular": serveTabular, "serve-llm": serveLlm } as const;
+export const RECIPES = { data, tabular, evaluation, "evaluation-lm": evaluationLm, export: exportRecipe, "llm-lora": llmLora, "serve-tabular": serveTabular, "serve-llm": serveLlm, search } as const;
 
 export type RecipeName = keyof typeof RECIPES;
 export type JobName<R extends RecipeName> = keyof (typeof RECIPES)[R] & string;

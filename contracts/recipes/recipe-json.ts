@@ -14,6 +14,7 @@ export const RECIPE_JSON_FILES: Record<RecipeName, string> = {
   "llm-lora": "training/recipes/llm_lora/recipe.json",
   "serve-tabular": "training/serving/tabular/recipe.json",
   "serve-llm": "training/serving/llm/recipe.json",
+  search: "training/recipes/search/recipe.json",
 };
 
 interface RecipeJson {
