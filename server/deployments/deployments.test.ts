@@ -115,7 +115,8 @@ describe("per-release aggregates", () => {
     await recordRequest(db, { releaseId, deploymentId: id, ms: 3 });
     await recordRequest(db, { releaseId, deploymentId: id, ms: 40 });
     await recordRequest(db, { releaseId, deploymentId: id, ms: 70_000, errorClass: "not_ready" });
-    expect(await statsOf(db, id)).toEqual([{ releaseId, requests: 3, errors: { not_ready: 1 }, latencyMs: { "5": 1, "50": 1, inf: 1 } }]);
+    const figures = { requests: 3, errors: 1, p50Ms: 50, p95Ms: null };
+    expect(await statsOf(db, id)).toEqual([{ releaseId, requests: 3, errors: { not_ready: 1 }, latencyMs: { "5": 1, "50": 1, inf: 1 }, lastAt: expect.any(Date), allTime: figures, lastHour: figures }]);
   });
 });
 
