@@ -19,7 +19,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { servingSocketPath } from "@/contracts/deployments/serving";
+import { servingSocketPath, ZDeploymentHealth } from "@/contracts/deployments/serving";
 import { ServingClient } from "@/server/deployments/serving-client";
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, TEST_ENVS_DIR, waitFor } from "@/server/testing/server-harness";
@@ -104,7 +104,7 @@ async function main() {
     const key = async (name: string) => (await cliJson(server.url, ["deployments", "keys", "create", name])).key as string;
     const [residentKey, onDemandKey] = [await key(resident.name), await key(onDemand.name)];
     await waitFor("the resident release to load", async () => {
-      const h = (await (await fetch(resident.urls.health, { headers: { authorization: `Bearer ${residentKey}` } })).json()) as { state: string; reason?: string };
+      const h = ZDeploymentHealth.parse(await (await fetch(resident.urls.health, { headers: { authorization: `Bearer ${residentKey}` } })).json());
       if (h.state === "failed") throw new Error(`resident deployment failed: ${h.reason}`);
       return h.state === "ready" ? true : undefined;
     }, 300_000, 500);

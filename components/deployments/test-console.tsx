@@ -9,19 +9,11 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { z } from "zod";
-import { ZServePrediction } from "@/contracts/deployments/serving";
+import { ZDeploymentPredictResponse, ZDeploymentRefusal } from "@/contracts/deployments/serving";
 import type { FeatureSchemaEntry } from "@/contracts/recipes";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import type { Cell, Row } from "./route-examples";
-
-const ZAnswer = z.object({ predictions: z.array(ZServePrediction).min(1), release: z.object({ number: z.number(), version: z.number() }) });
-const ZRefusal = z.object({
-  error: z.string(),
-  code: z.string(),
-  details: z.object({ fields: z.array(z.object({ path: z.string(), message: z.string() })).optional() }).passthrough().nullable(),
-});
 
 class Refused extends Error {
   constructor(
@@ -41,8 +33,8 @@ async function callPredict(path: string, key: string | null, row: Row) {
     body: JSON.stringify({ rows: [row] }),
   });
   const body: unknown = await res.json().catch(() => null);
-  if (res.ok) return ZAnswer.parse(body);
-  const refusal = ZRefusal.safeParse(body);
+  if (res.ok) return ZDeploymentPredictResponse.parse(body);
+  const refusal = ZDeploymentRefusal.safeParse(body);
   if (!refusal.success) throw new Refused(`The route answered ${res.status} without a readable reason.`, "unreadable", {});
   const fields = Object.fromEntries((refusal.data.details?.fields ?? []).map((f) => [f.path.replace(/^rows\[0\]\./, ""), f.message]));
   throw new Refused(refusal.data.error, refusal.data.code, fields);

@@ -25,6 +25,7 @@
  * (the job then succeeds). One that ends otherwise (kill -9, crash) is an ordinary terminal receipt.
  */
 import { z } from "zod";
+import { deploymentLifecycle } from "../lifecycles/registry";
 
 export const SERVING_PROTOCOL = 1 as const;
 
@@ -181,3 +182,38 @@ export const ZDeploymentStreamEvent = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("error"), code: z.string(), message: z.string() }),
 ]);
 export type DeploymentStreamEvent = z.infer<typeof ZDeploymentStreamEvent>;
+
+/** How a deployment serves: a long-lived serving process, or one short predict job per request. */
+export const DEPLOYMENT_MODES = ["resident", "on_demand"] as const;
+export const ZDeploymentMode = z.enum(DEPLOYMENT_MODES);
+export type DeploymentMode = z.infer<typeof ZDeploymentMode>;
+
+/** The answer of POST /api/deployments/:id/predict: one prediction per row, in order, and the release that answered. */
+export const ZDeploymentPredictResponse = z.strictObject({
+  predictions: z.array(ZServePrediction).describe("One per row, in order"),
+  release: ZDeploymentRelease,
+});
+export type DeploymentPredictResponse = z.infer<typeof ZDeploymentPredictResponse>;
+
+/** The answer of GET /api/deployments/:id/health. */
+export const ZDeploymentHealth = z.strictObject({
+  state: z.enum(deploymentLifecycle.states),
+  /** Why it is in its state (a failure, an automatic restart), in words. */
+  reason: z.string().nullable(),
+  mode: ZDeploymentMode,
+  release: ZDeploymentRelease.nullable(),
+  uptimeSeconds: z.number().nonnegative().nullable().describe("Seconds since it last became ready; null unless ready"),
+  serving: z
+    .strictObject({ inFlight: z.number().int().nonnegative(), queued: z.number().int().nonnegative() })
+    .nullable()
+    .describe("A ready resident release: requests its serving process computes now and has queued; null otherwise, or when it does not answer within a second"),
+});
+export type DeploymentHealth = z.infer<typeof ZDeploymentHealth>;
+
+/** Any refusal of a deployment's public routes (the server's error envelope), with its status. */
+export const ZDeploymentRefusal = z.strictObject({
+  error: z.string().describe("What was refused and why, in words"),
+  code: z.string().describe("bad_input, too_many_rows, too_large, not_ready, deployment_key_refused, …"),
+  details: z.looseObject({ fields: ZServingError.shape.error.shape.fields }).nullable(),
+});
+export type DeploymentRefusal = z.infer<typeof ZDeploymentRefusal>;

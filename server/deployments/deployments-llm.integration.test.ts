@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ZDeploymentStreamEvent, type DeploymentStreamEvent } from "@/contracts/deployments/serving";
+import { ZDeploymentHealth, ZDeploymentStreamEvent, type DeploymentStreamEvent } from "@/contracts/deployments/serving";
 import { allowedModelFolder, hasEnded, SMALL, uploadExamples, waitForFineTune } from "@/server/finetune/finetune-test-support";
 import { runCli } from "@/server/testing/cli-process";
 import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
@@ -61,7 +61,7 @@ describe("a deployment of a LoRA fine-tune", { timeout: 300_000 }, () => {
   let key = "";
   let otherKey = "";
 
-  const health = async () => (await call(chat.urls.health, key)).body as { state: string; reason: string | null; serving: { inFlight: number; queued: number } | null };
+  const health = async () => ZDeploymentHealth.parse((await call(chat.urls.health, key)).body);
 
   beforeAll(async () => {
     const { model } = await allowedModelFolder(server, home);

@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ZDeploymentHealth, ZDeploymentPredictResponse } from "@/contracts/deployments/serving";
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
@@ -88,10 +89,10 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     keyB = (await cliJson(server.url, ["deployments", "keys", "create", b.id])).json.key as string;
     const r = await call(a.urls.predict, keyA, { rows: [ROW, GENTOO] });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const predictions = r.body.predictions as { prediction: string; probabilities: Record<string, number> }[];
-    expect(predictions.map((p) => p.prediction)).toEqual(["Adelie", "Gentoo"]);
-    for (const p of predictions) expect(Object.values(p.probabilities).reduce((s, x) => s + x, 0)).toBeCloseTo(1, 3);
-    expect(r.body.release).toMatchObject({ number: 1, version: 1 });
+    const answer = ZDeploymentPredictResponse.parse(r.body);
+    expect(answer.predictions.map((p) => p.prediction)).toEqual(["Adelie", "Gentoo"]);
+    for (const p of answer.predictions) expect(Object.values(p.probabilities ?? {}).reduce((s, x) => s + x, 0)).toBeCloseTo(1, 3);
+    expect(answer.release).toMatchObject({ number: 1, version: 1 });
     const shown = await server.client.deployments.show.query({ deploymentId: a.id });
     expect(shown.stats).toEqual([expect.objectContaining({ requests: 1, errors: {}, lastHour: expect.objectContaining({ requests: 1, errors: 0 }) })]);
     const latency = (await server.client.deployments.latency.query({ projectId: shown.deployment.projectId }))[a.id];
@@ -131,7 +132,7 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     const fresh = (await cliJson(server.url, ["deployments", "keys", "create", "species-api"])).json.key as string;
     const stopped = await cliJson(server.url, ["deployments", "stop", "species-api"]);
     expect(stopped.json).toMatchObject({ state: "stopped" });
-    expect((await call(a.urls.health, fresh)).body).toMatchObject({ state: "stopped", release: { number: 1 }, uptimeSeconds: null });
+    expect(ZDeploymentHealth.parse((await call(a.urls.health, fresh)).body)).toMatchObject({ state: "stopped", mode: "on_demand", release: { number: 1 }, uptimeSeconds: null, serving: null });
     const refused = await call(a.urls.predict, fresh, { rows: [ROW] });
     expect(refused).toMatchObject({ status: 503, body: { code: "not_ready" } });
     expect((await cliJson(server.url, ["deployments", "resume", "species-api"])).json).toMatchObject({ state: "ready" });
@@ -163,7 +164,7 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     expect(ready).toMatchObject({ mode: "resident", release: { number: 1, version: 1 } });
     const answer = await call(r.urls.predict, key, { rows: [ROW, GENTOO] });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    expect((answer.body.predictions as { prediction: string }[]).map((p) => p.prediction)).toEqual(["Adelie", "Gentoo"]);
+    expect(ZDeploymentPredictResponse.parse(answer.body).predictions.map((p) => p.prediction)).toEqual(["Adelie", "Gentoo"]);
 
     // kill -9 of the serving process: the reconcile loop sees its job end and says so.
     const serving = (await server.client.jobs.list.query({ limit: 100 })).find((j) => j.recipe === "serve-tabular" && j.state === "running")!;

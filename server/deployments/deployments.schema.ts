@@ -3,16 +3,14 @@
  * A deployment serves a registry version pinned, or follows an alias of its model.
  */
 import { z } from "zod";
-import type { ServingKind } from "@/contracts/deployments/serving";
+import { ZDeploymentMode, type DeploymentMode, type ServingKind } from "@/contracts/deployments/serving";
 import { deploymentLifecycle, type DeploymentState } from "@/contracts/lifecycles";
 import { ZAliasName } from "@/server/registry/registry.schema";
 
 const id = z.string().min(1).max(64);
 const reason = z.string().trim().min(1).max(500);
 
-export const DEPLOYMENT_MODES = ["resident", "on_demand"] as const;
-export const ZDeploymentMode = z.enum(DEPLOYMENT_MODES);
-export type DeploymentMode = z.infer<typeof ZDeploymentMode>;
+export { DEPLOYMENT_MODES, ZDeploymentMode, type DeploymentMode } from "@/contracts/deployments/serving";
 
 export const ZDeploymentName = z
   .string()

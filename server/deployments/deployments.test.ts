@@ -16,6 +16,8 @@ import { deploymentView, findDeployment } from "./deployment-views";
 import { verifyKey } from "@/server/auth/deployment-key-check";
 import { inFlight, startUp } from "./serving-runner";
 import { reconcileDeployments } from "./deployments-reconcile";
+import { health } from "./serve-request";
+import { ZDeploymentHealth } from "@/contracts/deployments/serving";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -117,6 +119,16 @@ describe("per-release aggregates", () => {
     await recordRequest(db, { releaseId, deploymentId: id, ms: 70_000, errorClass: "not_ready" });
     const figures = { requests: 3, errors: 1, p50Ms: 50, p95Ms: null };
     expect(await statsOf(db, id)).toEqual([{ releaseId, requests: 3, errors: { not_ready: 1 }, latencyMs: { "5": 1, "50": 1, inf: 1 }, lastAt: expect.any(Date), allTime: figures, lastHour: figures }]);
+  });
+});
+
+describe("the public answers are the contracts' shapes", () => {
+  it("health of a ready and a stopped deployment parses as ZDeploymentHealth (strict: no field the contract does not name)", async () => {
+    const { id } = await seedDeployment("health-a");
+    await db.lifecycleEvent.create({ data: { lifecycle: "deployment", entityId: id, from: "loading", to: "ready", reason: "test" } });
+    expect(ZDeploymentHealth.parse(await health(db, id))).toMatchObject({ state: "ready", mode: "on_demand", release: { number: 1 }, serving: null });
+    const stopped = await seedDeployment("health-b", "stopped");
+    expect(ZDeploymentHealth.parse(await health(db, stopped.id))).toMatchObject({ state: "stopped", uptimeSeconds: null });
   });
 });
 

@@ -5,8 +5,7 @@
  * Every answered or refused predict counts in the release's aggregates; nothing of the
  * request itself is kept.
  */
-import { ZServingLimits, type ServingKind } from "@/contracts/deployments/serving";
-import type { DeploymentState } from "@/contracts/lifecycles";
+import { ZDeploymentMode, ZServePrediction, ZServingLimits, type DeploymentHealth, type DeploymentPredictResponse, type ServingKind } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import { DomainError, isDomainError, unavailable } from "@/server/errors";
 import { experimentsService } from "@/server/experiments/experiments.service";
@@ -16,29 +15,13 @@ import { TRY_ROW_TIMEOUT_MS } from "@/server/predictions/predictions.schema";
 import { csvLine } from "@/server/tables/csv";
 import { recordRequest } from "./deployment-stats";
 import { findDeployment, releaseView, servedRoutes } from "./deployment-views";
-import type { ReleaseView } from "./deployments.schema";
+import { isDeploymentState, type ReleaseView } from "./deployments.schema";
 import { checkRows, type Row } from "./predict-rows";
 import { kindOfVersionRow } from "./release-kind";
 import { clientFor } from "./resident-serving";
 import type { Refused } from "./serving-client";
 
 export const SERVING_LIMITS = ZServingLimits.parse({});
-
-export interface HealthView {
-  state: DeploymentState;
-  reason: string | null;
-  mode: string;
-  release: Pick<ReleaseView, "id" | "number" | "version"> | null;
-  /** Seconds since it last became ready; null unless ready. */
-  uptimeSeconds: number | null;
-  /** A ready resident release: requests its serving process computes now and has queued. */
-  serving: { inFlight: number; queued: number } | null;
-}
-
-export interface PredictAnswer {
-  predictions: { prediction: unknown; probabilities?: Record<string, number> }[];
-  release: Pick<ReleaseView, "id" | "number" | "version">;
-}
 
 export const short = (r: ReleaseView) => ({ id: r.id, number: r.number, version: r.version });
 
@@ -48,13 +31,15 @@ export async function current(db: Db, id: string) {
   return { d, release: row ? await releaseView(db, row) : null };
 }
 
-export async function health(db: Db, id: string): Promise<HealthView> {
+/** The route's answer, typed by its contract (ZDeploymentHealth, which openapi.json documents). */
+export async function health(db: Db, id: string): Promise<DeploymentHealth> {
   const { d, release } = await current(db, id);
   const since = d.state === "ready" ? await db.lifecycleEvent.findFirst({ where: { lifecycle: "deployment", entityId: id, to: "ready" }, orderBy: { id: "desc" } }) : null;
+  if (!isDeploymentState(d.state)) throw new Error(`deployment ${d.id} has an unknown state "${d.state}"`);
   return {
-    state: d.state as DeploymentState,
+    state: d.state,
     reason: d.reason,
-    mode: d.mode,
+    mode: ZDeploymentMode.parse(d.mode),
     release: release ? short(release) : null,
     uptimeSeconds: since ? Math.max(0, Math.round((Date.now() - since.at.getTime()) / 1000)) : null,
     serving: d.mode === "resident" && d.state === "ready" && release ? await servingLoad(db, release.id) : null,
@@ -62,7 +47,7 @@ export async function health(db: Db, id: string): Promise<HealthView> {
 }
 
 /** The serving process's own count; null when it does not answer at once (health never waits on it). */
-async function servingLoad(db: Db, releaseId: string): Promise<HealthView["serving"]> {
+async function servingLoad(db: Db, releaseId: string): Promise<DeploymentHealth["serving"]> {
   const h = await clientFor(db, releaseId)
     .then((c) => c.health({ timeoutMs: 1000 }))
     .catch(() => null);
@@ -86,7 +71,12 @@ async function predictOnDemand(db: Db, targetId: string, experimentId: string, n
   const { modelSha256 } = await verifiedModel(db, experimentId);
   const sha = await stageBytes(db, Buffer.from(toCsv(names, rows), "utf8"), "the rows to predict");
   const out = await runPredictJob(db, { targetId, modelSha256, featuresSha256: sha, timeoutMs: TRY_ROW_TIMEOUT_MS, label: "The prediction" });
-  return out.rows.map((r) => (out.classes.length ? { prediction: r.prediction, probabilities: r.probabilities } : { prediction: r.prediction }));
+  return out.rows.map((r) => {
+    // The job's parquet is read untyped; a value the contract does not allow is the job's fault (500), not the caller's.
+    const p = ZServePrediction.safeParse(out.classes.length ? { prediction: r.prediction, probabilities: r.probabilities } : { prediction: r.prediction });
+    if (!p.success) throw new Error(`the predict job answered row ${r.rowId} with a prediction outside the contract: ${p.error.message.slice(0, 200)}`);
+    return p.data;
+  });
 }
 
 /** A refusal of the serving process, as the same domain error the route answers (its Retry-After kept). */
@@ -103,7 +93,7 @@ async function predictResident(db: Db, releaseId: string, rows: Row[]) {
   return answer.value.predictions;
 }
 
-export async function predict(db: Db, id: string, body: unknown): Promise<PredictAnswer> {
+export async function predict(db: Db, id: string, body: unknown): Promise<DeploymentPredictResponse> {
   const started = Date.now();
   const { d, release } = await current(db, id);
   if (d.state !== "ready" || !release) {

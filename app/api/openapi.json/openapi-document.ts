@@ -1,47 +1,28 @@
 /**
  * The OpenAPI 3.1 description of a deployment's public routes. Every schema is generated
  * from zod with z.toJSONSchema (JSON Schema 2020-12, the dialect OpenAPI 3.1 uses): the
- * generate and stream shapes are the contracts' own; /predict's answer, /health and the
- * refusal envelope are composed here from contract pieces, because their route handlers
- * type them as TypeScript interfaces (server/deployments/serve-request.ts) zod cannot read.
+ * shapes of every route, and its refusal envelope, are the contracts' own
+ * (contracts/deployments/serving.ts).
  */
 import { z } from "zod";
 import {
   ZDeploymentGenerateRequest,
+  ZDeploymentHealth,
+  ZDeploymentPredictResponse,
   ZDeploymentGenerateResponse,
-  ZDeploymentRelease,
   ZDeploymentStreamEvent,
+  ZDeploymentRefusal,
   ZServePredictRequest,
-  ZServePrediction,
-  ZServingError,
 } from "@/contracts/deployments/serving";
-import { deploymentLifecycle } from "@/contracts/lifecycles";
-import { ZDeploymentMode } from "@/server/deployments/deployments.schema";
-
-const ZPredictAnswer = z.strictObject({ predictions: z.array(ZServePrediction).describe("One per row, in order"), release: ZDeploymentRelease });
-
-const ZHealth = z.strictObject({
-  state: z.enum(deploymentLifecycle.states),
-  reason: z.string().nullable(),
-  mode: ZDeploymentMode,
-  release: ZDeploymentRelease.nullable(),
-  uptimeSeconds: z.number().nonnegative().nullable().describe("Seconds since it last became ready; null unless ready"),
-});
-
-const ZRefusal = z.strictObject({
-  error: z.string().describe("What was refused and why, in words"),
-  code: z.string().describe("bad_input, too_many_rows, too_large, not_ready, deployment_key_refused, …"),
-  details: z.looseObject({ fields: ZServingError.shape.error.shape.fields }).nullable(),
-});
 
 const SCHEMAS = {
   PredictRequest: ZServePredictRequest,
-  PredictAnswer: ZPredictAnswer,
+  PredictAnswer: ZDeploymentPredictResponse,
   GenerateRequest: ZDeploymentGenerateRequest,
   GenerateAnswer: ZDeploymentGenerateResponse,
   StreamEvent: ZDeploymentStreamEvent,
-  Health: ZHealth,
-  Refusal: ZRefusal,
+  Health: ZDeploymentHealth,
+  Refusal: ZDeploymentRefusal,
 } as const;
 type SchemaName = keyof typeof SCHEMAS;
 
