@@ -27,6 +27,7 @@ CREATE TABLE "SearchTrial" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "searchId" TEXT NOT NULL,
     "number" INTEGER NOT NULL,
+    "opId" TEXT,
     "status" TEXT NOT NULL,
     "proposer" TEXT NOT NULL,
     "hypothesis" TEXT,
@@ -47,6 +48,9 @@ CREATE UNIQUE INDEX "Search_opId_key" ON "Search"("opId");
 
 -- CreateIndex
 CREATE INDEX "Search_projectId_idx" ON "Search"("projectId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "SearchTrial_opId_key" ON "SearchTrial"("opId");
 
 -- CreateIndex
 CREATE INDEX "SearchTrial_searchId_idx" ON "SearchTrial"("searchId");
