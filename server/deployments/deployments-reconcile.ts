@@ -1,7 +1,7 @@
 /**
  * One pass of the controller's reconcile loop over deployments: a resident release whose
  * serving job ended by itself (crash, kill -9, memory budget) makes the deployment
- * `failed` with why; a deployment that follows an alias switches, through the same
+ * `failed` with why, and is restarted within the bounds of restart-policy.ts; a deployment that follows an alias switches, through the same
  * guarded release, when the alias now points at another version.
  */
 import type { Db } from "@/server/db/client";
@@ -14,17 +14,34 @@ import { servableVersion } from "./pick-release";
 import { servingJobOf } from "./resident-serving";
 import { inFlight, startUp } from "./serving-runner";
 import { aliasTarget } from "@/server/registry/promote";
+import { lifecycleEvents } from "@/server/lifecycle/events";
+import { onServingEnded, pendingRestart, RESTART_PENDING } from "./restart-policy";
 
 const OWNER = { kind: "policy" as const, name: "follows alias" };
 
-async function noticeEndedServing(db: Db): Promise<void> {
+async function noticeEndedServing(db: Db, log: (line: string) => void): Promise<void> {
   const serving = await db.deployment.findMany({ where: { mode: "resident", state: "ready" } });
   for (const d of serving) {
     if (!d.currentReleaseId) continue;
     const job = await servingJobOf(db, d.currentReleaseId);
     if (!job || !isTerminal(job.state)) continue;
     const why = jobFailureText(await jobsService(db).get(job.id));
-    await moveDeployment(db, d.id, "failed", `The serving process ended: ${why}`).catch(() => null);
+    const events = await lifecycleEvents(db).of("deployment", d.id);
+    const decision = onServingEnded(events, { why, at: new Date(), cancelled: job.state === "cancelled" });
+    const moved = await moveDeployment(db, d.id, "failed", decision.reason).catch(() => null);
+    if (moved && decision.restart) log(`deployment ${d.name}: its serving process ended (${why}); restart ${decision.attempt} in ${decision.delayMs} ms`);
+  }
+}
+
+/** Carries out the restarts the policy has pending and that are due (restart-policy.ts). */
+async function restartDue(db: Db, log: (line: string) => void): Promise<void> {
+  const waiting = await db.deployment.findMany({ where: { mode: "resident", state: "failed", reason: { contains: RESTART_PENDING } } });
+  for (const d of waiting) {
+    const pending = pendingRestart(await lifecycleEvents(db).of("deployment", d.id));
+    if (!pending || pending.dueAt.getTime() > Date.now() || inFlight().has(d.id)) continue;
+    // From failed only: a Resume or Stop the owner made meanwhile wins.
+    const moved = await moveDeployment(db, d.id, "loading", pending.reason).catch(() => null);
+    if (moved) await startUp(db, d.id, log);
   }
 }
 
@@ -60,7 +77,8 @@ async function resumeOrphans(db: Db, log: (line: string) => void): Promise<void>
 }
 
 export async function reconcileDeployments(db: Db, log: (line: string) => void): Promise<void> {
-  await noticeEndedServing(db);
+  await noticeEndedServing(db, log);
+  await restartDue(db, log);
   await resumeOrphans(db, log);
   await followAliases(db, log);
 }

@@ -6,14 +6,15 @@
  * rows that do not match the feature schema are refused field by field; stop → health says
  * stopped and predict answers 503; /generate answers 404 naming /predict; a switch and a
  * rollback are new releases. A resident
- * release runs in its own serving process: kill -9 of it makes the deployment failed.
+ * release runs in its own serving process: after kill -9 of it the deployment restarts it
+ * (three times within ten minutes), then stays failed saying why and what to do.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ZDeploymentHealth, ZDeploymentPredictResponse } from "@/contracts/deployments/serving";
+import { ZDeploymentHealth, ZDeploymentPredictResponse, type DeploymentHealth } from "@/contracts/deployments/serving";
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
@@ -166,15 +167,35 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(ZDeploymentPredictResponse.parse(answer.body).predictions.map((p) => p.prediction)).toEqual(["Adelie", "Gentoo"]);
 
-    // kill -9 of the serving process: the reconcile loop sees its job end and says so.
-    const serving = (await server.client.jobs.list.query({ limit: 100 })).find((j) => j.recipe === "serve-tabular" && j.state === "running")!;
-    const receipt = JSON.parse(readFileSync(path.join(home.workerHome, "receipts", `${serving.workerJobId}.json`), "utf8")) as { recipeProcess: { pid: number } };
-    process.kill(receipt.recipeProcess.pid, "SIGKILL");
-    const failed = await waitFor("the deployment to notice", async () => {
-      const h = await call(r.urls.health, key);
-      return h.body.state === "failed" ? h.body : undefined;
-    }, 60_000, 250);
-    expect(String(failed.reason)).toMatch(/serving process ended/);
+    // kill -9 of the serving process: the reconcile loop sees its job end, says so, and
+    // restarts it after a wait (restart-policy.ts); the fourth end within ten minutes is left failed.
+    const killServing = async () => {
+      const running = (await server.client.jobs.list.query({ limit: 100 })).find((j) => j.recipe === "serve-tabular" && j.state === "running")!;
+      const receipt = JSON.parse(readFileSync(path.join(home.workerHome, "receipts", `${running.workerJobId}.json`), "utf8")) as { recipeProcess: { pid: number } };
+      process.kill(receipt.recipeProcess.pid, "SIGKILL");
+      return running.id;
+    };
+    const seen: string[] = [];
+    const healthUntil = (what: string, ok: (h: DeploymentHealth) => boolean) =>
+      waitFor(what, async () => {
+        const h = ZDeploymentHealth.parse((await call(r.urls.health, key)).body);
+        if (h.reason && seen.at(-1) !== h.reason) seen.push(h.reason);
+        return ok(h) ? h : undefined;
+      }, 60_000, 150);
+    for (const attempt of [1, 2, 3]) {
+      const killed = await killServing();
+      const t0 = Date.now();
+      await healthUntil(`restart ${attempt}`, (h) => h.state === "ready" && seen.some((s) => s.startsWith(`automatic restart ${attempt} of 3`)));
+      console.log(`restart ${attempt}: ready again ${Date.now() - t0} ms after kill -9`);
+      const again = await call(r.urls.predict, key, { rows: [ROW] });
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      const running = (await server.client.jobs.list.query({ limit: 100 })).find((j) => j.recipe === "serve-tabular" && j.state === "running")!;
+      expect(running.id).not.toBe(killed);
+    }
+    expect(seen.filter((s) => /^The serving process ended: .*It restarts automatically in \d+ s \(restart \d of 3 within 10 minutes\)\.$/.test(s)).length).toBeGreaterThanOrEqual(1);
+    await killServing();
+    const gaveUp = await healthUntil("the deployment to give up", (h) => h.state === "failed" && /left stopped/.test(h.reason ?? ""));
+    expect(gaveUp.reason).toMatch(/^The serving process ended: .*restarted automatically 3 times within 10 minutes, so it is left stopped\. .*Resume the deployment/);
     expect((await call(r.urls.predict, key, { rows: [ROW] })).status).toBe(503);
 
     // Resume starts a fresh process for the same release; stop ends it and waits for it.
@@ -183,6 +204,6 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     const stopped = await cliJson(server.url, ["deployments", "stop", "resident-api"]);
     expect(stopped.json).toMatchObject({ state: "stopped" });
     const jobs = await server.client.jobs.list.query({ limit: 100 });
-    expect(jobs.filter((j) => j.recipe === "serve-tabular").map((j) => j.state).sort()).toEqual(["cancelled", "failed"]);
+    expect(jobs.filter((j) => j.recipe === "serve-tabular").map((j) => j.state).sort()).toEqual(["cancelled", "failed", "failed", "failed", "failed"]);
   });
 });
