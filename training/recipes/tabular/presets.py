@@ -80,6 +80,10 @@ def without_tuning(hyperparameters: dict, families) -> dict:
     return _each_config(hyperparameters, families, untuned)
 
 
+def _config_count(hyperparameters: dict) -> int:
+    return sum(len(configs) if isinstance(configs, list) else 1 for configs in hyperparameters.values())
+
+
 def fit_kwargs(options: TrainOptions, cpus: int, callbacks: list) -> dict:
     hyperparameters = with_forest_margin(with_seed(options.hyperparameters or default_hyperparameters(), options.seed))
     kwargs = {
@@ -97,6 +101,11 @@ def fit_kwargs(options: TrainOptions, cpus: int, callbacks: list) -> dict:
         "callbacks": callbacks,
         "verbosity": 1,
     }
+    if options.preset == "quick" and _config_count(hyperparameters) == 1:
+        # One model (a search trial's family): AutoGluon would wrap it in a WeightedEnsemble_L2
+        # of that one model, with the same validation score, chosen as best and exported as a
+        # second model; the trial is the model itself.
+        kwargs["fit_weighted_ensemble"] = False
     if options.preset == "improve":
         hyperparameters = without_tuning(hyperparameters, UNTUNED_FAMILIES)
         kwargs["hyperparameters"] = hyperparameters
