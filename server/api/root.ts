@@ -11,6 +11,7 @@ import { authRouter } from "./routers/auth.router";
 import { modelsRouter } from "./routers/models.router";
 import { finetuneRouter } from "./routers/finetune.router";
 import { deploymentsRouter } from "./routers/deployments.router";
+import { searchesRouter } from "./routers/searches.router";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -25,6 +26,7 @@ export const appRouter = router({
   models: modelsRouter,
   finetune: finetuneRouter,
   deployments: deploymentsRouter,
+  searches: searchesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,12 +1,13 @@
 /**
- * The background loops of one server process: the job reconcile loop and the experiment
- * chain loop (later schedules and monitors). Started once by startServer after the port is open; the
+ * The background loops of one server process: the job reconcile loop, the experiment
+ * chain loop, the search loop (later schedules and monitors). Started once by startServer after the port is open; the
  * returned function stops them and waits for a pass in progress to end.
  */
 import type { AppConfig } from "@/server/config/env";
 import type { HomePaths } from "@/server/config/home";
 import { getDb } from "@/server/db/client";
 import { startChainLoop } from "@/server/experiments/chain-loop";
+import { startSearchLoop } from "@/server/searches/search-loop";
 import { startReconcileLoop } from "./reconcile-loop";
 import { clearControllerRuntime, repoRootFromHere, setControllerRuntime } from "@/server/config/runtime";
 
@@ -15,7 +16,9 @@ export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => 
   setControllerRuntime(runtime);
   const stopReconcile = startReconcileLoop(runtime, getDb());
   const stopChains = startChainLoop(getDb());
+  const stopSearches = startSearchLoop(getDb());
   return async () => {
+    await stopSearches();
     await stopChains();
     await stopReconcile();
     clearControllerRuntime();

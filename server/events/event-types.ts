@@ -1,6 +1,6 @@
 /**
  * Typed live events. A topic names what changed ("project:<id>", "experiment:<id>",
- * "job:<id>", or "projects" for the list); pages subscribe to topics and refetch.
+ * "job:<id>", "search:<id>", or "projects" for the list); pages subscribe to topics and refetch.
  */
 import { z } from "zod";
 
@@ -11,6 +11,7 @@ export const LiveEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("experiment.changed"), experimentId: z.string(), projectId: z.string(), status: z.string() }),
   z.object({ type: z.literal("target.changed"), targetId: z.string() }),
   z.object({ type: z.literal("dataset.changed"), datasetId: z.string(), projectId: z.string().nullable().optional() }),
+  z.object({ type: z.literal("search.changed"), searchId: z.string(), projectId: z.string() }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 
@@ -34,6 +35,8 @@ export function topicsOf(event: LiveEvent): string[] {
       return ["targets", `target:${event.targetId}`];
     case "dataset.changed":
       return ["datasets", ...(event.projectId ? [`project:${event.projectId}`] : [])];
+    case "search.changed":
+      return ["searches", `search:${event.searchId}`, `project:${event.projectId}`];
     default: {
       const never: never = event;
       return never;

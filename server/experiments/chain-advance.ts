@@ -19,12 +19,23 @@ import { budgetNote } from "./chain-budget";
 import { phaseOf, readySteps, type AnyPipeline, type ChainBase } from "./pipeline";
 import { LORA } from "./pipelines/lora";
 import { TABULAR } from "./pipelines/tabular";
+import { TRIAL } from "./pipelines/tabular-trial";
+import { BASELINE_TEST } from "./pipelines/baseline-test";
 import { deriveStatus, experimentTransition, isExperimentTerminal } from "./experiment-state";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
 
-/** The pipeline an experiment runs, by the kind recorded at start. */
+/** The pipeline an experiment runs, by the kind recorded at start (EXPERIMENT_KINDS). */
 export function pipelineOf(exp: ExperimentRow): AnyPipeline {
-  return exp.kind === "finetune" ? LORA : TABULAR;
+  switch (exp.kind) {
+    case "finetune":
+      return LORA;
+    case "search_trial":
+      return TRIAL;
+    case "search_baseline":
+      return BASELINE_TEST;
+    default:
+      return TABULAR;
+  }
 }
 
 type Context = ChainBase<string>;
@@ -119,8 +130,8 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
       phase: "comparing",
       reason: null,
       results: JSON.stringify(results),
-      exportSha256: results.export.sha256,
-      exportBytes: BigInt(results.export.bytes),
+      exportSha256: results.export?.sha256,
+      exportBytes: results.export ? BigInt(results.export.bytes) : undefined,
     });
     return;
   }

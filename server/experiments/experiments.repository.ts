@@ -1,6 +1,7 @@
 /** Prisma access for experiments and the rows their chain reads (datasets, projects, jobs). */
 import { experimentLifecycle } from "@/contracts/lifecycles";
 import { getDb, type Db } from "@/server/db/client";
+import { SEARCH_PART_KINDS, type ExperimentKind } from "./experiments.schema";
 
 export function experimentsRepository(db: Db = getDb()) {
   return {
@@ -21,7 +22,7 @@ export function experimentsRepository(db: Db = getDb()) {
       settings: string;
       budgetSeconds: number;
       /** Absent: a tabular experiment. A fine-tuning one names its held-out data and the experiment it resumes. */
-      kind?: "tabular" | "finetune";
+      kind?: ExperimentKind;
       evalDatasetId?: string | null;
       resumedFromId?: string | null;
     }) =>
@@ -32,11 +33,12 @@ export function experimentsRepository(db: Db = getDb()) {
       }),
     list: (projectId: string, statuses?: string[]) =>
       db.experiment.findMany({
-        where: { projectId, ...(statuses?.length ? { status: { in: statuses } } : {}) },
+        // A search's trials and its baseline scoring show on the search's page, not as experiments of their own.
+        where: { projectId, kind: { notIn: [...SEARCH_PART_KINDS] }, ...(statuses?.length ? { status: { in: statuses } } : {}) },
         orderBy: { createdAt: "desc" },
       }),
     active: () => db.experiment.findMany({ where: { status: { in: [...experimentLifecycle.active] } }, select: { id: true } }),
-    countInProject: (projectId: string) => db.experiment.count({ where: { projectId } }),
+    countInProject: (projectId: string) => db.experiment.count({ where: { projectId, kind: { notIn: [...SEARCH_PART_KINDS] } } }),
     countByExport: (exportSha256: string) => db.experiment.count({ where: { exportSha256 } }),
     requestCancel: (id: string) =>
       db.experiment.updateMany({ where: { id, cancelRequestedAt: null }, data: { cancelRequestedAt: new Date() } }),

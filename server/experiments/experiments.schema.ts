@@ -1,7 +1,17 @@
 import { z } from "zod";
 import { metricFits, ZMetric, ZTask } from "@/contracts/vocabulary";
+import { MODEL_FAMILIES } from "@/contracts/recipes/tabular";
 
 export const MODES = ["quick", "improve"] as const;
+
+/**
+ * Which pipeline an experiment runs (chain-advance.ts pipelineOf): a tabular training, a
+ * LoRA fine-tune, one trial of a search, or a search's keep-the-baseline test scoring.
+ */
+export const EXPERIMENT_KINDS = ["tabular", "finetune", "search_trial", "search_baseline"] as const;
+export type ExperimentKind = (typeof EXPERIMENT_KINDS)[number];
+/** Kinds that are parts of a search, read through it (server/searches), never listed alone. */
+export const SEARCH_PART_KINDS = ["search_trial", "search_baseline"] as const satisfies readonly ExperimentKind[];
 
 /** Default whole-experiment budget of the quick mode (DESIGN "Job lifecycle": it covers the chain). */
 export const QUICK_DEFAULT_MINUTES = 5;
@@ -29,6 +39,16 @@ export const ZExperimentSettings = z
     maxMinutes: z.number().positive().max(MAX_MINUTES).default(QUICK_DEFAULT_MINUTES),
     maxTrials: z.number().int().positive().max(1000).default(10),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(42),
+    /**
+     * AutoGluon hyperparameters keyed by model family, replacing the preset's: a search's
+     * trial settings (server/searches), and the final model it trains from them.
+     */
+    hyperparameters: z.partialRecord(z.enum(MODEL_FAMILIES), z.record(z.string().max(100), z.union([z.string().max(200), z.number(), z.boolean()]))).optional(),
+    /**
+     * A search's final experiment scores the winning trial's model instead of training
+     * again: the operation id of that trial's train job, whose output the train step reuses.
+     */
+    reuseTrainOpId: z.string().min(8).max(300).optional(),
     /** What the user chose in the data checks, for the record ("left out total: leakage_suspect"). */
     appliedActions: z.array(z.string().max(1000)).max(200).default([]),
     /** The data issues the checks found when the experiment was set up. */

@@ -14,7 +14,7 @@ import { scheduleAdvance } from "./chain-advance";
 import { exportArchivePath } from "./chain-results";
 import { isExperimentTerminal } from "./experiment-state";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
-import { ZStartExperimentInput, type TStartExperimentInput } from "./experiments.schema";
+import { SEARCH_PART_KINDS, ZStartExperimentInput, type TStartExperimentInput } from "./experiments.schema";
 import { requireTrainable } from "./start-readiness";
 import { toDetailView, toListView, type ExperimentDetailView, type ExperimentListView } from "./experiment-views";
 
@@ -63,6 +63,8 @@ export async function createAndAdvance(db: Db, data: Parameters<ReturnType<typeo
   return exp;
 }
 
+const isSearchPart = (kind: string) => (SEARCH_PART_KINDS as readonly string[]).includes(kind);
+
 export function experimentsService(db: Db = getDb()) {
   const repo = experimentsRepository(db);
 
@@ -107,6 +109,7 @@ export function experimentsService(db: Db = getDb()) {
     const exp = await require(id);
     // Its settings, steps and results are a fine-tuning pipeline's, which this view does not describe.
     if (exp.kind === "finetune") throw badInput(`"${exp.name}" is a fine-tuning experiment: read it with finetune.get (the fine-tuning page, trainyard finetune).`, { code: "finetune_experiment" });
+    if (isSearchPart(exp.kind)) throw badInput(`"${exp.name}" is part of a search: read it on the search's page (searches.get, trainyard searches show).`, { code: "search_part" });
     return toDetailView(db, exp);
   }
 
@@ -130,6 +133,7 @@ export function experimentsService(db: Db = getDb()) {
     async rerun(id: string, opId: string): Promise<ExperimentDetailView> {
       const exp = await require(id);
       if (exp.kind === "finetune") throw badInput(`"${exp.name}" is a fine-tuning experiment: start it again with finetune.start.`, { code: "finetune_experiment" });
+      if (isSearchPart(exp.kind)) throw badInput(`"${exp.name}" is part of a search: start a new search instead.`, { code: "search_part" });
       return start({
         opId,
         projectId: exp.projectId,

@@ -61,9 +61,12 @@ export type StepSpec<S extends string, C> = {
   [R in RecipeName]: { [J in JobName<R>]: StepOf<S, C, R, J> }[JobName<R>];
 }[RecipeName];
 
-/** What a finished pipeline hands the experiment row: at least its verified export. */
+/**
+ * What a finished pipeline hands the experiment row: its verified export, unless it is a
+ * pipeline that exports nothing (a search's trials and its keep-the-baseline scoring).
+ */
 export interface PipelineResults {
-  export: { sha256: string; bytes: number };
+  export?: { sha256: string; bytes: number };
 }
 
 export interface Pipeline<S extends string, C extends ChainBase<S>, R extends PipelineResults = PipelineResults> {

@@ -21,10 +21,14 @@ import { readableFileSize, uploadFile } from "../train/upload-file";
 import { readFileHeader, targetProblem } from "../train/read-header";
 import { formatComparison } from "../train/format-score";
 import { describeProgress } from "../train/progress-line";
+import { runSearch } from "../train/search-run";
 
 const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --target COLUMN [--project NAME]
   [--computer NAME] [--mode quick|improve] [--max-minutes N] [--max-trials N]
-  [--split random|group:COLUMN|time:COLUMN] [--keep COLUMN]... [--out DIR] [--json]`;
+  [--split random|group:COLUMN|time:COLUMN] [--keep COLUMN]... [--out DIR] [--json]
+  --mode improve runs a bounded search (at most --max-trials trials, default 10, in
+  --max-minutes, default 10, the final test scoring included), with
+  [--trial-minutes N] [--patience N] [--min-gain X]`;
 
 export async function trainCommand(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
@@ -43,6 +47,9 @@ export async function trainCommand(argv: string[]): Promise<number> {
       mode: { type: "string", default: "quick" },
       "max-minutes": { type: "string" },
       "max-trials": { type: "string" },
+      "trial-minutes": { type: "string" },
+      patience: { type: "string" },
+      "min-gain": { type: "string" },
       split: { type: "string" },
       keep: { type: "string", multiple: true, default: [] },
       out: { type: "string", default: "." },
@@ -59,6 +66,10 @@ export async function trainCommand(argv: string[]): Promise<number> {
   };
   const maxMinutes = num(values["max-minutes"], "--max-minutes");
   const maxTrials = num(values["max-trials"], "--max-trials");
+  const trialMinutes = num(values["trial-minutes"], "--trial-minutes");
+  const patience = num(values.patience, "--patience");
+  const minGain = values["min-gain"] === undefined ? undefined : Number(values["min-gain"]);
+  if (minGain !== undefined && !(Number.isFinite(minGain) && minGain >= 0)) throw new CliError(`--min-gain needs a number of 0 or more (got "${values["min-gain"]}").`, 2);
   let split = null;
   try {
     split = values.split ? parseSplit(values.split) : null;
@@ -114,6 +125,30 @@ export async function trainCommand(argv: string[]): Promise<number> {
   for (const a of defaults.appliedActions) log(`  applied: ${a}`);
 
   const dataIssues = checks.issues.map((i) => ({ code: i.code, columns: i.columns, severity: i.severity }));
+  if (values.mode === "improve") {
+    return runSearch(
+      conn,
+      {
+        projectId: project.id,
+        datasetId,
+        ...(targetId ? { targetId } : {}),
+        target: values.target!,
+        task: checks.task,
+        metric: checks.metric,
+        positiveClass: checks.positiveClass,
+        excludeColumns: defaults.excludeColumns,
+        split: defaults.split,
+        maxMinutes: maxMinutes ?? 10,
+        maxTrials: Math.round(maxTrials ?? 10),
+        trialMinutes,
+        patience: patience === undefined ? undefined : Math.round(patience),
+        minGain,
+        out: values.out!,
+        json: values.json!,
+      },
+      log,
+    );
+  }
   // One opId for every retry: a start the server received before the connection dropped
   // returns that experiment again instead of starting a second one.
   const startOpId = randomUUID();

@@ -49,7 +49,7 @@ function splitSettings(s: TExperimentSettings) {
   };
 }
 
-function features(partition: "train" | "test"): (c: TabularContext) => InputOf<"data", "features"> {
+export function features(partition: "train" | "validation" | "test"): (c: TabularContext) => InputOf<"data", "features"> {
   return (c) => ({
     dataset: ref(c.snapshotSha256),
     datasetFormat: c.datasetFormat,
@@ -78,9 +78,38 @@ function trainingSeconds(c: TabularContext): number {
   return trainingTimeLimitSeconds(c.settings.maxMinutes * 60, c.remainingSeconds);
 }
 
-function trainingDeadline(c: TabularContext): number {
+export function trainingDeadline(c: TabularContext): number {
   return trainingDeadlineSeconds(c.settings.maxMinutes * 60, c.remainingSeconds);
 }
+
+/** Every experiment on the same snapshot, target and split settings shares one split job. */
+export const splitOpId = (c: TabularContext) =>
+  `split:${createHash("sha256").update(JSON.stringify([c.snapshotSha256, c.settings.target, c.settings.task, splitSettings(c.settings)])).digest("hex")}`;
+
+export const splitInput = (c: TabularContext): InputOf<"data", "split"> => ({
+  dataset: ref(c.snapshotSha256),
+  datasetFormat: c.datasetFormat,
+  snapshotSha256: c.snapshotSha256,
+  target: c.settings.target,
+  task: c.settings.task,
+  ...splitSettings(c.settings),
+});
+
+export const trainInput = (c: TabularContext): InputOf<"tabular", "train"> => ({
+      dataset: ref(c.snapshotSha256),
+      datasetFormat: c.datasetFormat,
+      split: out(c, "split"),
+      target: c.settings.target,
+      task: c.settings.task,
+      metric: c.settings.metric,
+      positiveClass: c.settings.positiveClass,
+      excludeColumns: c.settings.excludeColumns,
+      preset: c.settings.mode,
+      timeLimitSeconds: trainingSeconds(c),
+      numTrials: c.settings.maxTrials,
+      seed: c.settings.seed,
+      ...(c.settings.hyperparameters ? { hyperparameters: c.settings.hyperparameters } : {}),
+    });
 
 const STEPS: readonly Step[] = [
   {
@@ -90,16 +119,8 @@ const STEPS: readonly Step[] = [
     recipe: "data",
     job: "split",
     needs: [],
-    sharedOpId: (c) =>
-      `split:${createHash("sha256").update(JSON.stringify([c.snapshotSha256, c.settings.target, c.settings.task, splitSettings(c.settings)])).digest("hex")}`,
-    input: (c) => ({
-      dataset: ref(c.snapshotSha256),
-      datasetFormat: c.datasetFormat,
-      snapshotSha256: c.snapshotSha256,
-      target: c.settings.target,
-      task: c.settings.task,
-      ...splitSettings(c.settings),
-    }),
+    sharedOpId: splitOpId,
+    input: splitInput,
     deadlineSeconds: preparing,
     cpus: small,
   },
@@ -132,20 +153,9 @@ const STEPS: readonly Step[] = [
     recipe: "tabular",
     job: "train",
     needs: ["split", "features_train", "features_test"],
-    input: (c) => ({
-      dataset: ref(c.snapshotSha256),
-      datasetFormat: c.datasetFormat,
-      split: out(c, "split"),
-      target: c.settings.target,
-      task: c.settings.task,
-      metric: c.settings.metric,
-      positiveClass: c.settings.positiveClass,
-      excludeColumns: c.settings.excludeColumns,
-      preset: c.settings.mode,
-      timeLimitSeconds: trainingSeconds(c),
-      numTrials: c.settings.maxTrials,
-      seed: c.settings.seed,
-    }),
+    // A search's final experiment reuses its winning trial's trained model (unless that job ended badly).
+    sharedOpId: (c) => c.settings.reuseTrainOpId ?? `${c.opId}:train`,
+    input: trainInput,
     deadlineSeconds: trainingDeadline,
     // Training takes the computer's whole CPU capacity; the other steps take one CPU.
     cpus: (c) => c.cpus,

@@ -1,0 +1,271 @@
+/**
+ * Moves one search forward (issue 17): settles its trial from the trial's experiment,
+ * books and starts the next trial (an accepted agent proposal first, else the planner's
+ * suggestion), and ends with one final scoring on test. Idempotent and restart-safe: a
+ * trial is a ledger row numbered per search and its experiment's operation id is derived
+ * from that number, the planner's job from the number it plans, so running this twice,
+ * or again after a crash, never books or starts anything twice.
+ */
+import { createHash } from "node:crypto";
+import { ZProposer, ZSearchSpec, type SearchSpec } from "@/contracts/searches/search-spec";
+import { ZSuggestion, ZTrialParams, type SuggestJobInput, type TrialParams } from "@/contracts/recipes";
+import { hyperparametersOf } from "@/contracts/searches/tabular-space";
+import { isExperimentTerminal } from "@/server/experiments/experiment-state";
+import { createAndAdvance, experimentsService } from "@/server/experiments/experiments.service";
+import { experimentsRepository } from "@/server/experiments/experiments.repository";
+import type { TExperimentSettings } from "@/server/experiments/experiments.schema";
+import { ZTrialResults, type TrialSettings } from "@/server/experiments/pipelines/tabular-trial";
+import { parseStoredJson } from "@/server/db/stored-json";
+import { prepareEnvironment } from "@/server/jobs/environments";
+import { isActive as isJobActive } from "@/server/jobs/job-state";
+import { jobsService } from "@/server/jobs/jobs.service";
+import { readOutput } from "@/server/jobs/read-output";
+import { targetsService } from "@/server/targets/targets.service";
+import { publish } from "@/server/events/bus";
+import type { Db } from "@/server/db/client";
+import { finalReserveSeconds, gain, nextReservation, STOP_WORDS, stopReason, wallUsedSeconds } from "./search-budget";
+import { chooseOutcome, ZSearchOutcome } from "./search-outcome";
+import { searchesRepository, type SearchRow, type TrialRow } from "./searches.repository";
+
+export const trialOpId = (searchId: string, n: number) => `search:${searchId}:trial:${n}`;
+export const suggestOpId = (searchId: string, n: number) => `search:${searchId}:suggest:${n}`;
+export const finalOpId = (searchId: string) => `search:${searchId}:final`;
+
+const ACTIVE_TRIAL = new Set(["reserved", "running", "unknown"]);
+const hash = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("hex");
+
+export const specOf = (s: SearchRow): SearchSpec => ZSearchSpec.parse(JSON.parse(s.spec));
+
+/** The tabular settings every experiment of the search trains and scores with. */
+export function experimentSettings(spec: SearchSpec, budgetSeconds: number, params: TrialParams | null): TExperimentSettings {
+  return {
+    target: spec.target,
+    task: spec.task,
+    metric: spec.objective.metric,
+    positiveClass: spec.positiveClass,
+    excludeColumns: spec.excludeColumns,
+    split: spec.split,
+    mode: "quick",
+    maxMinutes: budgetSeconds / 60,
+    maxTrials: 1,
+    seed: spec.seed,
+    appliedActions: [],
+    dataIssues: [],
+    ...(params ? { hyperparameters: hyperparametersOf(params) } : {}),
+  };
+}
+
+function changed(s: SearchRow) {
+  publish({ type: "search.changed", searchId: s.id, projectId: s.projectId });
+}
+
+/** Follows a booked trial's experiment; returns whether the trial is still active. */
+async function settleTrial(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow): Promise<boolean> {
+  const repo = searchesRepository(db);
+  if (!t.experimentId) {
+    const exp = await startTrialExperiment(db, s, spec, t);
+    await repo.linkExperiment(t.id, exp.id);
+    if (t.status === "reserved") await repo.moveTrial(t, "running", { reason: "its experiment started", experimentId: exp.id });
+    return true;
+  }
+  const exp = await repo.experiment(t.experimentId);
+  if (!exp) {
+    await repo.moveTrial(t, t.status === "reserved" ? "failed" : "failed", { reason: "its experiment was deleted", endedAt: new Date() });
+    return false;
+  }
+  if (s.status === "stopping" && !isExperimentTerminal(exp.status) && !exp.cancelRequestedAt) await experimentsService(db).cancel(exp.id);
+  if (!isExperimentTerminal(exp.status)) {
+    if (exp.status === "unknown" && t.status === "running") await repo.moveTrial(t, "unknown", { reason: exp.reason ?? "its computer does not answer" });
+    else if (exp.status === "running" && t.status !== "running") await repo.moveTrial(t, "running", { reason: "its computer answers again" });
+    return true;
+  }
+  const ended = exp.endedAt ?? new Date();
+  const used = (ended.getTime() - (t.reservedAt ?? exp.startedAt).getTime()) / 1000;
+  const from = t.status === "reserved" ? { ...t, status: "running" } : t;
+  if (t.status === "reserved") await repo.moveTrial(t, "running", { reason: "its experiment started" });
+  if (exp.status === "succeeded") {
+    const results = parseStoredJson(ZTrialResults, exp.results);
+    await repo.moveTrial(from, "succeeded", { reason: null, usedSeconds: used, validationValue: results?.validation.primaryValue ?? null, endedAt: ended });
+  } else {
+    await repo.moveTrial(from, exp.status as "failed" | "cancelled" | "timed_out", { reason: exp.reason, usedSeconds: used, endedAt: ended });
+  }
+  changed(s);
+  return false;
+}
+
+async function startTrialExperiment(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow) {
+  const target = await targetsService(db).get(s.targetId);
+  const params = ZTrialParams.parse(JSON.parse(t.params));
+  const settings: TrialSettings = { experiment: experimentSettings(spec, t.reservedSeconds, params), searchId: s.id, number: t.number };
+  return createAndAdvance(db, {
+    projectId: s.projectId,
+    opId: trialOpId(s.id, t.number),
+    intentHash: hash(settings),
+    name: `${s.name} — trial ${t.number}`,
+    targetId: s.targetId,
+    targetRevision: target.revision,
+    workerId: target.workerId,
+    datasetId: s.datasetId,
+    snapshotSha256: s.snapshotSha256,
+    settings: JSON.stringify(settings),
+    budgetSeconds: Math.round(t.reservedSeconds),
+    kind: "search_trial",
+  });
+}
+
+/** The planner's history: every earlier trial that ran, with its validation score. */
+function historyOf(trials: TrialRow[]): SuggestJobInput["history"] {
+  return trials
+    .filter((t) => ["succeeded", "failed", "timed_out"].includes(t.status))
+    .map((t) => ({
+      params: ZTrialParams.parse(JSON.parse(t.params)),
+      value: t.status === "succeeded" ? t.validationValue : null,
+      state: t.status === "succeeded" && t.validationValue !== null ? ("complete" as const) : ("failed" as const),
+    }));
+}
+
+/** Asks the planner (a `search.suggest` job on the search's computer) for trial n's settings; null while it runs. */
+async function plannedParams(db: Db, s: SearchRow, spec: SearchSpec, n: number, trials: TrialRow[]): Promise<{ params: TrialParams; sampler: "random" | "tpe" } | { failed: string } | null> {
+  const opId = suggestOpId(s.id, n);
+  const [job] = await experimentsRepository(db).jobsByOpIds([opId]);
+  if (!job) {
+    const env = await prepareEnvironment(s.targetId, "search", db);
+    if (!env.ready) return null;
+    const input: SuggestJobInput = { space: spec.space, direction: spec.objective.direction, seed: (spec.seed + n) % 2 ** 31, startupTrials: 3, history: historyOf(trials) };
+    await jobsService(db).admitJob({ opId, targetId: s.targetId, recipe: "search", job: "suggest", input, resources: { cpus: 1, ramGb: 1 }, deadlineSeconds: 120 });
+    return null;
+  }
+  if (isJobActive(job.state)) return null;
+  if (job.state !== "succeeded") return { failed: `the planner's job ${job.id} ${job.state}${job.detail ? `: ${job.detail}` : ""}` };
+  const suggestion = await readOutput(db, job, "suggestion.json", ZSuggestion);
+  return { params: suggestion.params, sampler: suggestion.sampler };
+}
+
+/** Books the next trial: the oldest accepted proposal, else the planner's. Returns whether one was booked. */
+async function bookNextTrial(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow[], reserve: number): Promise<"booked" | "waiting" | { failed: string }> {
+  const repo = searchesRepository(db);
+  const proposal = trials.find((t) => t.status === "proposed");
+  if (proposal) {
+    await repo.moveTrial(proposal, "reserved", { reason: `booked ${reserve} s of the budget`, reservedSeconds: reserve, reservedAt: new Date() });
+    return "booked";
+  }
+  if (spec.strategy === "agents") return "waiting";
+  const n = await repo.nextNumber(s.id);
+  const planned = await plannedParams(db, s, spec, n, trials);
+  if (!planned) return "waiting";
+  if ("failed" in planned) return planned;
+  try {
+    await repo.addTrial({
+      searchId: s.id,
+      number: n,
+      status: "reserved",
+      proposer: JSON.stringify(ZProposer.parse({ kind: "planner", sampler: planned.sampler })),
+      params: JSON.stringify(planned.params),
+      reservedSeconds: reserve,
+      reservedAt: new Date(),
+    });
+  } catch (err) {
+    // Another pass booked trial n first (unique search + number): nothing is booked twice.
+    if ((await repo.trials(s.id)).some((t) => t.number === n)) return "booked";
+    throw err;
+  }
+  return "booked";
+}
+
+async function finalize(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow[], why: string): Promise<void> {
+  const repo = searchesRepository(db);
+  if (s.status !== "finalizing") {
+    await repo.move(s, "finalizing", { reason: why });
+    return;
+  }
+  if (!s.finalExperimentId) {
+    const outcome = await chooseOutcome(db, spec, trials, why);
+    const used = wallUsedSeconds(s, new Date());
+    const budgetSeconds = Math.max(60, Math.round(spec.budget.maxWallMinutes * 60 - used), Math.round(finalReserveSeconds(spec)));
+    const exp =
+      outcome.kind === "candidate"
+        ? await startFinalModel(db, s, spec, outcome.trialNumber, budgetSeconds, trials)
+        : await startBaselineScoring(db, s, spec, budgetSeconds);
+    await repo.setFinal(s.id, exp.id, JSON.stringify(outcome));
+    changed(s);
+    return;
+  }
+  const exp = await repo.experiment(s.finalExperimentId);
+  if (exp && !isExperimentTerminal(exp.status)) return;
+  const now = new Date();
+  const fields = { wallUsedSeconds: wallUsedSeconds(s, now), runningSince: null, endedAt: now };
+  if (exp?.status === "succeeded") await repo.move(s, "completed", { ...fields, reason: s.reason });
+  else await repo.move(s, "failed", { ...fields, reason: `the final scoring on test ${exp?.status ?? "was deleted"}${exp?.reason ? `: ${exp.reason}` : ""}; the trials and their validation scores stand` });
+  changed(s);
+}
+
+async function startFinalModel(db: Db, s: SearchRow, spec: SearchSpec, trialNumber: number, budgetSeconds: number, trials: TrialRow[]) {
+  const trial = trials.find((t) => t.number === trialNumber)!;
+  const params = ZTrialParams.parse(JSON.parse(trial.params));
+  const view = await experimentsService(db).start({
+    opId: finalOpId(s.id),
+    projectId: s.projectId,
+    datasetId: s.datasetId,
+    targetId: s.targetId,
+    name: `${s.name} — chosen: trial ${trialNumber}`,
+    settings: { ...experimentSettings(spec, budgetSeconds, params), reuseTrainOpId: `${trialOpId(s.id, trialNumber)}:train` },
+  });
+  return { id: view.id };
+}
+
+async function startBaselineScoring(db: Db, s: SearchRow, spec: SearchSpec, budgetSeconds: number) {
+  const target = await targetsService(db).get(s.targetId);
+  const settings = experimentSettings(spec, budgetSeconds, null);
+  return createAndAdvance(db, {
+    projectId: s.projectId,
+    opId: finalOpId(s.id),
+    intentHash: hash(settings),
+    name: `${s.name} — kept the baseline`,
+    targetId: s.targetId,
+    targetRevision: target.revision,
+    workerId: target.workerId,
+    datasetId: s.datasetId,
+    snapshotSha256: s.snapshotSha256,
+    settings: JSON.stringify(settings),
+    budgetSeconds,
+    kind: "search_baseline",
+  });
+}
+
+export async function advanceSearch(db: Db, id: string): Promise<void> {
+  const repo = searchesRepository(db);
+  const s = await repo.find(id);
+  if (!s || s.status === "completed" || s.status === "failed") return;
+  const spec = specOf(s);
+  const trials = await repo.trials(s.id);
+  if (s.status === "finalizing") return finalize(db, s, spec, trials, s.reason ?? "");
+
+  const active = trials.filter((t) => ACTIVE_TRIAL.has(t.status));
+  let stillActive = false;
+  for (const t of active) stillActive = (await settleTrial(db, s, spec, t)) || stillActive;
+  if (stillActive) return;
+  const now = await repo.trials(s.id);
+  if (s.status === "stopping") return finalize(db, s, spec, now, "stopped by the user");
+  if (s.status === "paused") return;
+
+  const used = wallUsedSeconds(s, new Date());
+  const booked = now.filter((t) => t.reservedAt !== null).length;
+  const finished = now.filter((t) => ["succeeded", "failed", "timed_out"].includes(t.status)).map((t) => ({ value: t.status === "succeeded" ? t.validationValue : null }));
+  const stop = stopReason(spec, booked, finished, used);
+  if (stop) return finalize(db, s, spec, now, STOP_WORDS[stop]);
+  const reserve = nextReservation(spec, used)!;
+  const booking = await bookNextTrial(db, s, spec, now, reserve);
+  if (typeof booking === "object") {
+    await repo.move(s, "failed", { reason: booking.failed, wallUsedSeconds: used, runningSince: null, endedAt: new Date() });
+    changed(s);
+    return;
+  }
+  if (booking === "booked") {
+    changed(s);
+    // Start the booked trial's experiment at once rather than on the next sweep.
+    const fresh = await repo.trials(s.id);
+    for (const t of fresh.filter((x) => x.status === "reserved")) await settleTrial(db, s, spec, t);
+  }
+}
+
+export { gain, ZSearchOutcome };

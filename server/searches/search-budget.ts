@@ -1,0 +1,63 @@
+/**
+ * A search's budget arithmetic (issue 17), pure: wall time used, what the next trial may
+ * reserve, and whether the search must end. Wall time counts only while the search runs
+ * (a paused spell is not spent); a trial books its share before it is admitted, so the
+ * whole search, final test scoring included, ends within its wall budget.
+ */
+import { SEARCH_LIMITS, type SearchSpec } from "@/contracts/searches/search-spec";
+
+/** Kept back from the last trial for the final scoring (predict, baseline, score, package on test). */
+export function finalReserveSeconds(spec: SearchSpec): number {
+  return Math.min(90, Math.max(30, spec.budget.maxWallMinutes * 60 * 0.05));
+}
+
+export function wallUsedSeconds(s: { wallUsedSeconds: number; runningSince: Date | null }, now: Date): number {
+  return s.wallUsedSeconds + (s.runningSince ? Math.max(0, (now.getTime() - s.runningSince.getTime()) / 1000) : 0);
+}
+
+export const wallLeftSeconds = (spec: SearchSpec, used: number) => spec.budget.maxWallMinutes * 60 - used;
+
+/** What the next trial books: its own limit, or what is left before the final reserve; null when no trial fits. */
+export function nextReservation(spec: SearchSpec, used: number): number | null {
+  const left = wallLeftSeconds(spec, used) - finalReserveSeconds(spec);
+  const seconds = Math.min(spec.budget.perTrialMinutes * 60, left);
+  return seconds >= SEARCH_LIMITS.minTrialSeconds ? Math.floor(seconds) : null;
+}
+
+export interface FinishedTrial {
+  value: number | null;
+}
+
+/** Better by at least the minimum useful gain, in the objective's direction. */
+export function gain(spec: SearchSpec, value: number, reference: number): number {
+  return spec.objective.direction === "higher_is_better" ? value - reference : reference - value;
+}
+
+/** Trials in a row (newest last) since the best so far last improved by the minimum useful gain. */
+export function trialsWithoutGain(spec: SearchSpec, finished: readonly FinishedTrial[]): number {
+  let best: number | null = null;
+  let since = 0;
+  for (const t of finished) {
+    if (t.value !== null && (best === null || gain(spec, t.value, best) >= spec.objective.minUsefulGain)) {
+      best = t.value;
+      since = 0;
+    } else since++;
+  }
+  return since;
+}
+
+export type StopReason = "max_trials" | "wall_budget" | "patience";
+
+export const STOP_WORDS: Record<StopReason, string> = {
+  max_trials: "it ran its maximum number of trials",
+  wall_budget: "its time budget has no room for another trial",
+  patience: "trials stopped improving (patience reached)",
+};
+
+/** Why no further trial may start, or null. `booked` counts every trial that reserved budget. */
+export function stopReason(spec: SearchSpec, booked: number, finished: readonly FinishedTrial[], used: number): StopReason | null {
+  if (booked >= spec.budget.maxTrials) return "max_trials";
+  if (spec.patience !== null && finished.length > 0 && trialsWithoutGain(spec, finished) >= spec.patience) return "patience";
+  if (nextReservation(spec, used) === null) return "wall_budget";
+  return null;
+}

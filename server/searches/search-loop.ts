@@ -1,0 +1,43 @@
+/**
+ * Drives searches: a trial's or final experiment's change advances its search at once,
+ * and a sweep every few seconds advances every active search (after a restart too: that
+ * is how a search resumes, from its ledger).
+ */
+import type { Db } from "@/server/db/client";
+import { eventBus } from "@/server/events/bus";
+import { searchesRepository } from "./searches.repository";
+import { scheduleSearchAdvance } from "./searches.service";
+
+/** The search an experiment belongs to, from its operation id (search-advance.ts trialOpId, finalOpId). */
+const searchOfOpId = (opId: string): string | null => /^search:([^:]+):/.exec(opId)?.[1] ?? null;
+
+export function startSearchLoop(db: Db, everyMs = 3000): () => Promise<void> {
+  let stopped = false;
+  const off = eventBus().subscribe(null, (e) => {
+    if (stopped || e.event.type !== "experiment.changed") return;
+    void db.experiment
+      .findUnique({ where: { id: e.event.experimentId }, select: { opId: true } })
+      .then((x) => {
+        const id = x ? searchOfOpId(x.opId) : null;
+        return id ? scheduleSearchAdvance(db, id) : undefined;
+      })
+      .catch(() => {});
+  });
+  let running: Promise<void> = Promise.resolve();
+  const sweep = async () => {
+    for (const { id } of await searchesRepository(db).active()) {
+      if (stopped) return;
+      await scheduleSearchAdvance(db, id);
+    }
+  };
+  const timer = setInterval(() => {
+    running = running.then(sweep).catch(() => {});
+  }, everyMs);
+  running = running.then(sweep).catch(() => {});
+  return async () => {
+    stopped = true;
+    off();
+    clearInterval(timer);
+    await running;
+  };
+}
