@@ -1,0 +1,64 @@
+/**
+ * Bounded searches through the real server, worker and recipes on penguins (issue 17):
+ * the budget holds, every trial is in the ledger once, trials are scored on validation
+ * only and the test partition exactly once at the end; keep-the-baseline is an outcome.
+ */
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "@/server/testing/cli-process";
+import { REPO } from "@/server/testing/server-harness";
+import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
+import { openDb } from "@/server/db/client";
+
+const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
+
+/** The partition of every score job of the search's experiments, read from the server's own database. */
+async function scoredPartitions(homeDir: string, searchId: string): Promise<string[]> {
+  const db = openDb(path.join(homeDir, "trainyard.db"));
+  const jobs = await db.job.findMany({ where: { recipe: "evaluation", jobName: "score", opId: { startsWith: `search:${searchId}:` } }, select: { input: true } });
+  await db.$disconnect();
+  return jobs.map((j) => (JSON.parse(j.input) as { partition?: string }).partition ?? "test").sort();
+}
+
+describe("a search on penguins", { timeout: 600_000 }, () => {
+  const { home, server } = realRecipesServerForBlock();
+
+  it("runs its trials within the budget, chooses on validation and scores test once", async () => {
+    const out = path.join(home.scratch, "out");
+    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--mode", "improve", "--max-trials", "3", "--max-minutes", "4", "--trial-minutes", "1", "--out", out, "--json"]).done;
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ status: "completed", outcome: "candidate", trials: 3 });
+    expect(result.wallSeconds).toBeLessThanOrEqual(4 * 60 * 1.05);
+    expect(result.validation).toBeGreaterThan(0.9);
+    expect(result.test).toBeGreaterThan(0.9);
+    expect(result.exportPath).toMatch(/\.tar\.gz$/);
+
+    const s = await server.client.searches.get.query({ id: result.searchId });
+    expect(s.trials.map((t) => [t.number, t.status, t.proposer.kind])).toEqual([
+      [1, "succeeded", "planner"],
+      [2, "succeeded", "planner"],
+      [3, "succeeded", "planner"],
+    ]);
+    for (const t of s.trials) expect(t.validationValue).not.toBeNull();
+    // Trials on validation; the chosen model and the baseline once each on test.
+    expect(await scoredPartitions(home.home, s.id)).toEqual(["test", "test", "validation", "validation", "validation", "validation"]);
+    // The agent's view has no test score anywhere.
+    const v = await server.client.searches.validation.query({ id: s.id, projectId: s.projectId });
+    expect(JSON.stringify(v)).not.toContain('"test"');
+    expect("final" in v).toBe(false);
+    // Trials are the search's, not experiments of their own; the final one is.
+    const listed = await server.client.experiments.list.query({ projectId: s.projectId });
+    expect(listed.map((e) => e.id)).toEqual([s.final!.experimentId]);
+  });
+
+  it("keeps the baseline when no trial beats it by the minimum useful gain, after patience runs out", async () => {
+    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--mode", "improve", "--max-trials", "5", "--max-minutes", "4", "--trial-minutes", "1", "--min-gain", "2", "--patience", "1", "--json"]).done;
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ status: "completed", outcome: "keep_baseline", trials: 2, exportPath: null, test: null });
+    expect(result.reason).toMatch(/patience/);
+    expect(result.baselineTest).toBeGreaterThan(0.3);
+    expect(result.baselineTest).toBeLessThan(0.6);
+  });
+});
