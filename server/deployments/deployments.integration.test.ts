@@ -194,8 +194,8 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     }
     expect(seen.filter((s) => /^The serving process ended: .*It restarts automatically in \d+ s \(restart \d of 3 within 10 minutes\)\.$/.test(s)).length).toBeGreaterThanOrEqual(1);
     await killServing();
-    const gaveUp = await healthUntil("the deployment to give up", (h) => h.state === "failed" && /left stopped/.test(h.reason ?? ""));
-    expect(gaveUp.reason).toMatch(/^The serving process ended: .*restarted automatically 3 times within 10 minutes, so it is left stopped\. .*Resume the deployment/);
+    const gaveUp = await healthUntil("the deployment to give up", (h) => h.state === "failed" && /not restarted again/.test(h.reason ?? ""));
+    expect(gaveUp.reason).toMatch(/^The serving process ended: .*restarted automatically 3 times within 10 minutes, so it is not restarted again\. .*Resume the deployment/);
     expect((await call(r.urls.predict, key, { rows: [ROW] })).status).toBe(503);
 
     // Resume starts a fresh process for the same release; stop ends it and waits for it.

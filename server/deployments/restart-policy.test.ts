@@ -33,7 +33,7 @@ describe("the restart policy after a serving process ends", () => {
     const events = history([60, 120, 180, 240]);
     const last = events.at(-1)!;
     expect(last.to).toBe("failed");
-    expect(last.reason).toMatch(/restarted automatically 3 times within 10 minutes, so it is left stopped\. Fix what makes it end .*then Resume the deployment/);
+    expect(last.reason).toMatch(/restarted automatically 3 times within 10 minutes, so it is not restarted again\. Fix what makes it end .*then Resume the deployment/);
     expect(pendingRestart(events)).toBeNull();
     expect(restartsBefore(events, at(240))).toBe(MAX_RESTARTS);
   });

@@ -55,7 +55,7 @@ export function onServingEnded(events: DeploymentEvent[], a: { why: string; at: 
   if (made >= MAX_RESTARTS) {
     return {
       restart: false,
-      reason: `${ended} It had been restarted automatically ${MAX_RESTARTS} times within ${WINDOW_MS / 60_000} minutes, so it is left stopped. Fix what makes it end (above), then Resume the deployment (trainyard deployments resume) to start a fresh serving process.`,
+      reason: `${ended} It had been restarted automatically ${MAX_RESTARTS} times within ${WINDOW_MS / 60_000} minutes, so it is not restarted again. Fix what makes it end (the cause above), then Resume the deployment (trainyard deployments resume) to start a fresh serving process.`,
     };
   }
   const attempt = made + 1;
