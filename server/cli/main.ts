@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   train: async () => (await import("./commands/train")).trainCommand,
   finetune: async () => (await import("./commands/finetune")).finetuneCommand,
   experiments: async () => (await import("./commands/experiments")).experimentsCommand,
+  searches: async () => (await import("./commands/searches")).searchesCommand,
   models: async () => (await import("./commands/models")).modelsCommand,
   deploy: async () => (await import("./commands/deploy")).deployCommand,
   deployments: async () => (await import("./commands/deploy")).deploymentsCommand,
@@ -47,6 +48,7 @@ Usage:
   trainyard finetune --model FOLDER|FILE.gguf --data FILE.jsonl [options]
                                        fine-tune a language model with LoRA (see trainyard finetune --help)
   trainyard experiments list|show|cancel|logs             inspect experiments
+  trainyard searches list|show|pause|resume|stop|propose  bounded searches (start one: train --mode improve)
   trainyard models list|show|register|promote|rollback|history|compare|retention|remove
                                        the model registry (see trainyard models --help)
   trainyard deploy MODEL[:VERSION|@ALIAS] [--name N] [--mode resident|on-demand] [--computer NAME]
