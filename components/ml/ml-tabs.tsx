@@ -9,6 +9,7 @@ export function MlTabs({ projectId }: { projectId: string }) {
     { href: base, label: "Overview" },
     { href: `${base}/data`, label: "Data" },
     { href: `${base}/experiments`, label: "Experiments" },
+    { href: `${base}/searches`, label: "Searches" },
     { href: `${base}/models`, label: "Models" },
     { href: `${base}/deployments`, label: "Deployments" },
   ];

@@ -11,6 +11,10 @@ import { withRetry, type Connection } from "../api-client";
 import { downloadExport } from "./download-export";
 import { waitUntil } from "./follow";
 import { formatComparison } from "./format-score";
+import { paramsWords } from "@/contracts/searches/params-words";
+
+// Its home is contracts/ (the search page uses it too); kept importable from here for the CLI commands.
+export { paramsWords };
 
 export interface SearchRunOptions {
   projectId: string;
@@ -32,15 +36,6 @@ export interface SearchRunOptions {
 }
 
 const round = (v: number | null | undefined) => (v === null || v === undefined ? null : Number(v.toPrecision(4)));
-
-/** A trial's settings in one short line ("GBM learning_rate=0.05 num_leaves=31"). */
-export function paramsWords(params: Record<string, unknown>): string {
-  const family = String(params.family ?? "");
-  const rest = Object.entries(params)
-    .filter(([k]) => k !== "family")
-    .map(([k, v]) => `${k.replace(`${family}.`, "")}=${typeof v === "number" ? round(v) : String(v)}`);
-  return [family, ...rest].join(" ");
-}
 
 export async function runSearch(conn: Connection, o: SearchRunOptions, log: (l: string) => void): Promise<number> {
   const started = Date.now();
