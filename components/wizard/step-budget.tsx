@@ -1,9 +1,24 @@
 "use client";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
+import { SEARCH_LIMITS } from "@/contracts/searches/search-spec";
+import { metricLabel } from "@/contracts/vocabulary";
+import { trialMinutesFor } from "./search-start";
 
 type Props = { draft: TWizardDraftData; update: (p: Partial<TWizardDraftData>) => void; computer: string; dataWhere: string };
 
-/** Step 5: quick baseline or improve within a budget; states the computer, the limits and where the data lives. */
+/** An optional number: empty is null; anything else within [min, max]. */
+const optional = (v: string, min: number, max: number, int = false): number | null => {
+  if (v.trim() === "") return null;
+  const n = Number(v);
+  if (!Number.isFinite(n)) return null;
+  const c = Math.min(max, Math.max(min, n));
+  return int ? Math.round(c) : c;
+};
+
+/**
+ * Step 5: quick baseline (one experiment) or improve within a budget (a search of trials);
+ * states the computer, the limits and where the data lives.
+ */
 export function StepBudget({ draft, update, computer, dataWhere }: Props) {
   const num = (v: string, min: number, max: number) => Math.min(max, Math.max(min, Number(v) || min));
   return (
@@ -21,14 +36,14 @@ export function StepBudget({ draft, update, computer, dataWhere }: Props) {
           <input type="radio" name="mode" className="mt-0.5 h-5 w-5" checked={draft.mode === "improve"} onChange={() => update({ mode: "improve" })} />
           <span>
             <span className="font-medium">Improve within a budget</span>
-            <span className="block text-sm text-slate-700">Tries more models and settings, never past the limits below.</span>
+            <span className="block text-sm text-slate-700">A search: tries one model and setting after another, compares them on validation and keeps the best, never past the limits below.</span>
           </span>
         </label>
       </fieldset>
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="flex flex-col gap-1">
           <label htmlFor="wizard-minutes" className="text-sm font-medium">
-            Max minutes (whole experiment)
+            {draft.mode === "improve" ? "Max minutes (whole search)" : "Max minutes (whole experiment)"}
           </label>
           <input id="wizard-minutes" type="number" min={1} max={1440} step={1} className="min-h-10 rounded-md border border-slate-400 px-3" value={draft.maxMinutes} onChange={(e) => update({ maxMinutes: num(e.target.value, 1, 1440) })} />
         </div>
@@ -37,7 +52,49 @@ export function StepBudget({ draft, update, computer, dataWhere }: Props) {
             <label htmlFor="wizard-trials" className="text-sm font-medium">
               Max trials
             </label>
-            <input id="wizard-trials" type="number" min={1} max={1000} step={1} className="min-h-10 rounded-md border border-slate-400 px-3" value={draft.maxTrials} onChange={(e) => update({ maxTrials: Math.round(num(e.target.value, 1, 1000)) })} />
+            <input id="wizard-trials" type="number" min={1} max={SEARCH_LIMITS.maxTrials} step={1} className="min-h-10 rounded-md border border-slate-400 px-3" value={draft.maxTrials} onChange={(e) => update({ maxTrials: Math.round(num(e.target.value, 1, SEARCH_LIMITS.maxTrials)) })} />
+          </div>
+        )}
+        {draft.mode === "improve" && (
+          <div className="flex flex-col gap-1">
+            <label htmlFor="wizard-min-gain" className="text-sm font-medium">
+              Minimum useful gain (optional)
+            </label>
+            <input
+              id="wizard-min-gain"
+              type="number"
+              min={0}
+              step="any"
+              inputMode="decimal"
+              aria-describedby="wizard-min-gain-help"
+              className="min-h-10 rounded-md border border-slate-400 px-3"
+              value={draft.minUsefulGain ?? ""}
+              onChange={(e) => update({ minUsefulGain: optional(e.target.value, 0, 1e9) })}
+            />
+            <p id="wizard-min-gain-help" className="text-xs text-slate-700">
+              How much better than the baseline a trial must be on validation {draft.metric ? `(in ${metricLabel(draft.metric)})` : ""} to be worth keeping, e.g. 0.01. Empty: any gain counts. Below it the search keeps the baseline.
+            </p>
+          </div>
+        )}
+        {draft.mode === "improve" && (
+          <div className="flex flex-col gap-1">
+            <label htmlFor="wizard-patience" className="text-sm font-medium">
+              Patience in trials (optional)
+            </label>
+            <input
+              id="wizard-patience"
+              type="number"
+              min={1}
+              max={SEARCH_LIMITS.maxPatience}
+              step={1}
+              aria-describedby="wizard-patience-help"
+              className="min-h-10 rounded-md border border-slate-400 px-3"
+              value={draft.patience ?? ""}
+              onChange={(e) => update({ patience: optional(e.target.value, 1, SEARCH_LIMITS.maxPatience, true) })}
+            />
+            <p id="wizard-patience-help" className="text-xs text-slate-700">
+              Stop early after this many trials in a row that do not beat the best so far by the minimum gain. Empty: use every trial or minute.
+            </p>
           </div>
         )}
       </div>
@@ -46,10 +103,10 @@ export function StepBudget({ draft, update, computer, dataWhere }: Props) {
         {draft.mode === "improve" && (
           <>
             {" "}
-            and <strong>{draft.maxTrials} trials</strong>
+            and <strong>{Math.min(draft.maxTrials, SEARCH_LIMITS.maxTrials)} trials</strong> (each at most {trialMinutesFor(draft.maxMinutes, Math.min(draft.maxTrials, SEARCH_LIMITS.maxTrials))} min)
           </>
         )}
-        , evaluation and export included. The data lives {dataWhere}.
+        , evaluation and export included{draft.mode === "improve" && "; the chosen model is scored once on the test rows at the end"}. The data lives {dataWhere}.
       </p>
     </div>
   );

@@ -11,6 +11,7 @@ import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
 import { ReadinessNotes } from "@/components/data/readiness-notes";
 import { useTargetReadiness } from "@/components/data/use-target-readiness";
 import { metricLabel, TASK_LABELS, type AppliedActions } from "@/contracts/vocabulary";
+import { searchStartInput } from "./search-start";
 
 function newOpId(): string {
   return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `op-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -21,7 +22,8 @@ type Props = { projectId: string; draft: TWizardDraftData; applied: AppliedActio
 /**
  * Step 6: everything at a glance, then Start. The operation id is made once per reviewed
  * intent: a double click or a retried request carries the same id, so the server starts
- * one experiment; changing a choice makes a new intent and a new id.
+ * one experiment; changing a choice makes a new intent and a new id. "Improve within a
+ * budget" starts a search (searches.start) and opens its page; quick mode one experiment.
  */
 export function StepReview({ projectId, draft, applied, computer, computerId, dataName, onStarted }: Props) {
   const trpc = useTRPC();
@@ -38,7 +40,8 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
     maxTrials: draft.maxTrials,
     appliedActions: applied.appliedActions,
   };
-  const intent = JSON.stringify({ projectId, datasetId: draft.datasetId, computerId, settings });
+  const improve = draft.mode === "improve";
+  const intent = JSON.stringify({ projectId, datasetId: draft.datasetId, computerId, settings, minUsefulGain: draft.minUsefulGain, patience: draft.patience });
   const opId = useMemo(() => (intent ? newOpId() : ""), [intent]);
   const start = useMutation(
     trpc.experiments.start.mutationOptions({
@@ -48,6 +51,19 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
       },
     }),
   );
+  const startSearch = useMutation(
+    trpc.searches.start.mutationOptions({
+      onSuccess: (s) => {
+        onStarted();
+        router.push(`/projects/${projectId}/ml/searches/${s.id}`);
+      },
+    }),
+  );
+  const starting = improve ? startSearch : start;
+  const go = () =>
+    improve
+      ? startSearch.mutate(searchStartInput(draft, applied, { opId, projectId, computerId }))
+      : start.mutate({ opId, projectId, datasetId: draft.datasetId!, targetId: computerId ?? undefined, settings });
   // The server's target rules: Start stays disabled, with the reasons, for a setup start would refuse.
   const readiness = useTargetReadiness(draft.datasetId, draft.target, draft.task, applied.excludeColumns, applied.split);
   const ready = Boolean(draft.datasetId && draft.target && draft.task && draft.metric) && readiness.ready === true;
@@ -59,7 +75,13 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
     ["Metric", draft.metric ? metricLabel(draft.metric) : "—"],
     ["Columns left out", applied.excludeColumns.join(", ") || "none"],
     ["Split", applied.split.strategy === "random" ? "random (stratified)" : `${applied.split.strategy} on ${applied.split.column}`],
-    ["Effort", draft.mode === "quick" ? `Quick baseline, at most ${draft.maxMinutes} min` : `Improve: at most ${draft.maxTrials} trials and ${draft.maxMinutes} min`],
+    ["Effort", draft.mode === "quick" ? `Quick baseline, at most ${draft.maxMinutes} min` : `Improve: a search of at most ${draft.maxTrials} trials and ${draft.maxMinutes} min`],
+    ...(improve
+      ? ([
+          ["Minimum useful gain", draft.minUsefulGain !== null ? String(draft.minUsefulGain) : "none (any gain counts)"],
+          ["Patience", draft.patience !== null ? `${draft.patience} trials without a useful gain` : "none"],
+        ] as [string, string][])
+      : []),
   ];
   return (
     <div className="flex flex-col gap-4">
@@ -68,15 +90,15 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
       <ReadinessNotes refusals={readiness.refusals} warnings={readiness.warnings} error={readiness.error} />
       <Button
         className="self-start"
-        disabled={!ready || start.isPending || start.isSuccess}
-        onClick={() => start.mutate({ opId, projectId, datasetId: draft.datasetId!, targetId: computerId ?? undefined, settings })}
+        disabled={!ready || starting.isPending || starting.isSuccess}
+        onClick={go}
       >
-        {start.isPending || start.isSuccess ? "Starting…" : "Start training"}
+        {starting.isPending || starting.isSuccess ? "Starting…" : improve ? "Start the search" : "Start training"}
       </Button>
-      {start.error && (
+      {starting.error && (
         <div className="flex flex-col gap-2">
-          <ErrorMessage>Could not start: {errorText(start.error)}</ErrorMessage>
-          <Button variant="secondary" className="self-start" onClick={() => start.mutate({ opId, projectId, datasetId: draft.datasetId!, targetId: computerId ?? undefined, settings })}>
+          <ErrorMessage>Could not start: {errorText(starting.error)}</ErrorMessage>
+          <Button variant="secondary" className="self-start" onClick={go}>
             Try again
           </Button>
         </div>

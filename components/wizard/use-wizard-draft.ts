@@ -23,6 +23,8 @@ export const EMPTY_DRAFT: TWizardDraftData = {
   mode: "quick",
   maxMinutes: 5,
   maxTrials: 10,
+  minUsefulGain: null,
+  patience: null,
 };
 
 export type SaveState = "idle" | "pending" | "saving" | "saved" | "failed";

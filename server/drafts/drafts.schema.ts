@@ -26,6 +26,10 @@ export const ZWizardDraftData = z
     mode: z.enum(["quick", "improve"]).default("quick"),
     maxMinutes: z.number().positive().max(24 * 60).default(5),
     maxTrials: z.number().int().positive().max(1000).default(10),
+    /** Improve: a trial is chosen over the baseline only by at least this much on validation; null: any gain. */
+    minUsefulGain: z.number().min(0).max(1e9).nullable().default(null),
+    /** Improve: stop after this many trials in a row without a useful gain; null: never. */
+    patience: z.number().int().min(1).max(100).nullable().default(null),
   });
 export type TWizardDraftData = z.infer<typeof ZWizardDraftData>;
 

@@ -1,0 +1,41 @@
+/**
+ * "Improve within a budget" from the wizard's draft: the searches.start input (pure;
+ * unit-tested). Quick mode still starts one experiment (experiments.start).
+ */
+import { SEARCH_LIMITS } from "@/contracts/searches/search-spec";
+import type { AppliedActions, Metric, Task } from "@/contracts/vocabulary";
+import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
+import type { TStartSearchInput } from "@/server/searches/searches.schema";
+
+/**
+ * One trial's limit: an even share of the budget over the first few trials (at most 4, so
+ * a long search still gives each trial room), never under a minute and never past the
+ * whole search. The same share as `trainyard train --mode improve`.
+ */
+export function trialMinutesFor(maxMinutes: number, maxTrials: number): number {
+  const share = maxMinutes / Math.max(1, Math.min(maxTrials, 4));
+  return Math.min(maxMinutes, Math.max(1, Math.round(share * 10) / 10));
+}
+
+export function searchStartInput(
+  draft: TWizardDraftData,
+  applied: AppliedActions,
+  ids: { opId: string; projectId: string; computerId: string | null },
+): TStartSearchInput {
+  const maxTrials = Math.min(SEARCH_LIMITS.maxTrials, draft.maxTrials);
+  return {
+    opId: ids.opId,
+    projectId: ids.projectId,
+    datasetId: draft.datasetId ?? "",
+    ...(ids.computerId ? { targetId: ids.computerId } : {}),
+    target: draft.target ?? "",
+    task: (draft.task ?? "multiclass") as Task,
+    metric: (draft.metric ?? "accuracy") as Metric,
+    positiveClass: draft.task === "binary" ? draft.positiveClass : null,
+    excludeColumns: applied.excludeColumns,
+    split: applied.split,
+    budget: { maxTrials, maxWallMinutes: draft.maxMinutes, perTrialMinutes: trialMinutesFor(draft.maxMinutes, maxTrials) },
+    ...(draft.minUsefulGain !== null ? { minUsefulGain: draft.minUsefulGain } : {}),
+    ...(draft.patience !== null ? { patience: draft.patience } : {}),
+  };
+}
