@@ -25,6 +25,19 @@ export class ToolRefusal extends Error {}
 
 export const notFound = (scope: ProjectScope, what: string, id: string) => new ToolRefusal(`No ${what} "${id}" in project "${scope.projectName}".`);
 
+/**
+ * One request about an id the server checks against the project itself (searches.validation,
+ * propose, cancelTrial take the project): its NOT_FOUND reads as every other not found here.
+ */
+export async function scopedCall<T>(scope: ProjectScope, what: string, id: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await scope.call(request);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === "not_found") throw notFound(scope, what, id);
+    throw err;
+  }
+}
+
 export function listExperiments(scope: ProjectScope): Promise<ExperimentListItem[]> {
   return scope.call(() => scope.api.experiments.list.query({ projectId: scope.projectId }));
 }

@@ -24,35 +24,7 @@ import {
   type ExperimentDetail,
 } from "./tool-shapes";
 import { datasetDescription, experimentSummary, fineTuneDetail, tabularDetail } from "./views";
-
-type AnyObject = z.ZodObject<z.ZodRawShape>;
-
-interface ToolSpec<I extends AnyObject, O extends AnyObject> {
-  name: string;
-  description: string;
-  input: I;
-  output: O;
-  run(scope: ProjectScope, input: z.output<I>): Promise<z.output<O>>;
-}
-
-/** A tool as the MCP server registers it: its shapes, and its answer parsed by both. */
-export interface ReadTool {
-  name: string;
-  description: string;
-  input: AnyObject;
-  output: AnyObject;
-  answer(scope: ProjectScope, args: unknown): Promise<Record<string, unknown>>;
-}
-
-function tool<I extends AnyObject, O extends AnyObject>(spec: ToolSpec<I, O>): ReadTool {
-  return {
-    name: spec.name,
-    description: spec.description,
-    input: spec.input,
-    output: spec.output,
-    answer: async (scope, args) => spec.output.parse(await spec.run(scope, spec.input.parse(args))),
-  };
-}
+import { tool, type AgentTool } from "./tool-spec";
 
 async function experimentDetail(scope: ProjectScope, id: string): Promise<ExperimentDetail> {
   const row = await projectExperiment(scope, id);
@@ -155,7 +127,8 @@ const compareExperiments = tool({
 
 const listModels = tool({
   name: "list_models",
-  description: "The project's registered models with every version (number, state, experiment, metric) and the aliases that point at them (selected, staging, …).",
+  description:
+    "The project's registered models with every version (number, state, experiment, metric), the aliases that point at them (selected, staging, …) and each model's revision (promote_version names it).",
   input: ZListModelsInput,
   output: ZListModelsOutput,
   async run(scope) {
@@ -166,6 +139,7 @@ const listModels = tool({
       models.push({
         id: m.id,
         name: m.name,
+        revision: m.revision,
         createdAt: new Date(m.createdAt).toISOString(),
         aliases: m.aliases.map((a) => ({ name: a.name, version: a.version })),
         versions: shown.versions.map((v) => ({
@@ -182,4 +156,4 @@ const listModels = tool({
   },
 });
 
-export const READ_TOOLS: readonly ReadTool[] = [describeInputs, listExperimentsTool, getExperiment, getJobLogs, compareExperiments, listModels];
+export const READ_TOOLS: readonly AgentTool[] = [describeInputs, listExperimentsTool, getExperiment, getJobLogs, compareExperiments, listModels];

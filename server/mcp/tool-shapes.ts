@@ -211,6 +211,8 @@ export const ZListModelsOutput = z.strictObject({
     z.strictObject({
       id: z.string(),
       name: z.string(),
+      /** Moves with every alias change: promote_version names the revision it decided on. */
+      revision: z.int(),
       createdAt: z.string(),
       aliases: z.array(z.strictObject({ name: z.string(), version: z.int() })),
       versions: z.array(ZModelVersionSummary),

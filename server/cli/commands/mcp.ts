@@ -34,14 +34,16 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     projectId: await projectId(conn, projectName),
     projectName,
   };
-  const server = trainyardMcpServer(scope);
+  // A read-only token is offered the read tools only (the server would refuse the others anyway).
+  const policy = await scope.call(() => conn.api.settings.agents.query());
+  const server = trainyardMcpServer(scope, { mayWrite: policy.caller.mayWrite });
   const transport = new StdioServerTransport();
   await server.connect(transport);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
     process.stdin.once("end", resolve);
   });
-  console.error(`trainyard mcp: serving project "${projectName}" from ${conn.url}`);
+  console.error(`trainyard mcp: serving project "${projectName}" from ${conn.url}${policy.caller.mayWrite ? "" : " (read-only token: read tools only)"}`);
   await closed;
   await server.close();
   return 0;
