@@ -85,6 +85,8 @@ const STEPS: readonly Step[] = [
     recipe: "data",
     job: "features",
     needs: ["split"],
+    // Every trial of a search reads the same rows: prepared once per search.
+    sharedOpId: (c) => `search:${c.searchId}:features_train`,
     input: (c) => features("train")(asTabular(c)),
     deadlineSeconds: preparing,
     cpus: () => 1,
@@ -96,6 +98,7 @@ const STEPS: readonly Step[] = [
     recipe: "data",
     job: "features",
     needs: ["split"],
+    sharedOpId: (c) => `search:${c.searchId}:features_validation`,
     input: (c) => features("validation")(asTabular(c)),
     deadlineSeconds: preparing,
     cpus: () => 1,
