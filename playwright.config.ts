@@ -47,9 +47,10 @@ export default defineConfig({
       // The phone layouts of those pages are covered by the journey and servers.spec.ts.
       // The registry, its refusals, deployments and a finished run's verdict page are the
       // same logic at every width, and each trains for a minute or more; on a phone the
-      // journey (status, verdict, Cancel) and the fine-tune run are what is checked. The
+      // journey (status, verdict, Cancel) and the fine-tune run are what is checked (a
+      // search's page is checked at a phone's width inside searches.spec.ts). The
       // suite must stay well inside CI's 90-minute limit on a 2-CPU machine.
-      testIgnore: /(restart|servers-ssh|registry|registry-refusals|deployments|finished-run)\.spec\.ts/,
+      testIgnore: /(restart|servers-ssh|registry|registry-refusals|deployments|finished-run|searches)\.spec\.ts/,
     },
   ],
   webServer: {

@@ -2,8 +2,8 @@
 import Link from "next/link";
 import type { SearchView } from "@/server/searches/search-views";
 import { formatDuration } from "@/components/experiment/format";
-import { experimentStatusLabel, metricLabel } from "@/contracts/vocabulary";
-import { budgetPercent, num, outcomeWords, searchIsActive, searchStatusWords, testResultWords } from "./search-words";
+import { experimentStatusLabel } from "@/contracts/vocabulary";
+import { budgetPercent, metricInSentence, num, outcomeWords, searchIsActive, searchStatusWords, testResultWords } from "./search-words";
 import { SearchActions } from "./search-actions";
 
 /**
@@ -15,7 +15,7 @@ export function SearchVerdict({ search, projectId }: { search: SearchView; proje
   const words = outcomeWords(search);
   const test = testResultWords(search);
   const active = searchIsActive(search.status);
-  const metric = metricLabel(search.spec.objective.metric);
+  const metric = metricInSentence(search.spec.objective.metric);
   const b = search.budget;
   const pct = budgetPercent(b);
   const f = search.final;
@@ -23,11 +23,12 @@ export function SearchVerdict({ search, projectId }: { search: SearchView; proje
   return (
     <section aria-labelledby="search-verdict-heading" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4" data-testid="search-verdict">
       <h3 id="search-verdict-heading" className="text-base font-semibold">
-        {search.status === "completed" ? "What the search chose" : search.status === "failed" ? "The search failed" : "Searching"}
+        {search.status === "completed" ? "What the search chose" : search.status === "failed" ? "The search failed" : search.status === "finalizing" ? "Scoring the choice" : "Searching"}
       </h3>
       <p className="text-sm" data-testid="search-status">
         <span className="font-medium text-slate-900">{searchStatusWords(search.status)}</span>
-        {search.reason && <span className="text-slate-700"> · {search.reason}</span>}
+        {/* Once it chose, "The search ended because …" below says the same reason. */}
+        {search.reason && !words && <span className="text-slate-700"> · {search.reason}</span>}
       </p>
       {words && (
         <>

@@ -39,7 +39,7 @@ export function proposerWords(p: TrialView["proposer"]): string {
 export const num = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? "—" : plainNumber(v));
 
 /** "validation accuracy": metric names are lower-cased in a sentence, but not R² or ROC AUC. */
-function metricInSentence(metric: string): string {
+export function metricInSentence(metric: string): string {
   const l = metricLabel(metric);
   return /^[A-Z][a-z]/.test(l) ? l.toLowerCase() : l;
 }
@@ -124,4 +124,14 @@ export function spaceWords(space: SearchValidationView["spec"]["space"]): string
     groups.set(key, [...(groups.get(key) ?? []), `${name} ${rangeWords(p)}`]);
   }
   return [...top, ...[...groups].map(([k, v]) => `${k}: ${v.join("; ")}`)];
+}
+
+/** The chart's value axis: the scores and the baseline with a little room, never a range recharts invents around a flat line. */
+export function valueDomain(values: readonly number[]): [number, number] {
+  if (!values.length) return [0, 1];
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const pad = Math.max((hi - lo) * 0.1, Math.abs(hi) * 0.02, 0.01);
+  const round = (v: number) => Number(v.toPrecision(3));
+  return [round(lo - pad), round(hi + pad)];
 }

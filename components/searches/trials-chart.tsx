@@ -1,8 +1,7 @@
 "use client";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { SearchView } from "@/server/searches/search-views";
-import { metricLabel } from "@/contracts/vocabulary";
-import { chartPoints, num } from "./search-words";
+import { chartPoints, metricInSentence, num, valueDomain } from "./search-words";
 
 /**
  * Validation metric per trial, the best so far, and the baseline's validation value as a
@@ -12,8 +11,9 @@ export function TrialsChart({ search }: { search: SearchView }) {
   const points = chartPoints(search.spec, search.trials);
   const scored = points.filter((p) => p.value !== null);
   const baseline = search.outcome?.baselineValidationValue ?? null;
-  const metric = metricLabel(search.spec.objective.metric);
+  const metric = metricInSentence(search.spec.objective.metric);
   if (!scored.length) return <p className="text-sm text-slate-700">The chart appears once a trial has a validation score.</p>;
+  const domain = valueDomain([...scored.map((p) => p.value!), ...(baseline !== null ? [baseline] : [])]);
   const best = scored.reduce((b, p) => (p.best === p.value ? p : b), scored[0]!);
   return (
     <figure className="flex flex-col gap-1" data-testid="trials-chart">
@@ -22,7 +22,7 @@ export function TrialsChart({ search }: { search: SearchView }) {
           <LineChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 8, bottom: 20, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" dataKey="trial" domain={["dataMin", "dataMax"]} allowDecimals={false} label={{ value: "trial", position: "insideBottom", offset: -10 }} />
-            <YAxis domain={["auto", "auto"]} width={48} tickFormatter={(v: number) => String(Number(v.toPrecision(3)))} />
+            <YAxis domain={domain} allowDataOverflow={false} width={48} tickFormatter={(v: number) => String(Number(v.toPrecision(3)))} />
             <Tooltip />
             <Legend verticalAlign="top" height={24} />
             {baseline !== null && <ReferenceLine y={baseline} stroke="#64748b" strokeDasharray="4 4" label={{ value: "baseline", position: "insideTopRight", fill: "#334155", fontSize: 12 }} />}
@@ -32,7 +32,7 @@ export function TrialsChart({ search }: { search: SearchView }) {
         </ResponsiveContainer>
       </div>
       <figcaption className="text-sm text-slate-700" data-testid="trials-chart-summary">
-        {scored.length} of {points.length} trials scored on validation; the best so far is trial {best.trial} with {metric} {num(best.value)}
+        {scored.length} of {points.length} trials scored on validation; the best so far is trial {best.trial} with validation {metric} {num(best.value)}
         {baseline !== null ? `; the baseline got ${num(baseline)}` : ""}.
       </figcaption>
     </figure>
