@@ -9,64 +9,20 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO, waitFor } from "@/server/testing/server-harness";
 import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
 import { cliAsync } from "@/tests/support/server-process";
 import { MAX_LOG_LINES } from "./tool-shapes";
+import { agentEnv, connectAgent, keysOf, type Agent } from "./mcp-test-support";
 import { MIN_VALUE_COUNT } from "./views";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
-const TOOLS = ["compare_experiments", "describe_inputs", "get_experiment", "get_job_logs", "list_experiments", "list_models"];
+/** What a read-only token is offered: the read tools, none of the writing ones (propose_experiment, cancel_trial, promote_version). */
+const TOOLS = ["compare_experiments", "describe_inputs", "get_experiment", "get_job_logs", "get_search", "get_validation_results", "list_experiments", "list_models", "list_searches"];
 /** Keys of the API's experiment view that hold test-partition scores or rows. */
 const TEST_KEYS = ["candidate", "baseline", "comparison", "results", "receipt", "mistakeRows", "primaryValue", "baselineValue", "evidence", "betterThanBaseline", "badges"];
-
-/** The environment the agent's client gives the MCP process: the server's address and a token, nothing of this test's TRAINYARD_*. */
-function agentEnv(url: string, token: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TRAINYARD_")) env[k] = v;
-  return { ...env, TRAINYARD_URL: url, TRAINYARD_TOKEN: token };
-}
-
-interface Agent {
-  client: Client;
-  stderr: () => string;
-  call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; data: Record<string, unknown>; text: string }>;
-}
-
-async function connectAgent(url: string, token: string, project: string): Promise<Agent> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(REPO, "bin/trainyard.mjs"), "mcp", "--project", project],
-    cwd: REPO,
-    env: agentEnv(url, token),
-    stderr: "pipe",
-  });
-  let err = "";
-  transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-  const client = new Client({ name: "mcp-integration-test", version: "1.0.0" });
-  await client.connect(transport);
-  return {
-    client,
-    stderr: () => err,
-    async call(name, args = {}) {
-      const r = await client.callTool({ name, arguments: args });
-      const content = r.content as { type: string; text: string }[];
-      const text = content.map((c) => c.text).join("\n");
-      return { isError: Boolean(r.isError), data: (r.structuredContent ?? {}) as Record<string, unknown>, text };
-    },
-  };
-}
-
-/** Every key anywhere in a JSON value. */
-function keysOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(keysOf);
-  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)]);
-  return [];
-}
 
 describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
   const { home, server } = realRecipesServerForBlock();
@@ -109,7 +65,7 @@ describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
     await otherAgent?.client.close();
   });
 
-  it("lists the six read tools, each with its input schema as JSON Schema and an output schema", async () => {
+  it("lists the read tools only to a read-only token, each with its input schema as JSON Schema and an output schema", async () => {
     const { tools } = await agent.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     const logs = tools.find((t) => t.name === "get_job_logs")!;
@@ -219,9 +175,30 @@ describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
     expect((await agent.call("list_models")).data).toEqual({ models: [] });
     const reg = await server.client.models.register.mutate({ experimentId: penguins.experimentId, newModelName: "Species" });
     const models = await agent.call("list_models");
-    expect(models.data).toMatchObject({ models: [{ id: reg.model.id, name: "Species", aliases: [], versions: [{ number: 1, status: "registered", experimentId: penguins.experimentId, primaryMetric: "accuracy", aliases: [] }] }] });
+    expect(models.data).toMatchObject({ models: [{ id: reg.model.id, name: "Species", revision: expect.any(Number), aliases: [], versions: [{ number: 1, status: "registered", experimentId: penguins.experimentId, primaryMetric: "accuracy", aliases: [] }] }] });
     for (const k of TEST_KEYS) expect(keysOf(models.data), k).not.toContain(k);
     expect((await otherAgent.call("list_models")).data).toEqual({ models: [] });
     expect(agent.stderr()).toContain('serving project "Penguins"');
+  });
+
+  it("promotes a registered version through a full-access token once the owner's policy allows it, with the decision in words", async () => {
+    const created = await cliAsync(["token", "create", "promoter"], { TRAINYARD_HOME: home.home });
+    expect(created.status, created.stderr).toBe(0);
+    const writer = await connectAgent(server.url, created.stdout.trim(), "Penguins");
+    try {
+      const [model] = (await writer.call("list_models")).data.models as { id: string; revision: number }[];
+      const promote = { modelId: model!.id, version: 1, expectedRevision: model!.revision, reason: "the only trained version" };
+      expect((await writer.call("promote_version", promote)).text).toMatch(/agents\.mayPromote.*is off/);
+      await server.client.settings.updateAgents.mutate({ values: { mayPromote: true }, revision: (await server.client.settings.agents.query()).revision });
+      const r = await writer.call("promote_version", promote);
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data).toMatchObject({ modelId: model!.id, alias: "selected", version: 1, moved: true, verdict: "first", revision: model!.revision + 1 });
+      for (const k of TEST_KEYS) expect(keysOf(r.data), k).not.toContain(k);
+      const again = await writer.call("promote_version", { ...promote, expectedRevision: model!.revision });
+      expect(again).toMatchObject({ isError: true, text: expect.stringMatching(/someone moved it since you looked/) });
+      expect((await server.client.models.list.query({ projectId: penguins.projectId }))[0]!.aliases).toEqual([expect.objectContaining({ name: "selected", version: 1 })]);
+    } finally {
+      await writer.client.close();
+    }
   });
 });
