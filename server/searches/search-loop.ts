@@ -1,5 +1,6 @@
 /**
- * Drives searches: a trial's or final experiment's change advances its search at once,
+ * Drives searches: a trial's or final experiment's change, or its planner's job ending,
+ * advances its search at once,
  * and a sweep every few seconds advances every active search (after a restart too: that
  * is how a search resumes, from its ledger).
  */
@@ -13,15 +14,18 @@ const searchOfOpId = (opId: string): string | null => /^search:([^:]+):/.exec(op
 
 export function startSearchLoop(db: Db, everyMs = 3000): () => Promise<void> {
   let stopped = false;
+  const advanceOwner = (opId: string | undefined) => {
+    const id = opId ? searchOfOpId(opId) : null;
+    return id ? scheduleSearchAdvance(db, id) : undefined;
+  };
   const off = eventBus().subscribe(null, (e) => {
-    if (stopped || e.event.type !== "experiment.changed") return;
-    void db.experiment
-      .findUnique({ where: { id: e.event.experimentId }, select: { opId: true } })
-      .then((x) => {
-        const id = x ? searchOfOpId(x.opId) : null;
-        return id ? scheduleSearchAdvance(db, id) : undefined;
-      })
-      .catch(() => {});
+    if (stopped) return;
+    // A trial's or the final experiment's change, and the planner's job ending (it belongs to no experiment).
+    if (e.event.type === "experiment.changed") {
+      void db.experiment.findUnique({ where: { id: e.event.experimentId }, select: { opId: true } }).then((x) => advanceOwner(x?.opId)).catch(() => {});
+    } else if (e.event.type === "job.changed" && !e.event.experimentId) {
+      void db.job.findUnique({ where: { id: e.event.jobId }, select: { opId: true } }).then((x) => advanceOwner(x?.opId)).catch(() => {});
+    }
   });
   let running: Promise<void> = Promise.resolve();
   const sweep = async () => {
