@@ -2,6 +2,7 @@ import { TrainingComputers } from "@/components/settings/training-computers";
 import { AllowedRoots } from "@/components/settings/allowed-roots";
 import { SessionsAndTokens } from "@/components/settings/sessions-and-tokens";
 import { RegistrySettings } from "@/components/settings/registry-settings";
+import { AgentPolicySettings } from "@/components/settings/agent-policy";
 
 export default function SettingsPage() {
   return (
@@ -10,6 +11,7 @@ export default function SettingsPage() {
       <TrainingComputers />
       <AllowedRoots />
       <RegistrySettings />
+      <AgentPolicySettings />
       <SessionsAndTokens />
     </div>
   );
