@@ -9,7 +9,7 @@ import { TABULAR_SPACE } from "@/contracts/searches/tabular-space";
 import { METRIC_INFO } from "@/contracts/vocabulary";
 import type { Principal } from "@/server/auth/principal";
 import { getDb, type Db } from "@/server/db/client";
-import { badInput, conflict, notFound } from "@/server/errors";
+import { badInput, conflict, isDomainError, notFound } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { defaultTargetId, requireOpenProject } from "@/server/experiments/experiments.service";
 import { experimentsService } from "@/server/experiments/experiments.service";
@@ -31,7 +31,20 @@ export function scheduleSearchAdvance(db: Db, id: string, log: (l: string) => vo
   const g = globalThis as { [RUNNING]?: Map<string, Promise<void>> };
   const map = (g[RUNNING] ??= new Map());
   const next = (map.get(id) ?? Promise.resolve()).then(() =>
-    advanceSearch(db, id).catch((err: unknown) => log(`search ${id}: ${err instanceof Error ? err.message.split("\n").find((l) => l.trim()) : String(err)}`)),
+    advanceSearch(db, id).catch(async (err: unknown) => {
+      const message = (err instanceof Error ? err.message : String(err)).split("\n").find((l) => l.trim()) ?? "unknown error";
+      // A refusal will not change by retrying (the dataset was deleted, the target disabled): the search ends with why.
+      if (isDomainError(err) && (err.code === "BAD_INPUT" || err.code === "NOT_FOUND")) {
+        const s = await searchesRepository(db).find(id);
+        if (s && (s.status === "running" || s.status === "paused" || s.status === "stopping" || s.status === "finalizing")) {
+          const now = new Date();
+          await searchesRepository(db).move(s, "failed", { reason: message, wallUsedSeconds: wallUsedSeconds(s, now), runningSince: null, endedAt: now });
+          publish({ type: "search.changed", searchId: s.id, projectId: s.projectId });
+        }
+        return;
+      }
+      log(`search ${id}: ${message}`);
+    }),
   );
   map.set(id, next);
   void next.finally(() => {
@@ -145,7 +158,9 @@ export function searchesService(db: Db = getDb()) {
     resume: (id: string, revision: number) =>
       act(id, revision, ["paused"], (s) => repo.move(s, "running", { reason: "resumed by the user", runningSince: new Date() }), "resumed"),
     /** Cancels the running trial, then scores the best so far once on test. */
-    stop: (id: string, revision: number) => act(id, revision, ["running", "paused"], (s) => repo.move(s, "stopping", { reason: "stopped by the user" }), "stopped"),
+    stop: (id: string, revision: number) =>
+      // From a pause, the clock runs again for the final scoring.
+      act(id, revision, ["running", "paused"], (s) => repo.move(s, "stopping", { reason: "stopped by the user", ...(s.runningSince ? {} : { runningSince: new Date() }) }), "stopped"),
 
     /**
      * A proposal, checked against the search's frozen space and what is left of its
