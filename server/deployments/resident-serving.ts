@@ -1,8 +1,9 @@
 /**
  * A resident release: one serving job (training/serving: serve-tabular, or serve-llm with
  * the fine-tune's base model) per release on the deployment's computer, its opId `serve:<releaseId>` (so a retry or a controller restart
- * finds the same job), answering on its private Unix socket. The export is the version's
- * managed archive, staged into the worker's store by hash. Ready means its /health says so;
+ * finds the same job), answering on its private Unix socket, reached through the Target
+ * (directly here, over the SSH connection on a server). The export is the version's
+ * managed archive, staged into that computer's worker store by hash. Ready means its /health says so;
  * a job that ends by itself (crash, kill -9, memory budget) is how a dead process is seen.
  */
 import { copyFileSync, mkdirSync, statSync } from "node:fs";
@@ -16,6 +17,7 @@ import { exportArchivePath } from "@/server/experiments/chain-results";
 import { isTerminal } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { jobFailureText, stageFile } from "@/server/predictions/predict-job";
+import { targetFor } from "@/server/targets/target-for";
 import { targetsService } from "@/server/targets/targets.service";
 import type { ServeSpec } from "./release-kind";
 import { ServingClient } from "./serving-client";
@@ -40,12 +42,19 @@ function serveInput(releaseId: string, exportSha256: string, spec: ServeSpec): S
 }
 
 async function stageExport(db: Db, targetId: string, exportSha256: string): Promise<void> {
-  const target = await targetsService(db).requireTarget(targetId);
+  const row = await targetsService(db).requireTarget(targetId);
+  const archive = exportArchivePath(exportSha256);
+  const target = targetFor(row, db);
+  if (!target.sharesStore) {
+    // A server gets the archive over SFTP into its own store (resumed if a copy was cut).
+    await target.pushBlob(archive, exportSha256, statSync(archive).size);
+    return;
+  }
   // Copied, not moved: the managed archive stays where the registry keeps it.
-  const dir = incomingDir(workerHomeOf(target));
+  const dir = incomingDir(workerHomeOf(row));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = path.join(dir, `${exportSha256}.${randomUUID()}.tmp`);
-  copyFileSync(exportArchivePath(exportSha256), tmp);
+  copyFileSync(archive, tmp);
   await stageFile(db, tmp, exportSha256, statSync(tmp).size, "the model's export");
 }
 
@@ -75,8 +84,10 @@ export async function servingJobOf(db: Db, releaseId: string) {
 export async function clientFor(db: Db, releaseId: string): Promise<ServingClient> {
   const job = await servingJobOf(db, releaseId);
   if (!job?.workerJobId || isTerminal(job.state)) throw unavailable("The release's serving process is not running.");
-  const target = await targetsService(db).requireTarget(job.targetId);
-  return new ServingClient({ socketPath: servingSocketPath(workerHomeOf(target), job.workerJobId) });
+  const target = targetFor(await targetsService(db).requireTarget(job.targetId), db);
+  // Directly on This computer, through the SSH connection's stream-local forwarding on a server.
+  const socketPath = servingSocketPath(target.layout.home, job.workerJobId);
+  return new ServingClient({ openStream: () => target.openSocket(socketPath) });
 }
 
 export type LoadOutcome = { ok: true } | { ok: false; why: string };

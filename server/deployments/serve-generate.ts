@@ -14,7 +14,7 @@ import { recordRequest } from "./deployment-stats";
 import { deploymentKind } from "./deployment-views";
 import { checkGenerate } from "./generate-request";
 import { LLM_MAX_NEW_TOKENS, clientFor } from "./resident-serving";
-import { current, notReady, servingRefusal, short, wrongRoute } from "./serve-request";
+import { answersRequests, current, notReady, servingRefusal, short, wrongRoute } from "./serve-request";
 import type { Refused, ServingClient } from "./serving-client";
 
 type Upstream = Parameters<ServingClient["generate"]>[0];
@@ -27,7 +27,7 @@ const unreachable = (err: unknown) => unavailable(`The serving process did not a
 /** The ready LLM release a request goes to, and its checked body; throws what the route answers. */
 async function llmRequest(db: Db, id: string, body: unknown) {
   const { d, release } = await current(db, id);
-  if (d.state !== "ready" || !release) throw notReady(d.name, d.state, d.reason);
+  if (!answersRequests(d.state) || !release) throw notReady(d.name, d.state, d.reason);
   const record = (ms: number, errorClass?: string) => recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms, errorClass });
   try {
     if ((await deploymentKind(db, d)) !== "llm") throw wrongRoute(d.id, "tabular");

@@ -85,7 +85,7 @@ export function servingRefusal({ status, error, retryAfterSeconds }: Refused): D
   return new DomainError(code, error.message, { code: error.code, ...(error.fields ? { fields: error.fields } : {}), ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
 }
 
-async function predictResident(db: Db, releaseId: string, rows: Row[]) {
+async function askRelease(db: Db, releaseId: string, rows: Row[]) {
   const answer = await (await clientFor(db, releaseId)).predict({ rows }).catch((err: unknown) => {
     throw unavailable(`The serving process did not answer: ${(err as Error).message}`);
   });
@@ -93,10 +93,25 @@ async function predictResident(db: Db, releaseId: string, rows: Row[]) {
   return answer.value.predictions;
 }
 
+/**
+ * A switch makes the candidate current and then stops the old process: a request that read
+ * the old release just before may find its process gone. It is asked once more of the
+ * release now current (a prediction has no side effect), and answers with that release.
+ */
+async function predictResident(db: Db, deploymentId: string, release: ReleaseView, rows: Row[]) {
+  try {
+    return { predictions: await askRelease(db, release.id, rows), release };
+  } catch (err) {
+    const now = (await current(db, deploymentId)).release;
+    if (!now || now.id === release.id) throw err;
+    return { predictions: await askRelease(db, now.id, rows), release: now };
+  }
+}
+
 export async function predict(db: Db, id: string, body: unknown): Promise<DeploymentPredictResponse> {
   const started = Date.now();
   const { d, release } = await current(db, id);
-  if (d.state !== "ready" || !release) {
+  if (!answersRequests(d.state) || !release) {
     throw notReady(d.name, d.state, d.reason);
   }
   try {
@@ -105,14 +120,23 @@ export async function predict(db: Db, id: string, body: unknown): Promise<Deploy
     const features = await featuresOf(db, version.experimentId);
     if (!features.length) throw unavailable(`Version ${release.version} has no feature schema, so it cannot answer predictions.`);
     const rows = checkRows(body, features, SERVING_LIMITS);
-    const predictions = d.mode === "on_demand" ? await predictOnDemand(db, d.targetId, version.experimentId, features.map((f) => f.name), rows) : await predictResident(db, release.id, rows);
-    await recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms: Date.now() - started });
-    return { predictions, release: short(release) };
+    const answered =
+      d.mode === "on_demand"
+        ? { predictions: await predictOnDemand(db, d.targetId, version.experimentId, features.map((f) => f.name), rows), release }
+        : await predictResident(db, d.id, release, rows);
+    await recordRequest(db, { releaseId: answered.release.id, deploymentId: d.id, ms: Date.now() - started });
+    return { predictions: answered.predictions, release: short(answered.release) };
   } catch (err) {
     await recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms: Date.now() - started, errorClass: isDomainError(err) ? err.reason : "internal" });
     throw err;
   }
 }
+
+/**
+ * Whether the deployment answers requests now: ready, or switching (its current release
+ * keeps serving until the candidate answers ready, so a switch loses no request).
+ */
+export const answersRequests = (state: string) => state === "ready" || state === "switching";
 
 export function notReady(name: string, state: string, reason: string | null) {
   return new DomainError("UNAVAILABLE", `The deployment "${name}" is ${state}${reason ? ` (${reason})` : ""}; it answers requests only when ready.`, { code: "not_ready", state });

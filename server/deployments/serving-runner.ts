@@ -14,22 +14,26 @@ import { findDeployment } from "./deployment-views";
 import { serveSpecOf } from "./release-kind";
 import { awaitReady, startServing, stopServing, type LoadOutcome } from "./resident-serving";
 
-/** Where resident serving cannot run yet, in words (null: it can); an LLM has no on-demand mode to suggest. */
+/**
+ * Where resident serving cannot run yet, in words (null: it can). A tabular release serves
+ * on any computer; a fine-tuned language model only where its base model and the
+ * controller share a store (This computer) in this build.
+ */
 export async function residentRefusal(db: Db, targetId: string, kind: ServingKind = "tabular"): Promise<string | null> {
   const row = await db.target.findUnique({ where: { id: targetId } });
-  if (row && targetFor(row, db).servesResident) return null;
-  const instead = kind === "llm" ? "a fine-tune trained there cannot be deployed in this build" : "deploy with --mode on-demand";
-  return `Resident serving runs on This computer only in this build ("${row?.name ?? targetId}" is a server); ${instead}.`;
+  if (!row) return `There is no computer ${targetId}.`;
+  if (kind === "tabular" || targetFor(row, db).sharesStore) return null;
+  return `A fine-tuned language model is served on This computer only in this build ("${row.name}" is a server); a fine-tune trained there cannot be deployed yet.`;
 }
 
 /** Loads `releaseId` as a serving process; resolves once it answers ready or failed to. */
 export async function loadRelease(db: Db, targetId: string, releaseId: string): Promise<LoadOutcome> {
-  const refusal = await residentRefusal(db, targetId);
-  if (refusal) return { ok: false, why: refusal };
   const release = await db.deploymentRelease.findUniqueOrThrow({ where: { id: releaseId } });
   const version = versionView(await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } }));
   try {
     const spec = await serveSpecOf(db, version);
+    const refusal = await residentRefusal(db, targetId, spec.kind);
+    if (refusal) return { ok: false, why: refusal };
     await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256, spec });
   } catch (err) {
     return { ok: false, why: `its serving job could not start: ${(err as Error).message}` };

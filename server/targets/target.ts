@@ -4,6 +4,7 @@
  * obtained with `targetFor` (target-for.ts). Nothing outside server/targets branches on a
  * computer's kind: what differs between them is a method or a property here.
  */
+import type { Duplex } from "node:stream";
 import type { z } from "zod";
 import type { REQUEST_SCHEMAS, WorkerOp } from "@/contracts/worker";
 import type { WorkerLayout } from "./layout";
@@ -42,11 +43,11 @@ export interface Target {
    */
   readonly probedInBackground: boolean;
   /**
-   * The controller can reach a resident serving process's Unix socket there: This computer
-   * directly; a server would need ssh2's stream-local forwarding, which serving-client.ts
-   * speaks but the deployments domain does not open yet.
+   * A stream to a Unix socket on the worker's machine (a resident serving process's): This
+   * computer connects to it directly; a server through stream-local forwarding of its SSH
+   * connection, so no TCP port is opened anywhere.
    */
-  readonly servesResident: boolean;
+  openSocket(socketPath: string): Promise<Duplex>;
   /** One worker request; reachability is recorded on the computer (targets.service `execOn`). */
   exec<O extends WorkerOp>(op: O, body: RequestBody<O>): Promise<ResponseOf<O>>;
   /** Makes the blob `sha256` (a file here) exist in the worker's store, resuming a cut transfer. */

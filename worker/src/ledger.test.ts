@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WorkerConfig } from "./config";
-import { fit, queueOrder, type Ledger } from "./ledger";
+import { fit, ledgerResources, queueOrder, type Ledger } from "./ledger";
 import type { TReceipt } from "../../contracts/worker/receipt";
 
 const cfg = { capacity: { cpus: 4, ramGb: 16, gpus: 2 } } as WorkerConfig;
@@ -30,6 +30,15 @@ describe("resource fit", () => {
     expect(fit(cfg, l, { cpus: 1, ramGb: 1, gpuMemoryGb: 40 }, slots).reservation).toBeNull();
     expect(fit(cfg, l, { cpus: 1, ramGb: 1, gpus: 1 }, slots).reservation).toBeNull();
     expect(fit(cfg, l, { cpus: 1, ramGb: 1, gpuMemoryGb: 30 }, slots).reservation?.gpuShare?.gpuId).toBe("GPU-b");
+  });
+  it("holds a resident job's memory budget but no CPU, so a job wanting every CPU still starts beside it", () => {
+    const l = empty();
+    const serving = fit(cfg, l, ledgerResources({ cpus: 1, ramGb: 2 }, true), slots).reservation!;
+    expect(serving).toMatchObject({ cpus: 0, ramGb: 2 });
+    l.reservations.serving = serving;
+    expect(fit(cfg, l, ledgerResources({ cpus: 4, ramGb: 8 }, false), slots).reservation).toMatchObject({ cpus: 4, ramGb: 8 });
+    // The memory budget stays a hard reservation.
+    expect(fit(cfg, l, { cpus: 4, ramGb: 15 }, slots)).toMatchObject({ reservation: null, reason: expect.stringMatching(/RAM/) });
   });
   it("orders the queue by priority, then admission order", () => {
     const r = (priority: number, seq: number) => ({ priority, seq }) as TReceipt;

@@ -15,6 +15,7 @@ import { detectGpus } from "./gpus";
 import type { Home } from "./home";
 import { withLock } from "./lock";
 import { listReceipts, updateReceipt } from "./receipts";
+import { discoverRecipes } from "./recipes";
 import { transition } from "./jobstate";
 import { launchSupervisor } from "./launch";
 import { reconcileJob } from "./reconcile";
@@ -83,6 +84,16 @@ export function capacityError(cfg: WorkerConfig, r: TResources): string | null {
     }
   }
   return null;
+}
+
+/**
+ * What a job holds in the ledger. A resident (serving) job holds its memory budget but no
+ * CPU: it lives for days and is idle between requests, so counting a CPU would keep a
+ * training that wants the whole computer waiting behind it on a small machine. Its
+ * reservation then says 0 CPUs, which caps its threads to one (supervisor/command.ts).
+ */
+export function ledgerResources(r: TResources, resident: boolean): TResources {
+  return resident ? { ...r, cpus: 0 } : r;
 }
 
 /** Try to reserve `r` given current reservations; null + reason when it does not fit. */
@@ -168,11 +179,13 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
       if (diskLow && !ledger.reservations[q.jobId]) waits(q, diskLow);
       else admit(q, ledger.reservations[q.jobId] ?? NO_RESERVATION);
     }
+    let resident: Set<string> | null = null;
+    const isResident = (recipe: string) => (resident ??= new Set(discoverRecipes(cfg.trainingDir).recipes.filter((x) => x.resident).map((x) => x.name))).has(recipe);
     for (const q of receipts.filter((r) => r.kind !== "import")) {
       let reservation = ledger.reservations[q.jobId] ?? null; // reserved before a crash
       let reason = "";
       if (!reservation && diskLow) reason = diskLow;
-      else if (!reservation) ({ reservation, reason } = fit(cfg, ledger, q.resources));
+      else if (!reservation) ({ reservation, reason } = fit(cfg, ledger, ledgerResources(q.resources, q.kind !== "prepare" && isResident(q.recipe))));
       if (!reservation) {
         waits(q, reason);
         break;

@@ -4,6 +4,7 @@
  * where it is.
  */
 import { copyFile } from "node:fs/promises";
+import net from "node:net";
 import type { Db } from "@/server/db/client";
 import { workerLayout } from "../layout";
 import type { Target } from "../target";
@@ -24,7 +25,7 @@ export function localWorker(row: TargetRow, db: Db): Target {
     },
     sharesStore: true,
     probedInBackground: true,
-    servesResident: true,
+    openSocket: async (socketPath) => net.connect(socketPath),
     ...workerCalls(row, db),
     // The blob is already in this store (uploads are written into it).
     pushBlob: async (_localFile, _sha256, bytes) => ({ resumedFrom: bytes, sent: 0 }),

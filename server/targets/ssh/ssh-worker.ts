@@ -7,6 +7,7 @@ import type { Target } from "../target";
 import type { TargetRow } from "../targets.repository";
 import { workerCalls } from "../worker-calls";
 import { pullFileOverSsh, pushBlobOverSsh } from "./ssh-files";
+import { openSocketOverSsh } from "./ssh-socket";
 import { remoteLayout, sshConfigOf } from "./ssh-target";
 
 export function sshWorker(row: TargetRow, db: Db): Target {
@@ -20,7 +21,7 @@ export function sshWorker(row: TargetRow, db: Db): Target {
     },
     sharesStore: false,
     probedInBackground: false,
-    servesResident: false,
+    openSocket: (socketPath) => openSocketOverSsh(db, row, socketPath),
     ...workerCalls(row, db),
     pushBlob: (localFile, sha256, bytes, onBytes) => pushBlobOverSsh(db, row, localFile, sha256, bytes, onBytes),
     pullFile,
