@@ -10,7 +10,7 @@ import { chartPoints, metricInSentence, num, valueDomain } from "./search-words"
 export function TrialsChart({ search }: { search: SearchView }) {
   const points = chartPoints(search.spec, search.trials);
   const scored = points.filter((p) => p.value !== null);
-  const baseline = search.outcome?.baselineValidationValue ?? null;
+  const baseline = search.baselineValidationValue ?? search.outcome?.baselineValidationValue ?? null;
   const metric = metricInSentence(search.spec.objective.metric);
   if (!scored.length) return <p className="text-sm text-slate-700">The chart appears once a trial has a validation score.</p>;
   const domain = valueDomain([...scored.map((p) => p.value!), ...(baseline !== null ? [baseline] : [])]);

@@ -82,11 +82,12 @@ describe("search views for agents", () => {
     }
   });
 
-  it("give the baseline's validation score once the outcome holds it, and say why not before", () => {
+  it("give the baseline's validation score once a trial scored it, and say why not before", () => {
     expect(validationResults(view)).toMatchObject({ partition: "validation", baselineValidationValue: 0.44, baselineNote: null });
-    const running = validationResults({ ...view, outcome: null } as SearchValidation);
+    expect(validationResults({ ...view, outcome: null, baselineValidationValue: 0.45 } as SearchValidation).baselineValidationValue).toBe(0.45);
+    const running = validationResults({ ...view, outcome: null, baselineValidationValue: null } as SearchValidation);
     expect(running.baselineValidationValue).toBeNull();
-    expect(running.baselineNote).toMatch(/once the search ends/);
+    expect(running.baselineNote).toMatch(/once the first trial has been scored/);
     // Rejected proposals never ran: they have no place among the results.
     expect(running.trials.map((t) => t.number)).toEqual([1, 2]);
   });

@@ -89,7 +89,7 @@ export function searchDetail(s: SearchValidation): SearchDetail {
 }
 
 export function validationResults(s: SearchValidation): z.infer<typeof ZValidationResultsOutput> {
-  const baseline = s.outcome?.baselineValidationValue ?? null;
+  const baseline = s.baselineValidationValue ?? s.outcome?.baselineValidationValue ?? null;
   return ZValidationResultsOutput.parse({
     searchId: s.id,
     partition: "validation",
@@ -102,7 +102,7 @@ export function validationResults(s: SearchValidation): z.infer<typeof ZValidati
         ? null
         : s.outcome
           ? "The baseline's validation score is missing, so no trial was shown to beat it."
-          : "The baseline's validation score is reported once the search ends; until then compare trials with each other (a trial is chosen only when it beats the baseline by minUsefulGain).",
+          : "The baseline's validation score is known once the first trial has been scored; until then compare trials with each other (a trial is chosen only when it beats the baseline by minUsefulGain).",
     best: s.best ? { trialNumber: s.best.trialNumber, validationValue: s.best.validationValue } : null,
     trials: s.trials
       .filter((t) => t.status !== "rejected")

@@ -145,7 +145,7 @@ export const ZValidationResultsOutput = z.strictObject({
   metric: z.string(),
   direction: ZDirection,
   minUsefulGain: z.number(),
-  /** The baseline's validation score; known once the search ended (it is in the outcome). */
+  /** The baseline's validation score; known once the first trial has been scored. */
   baselineValidationValue: z.number().nullable(),
   baselineNote: z.string().nullable(),
   best: z.strictObject({ trialNumber: z.int(), validationValue: z.number() }).nullable(),

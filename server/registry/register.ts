@@ -7,6 +7,7 @@
  * a bound (models per project, versions per model, export bytes per project) — the
  * refusal names what could be removed.
  */
+import { z } from "zod";
 import { formatBytes } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
@@ -29,6 +30,8 @@ export interface RegisterResult {
   exportNote: string | null;
 }
 
+const ZReusedTrain = z.object({ reuseTrainOpId: z.string().optional() });
+
 async function registrable(db: Db, experimentId: string) {
   const exp = await db.experiment.findUnique({ where: { id: experimentId } });
   if (!exp) throw notFound(`There is no experiment ${experimentId}.`);
@@ -41,7 +44,9 @@ async function registrable(db: Db, experimentId: string) {
   if (!fields || !exp.exportSha256) {
     throw badInput(`"${exp.name}" has no evaluation receipt and export to register.`, { code: "no_evaluation_receipt" });
   }
-  const train = await db.job.findUnique({ where: { opId: ownOpId(exp.opId, "train") } });
+  // A search's final experiment reuses its winning trial's train job (settings.reuseTrainOpId).
+  const reused = ZReusedTrain.safeParse(JSON.parse(exp.settings)).data?.reuseTrainOpId;
+  const train = (await db.job.findUnique({ where: { opId: ownOpId(exp.opId, "train") } })) ?? (reused ? await db.job.findUnique({ where: { opId: reused } }) : null);
   if (!train) throw badInput(`"${exp.name}" has no training job on record, so its recipe identity is unknown.`, { code: "no_training_job" });
   return { exp, fields, train, exportSha256: exp.exportSha256 };
 }

@@ -8,6 +8,7 @@ import { ZTrialParams } from "@/contracts/recipes/search";
 import { parseStoredJson } from "@/server/db/stored-json";
 import type { Db } from "@/server/db/client";
 import { parseStoredResults } from "@/server/experiments/chain-results";
+import { ZTrialResults } from "@/server/experiments/pipelines/tabular-trial";
 import { BASELINE_RESULTS } from "@/server/experiments/pipelines/baseline-test";
 import { finalReserveSeconds, wallUsedSeconds } from "./search-budget";
 import { bestTrial, ZSearchOutcome } from "./search-outcome";
@@ -50,7 +51,15 @@ function trialView(t: TrialRow): TrialView {
   };
 }
 
-export function validationView(s: SearchRow, trials: TrialRow[], now = new Date()) {
+/** The baseline's validation score, once a trial has scored it (one shared job per search). */
+export async function baselineValidationValue(db: Db, trials: TrialRow[]): Promise<number | null> {
+  const scored = trials.find((t) => t.status === "succeeded" && t.experimentId);
+  if (!scored) return null;
+  const exp = await searchesRepository(db).experiment(scored.experimentId!);
+  return parseStoredJson(ZTrialResults, exp?.results ?? null)?.baselineValidation.primaryValue ?? null;
+}
+
+export function validationView(s: SearchRow, trials: TrialRow[], baselineValidation: number | null, now = new Date()) {
   const spec: SearchSpec = specOf(s);
   const used = wallUsedSeconds(s, now);
   const best = bestTrial(spec, trials);
@@ -73,6 +82,8 @@ export function validationView(s: SearchRow, trials: TrialRow[], now = new Date(
       trialsLeft: Math.max(0, spec.budget.maxTrials - booked),
     },
     best: best ? { trialNumber: best.number, validationValue: best.validationValue! } : null,
+    /** The baseline's score on validation (null until a trial has run): what a trial must beat by the minimum useful gain. */
+    baselineValidationValue: baselineValidation,
     outcome: parseStoredJson(ZSearchOutcome, s.outcome),
     trials: trials.map(trialView),
     createdAt: s.createdAt,
@@ -83,7 +94,7 @@ export type SearchValidationView = ReturnType<typeof validationView>;
 
 /** The owner's view: the validation view plus the one test scoring of what was chosen. */
 export async function searchView(db: Db, s: SearchRow, trials: TrialRow[]) {
-  const base = validationView(s, trials);
+  const base = validationView(s, trials, await baselineValidationValue(db, trials));
   const exp = s.finalExperimentId ? await searchesRepository(db).experiment(s.finalExperimentId) : null;
   const tabular = exp?.kind === "tabular" ? parseStoredResults(exp.results) : null;
   const baselineOnly = exp?.kind === "search_baseline" ? parseStoredJson(BASELINE_RESULTS, exp.results) : null;

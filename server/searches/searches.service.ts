@@ -23,7 +23,7 @@ import { nextReservation, wallUsedSeconds } from "./search-budget";
 import { spaceViolations } from "./proposal-check";
 import { ZProposeInput, ZStartSearchInput, type TProposeInput, type TStartSearchInput } from "./searches.schema";
 import { searchesRepository, type SearchRow } from "./searches.repository";
-import { searchView, validationView } from "./search-views";
+import { baselineValidationValue, searchView, validationView } from "./search-views";
 
 /** One pass of a search at a time per process (the loop, a mutation and a test may all ask). */
 const RUNNING = Symbol.for("trainyard.searchAdvances");
@@ -146,12 +146,18 @@ export function searchesService(db: Db = getDb()) {
     get,
     list: async (projectId: string) => {
       const rows = await repo.list(projectId);
-      return Promise.all(rows.map(async (s) => validationView(s, await repo.trials(s.id))));
+      return Promise.all(
+        rows.map(async (s) => {
+          const trials = await repo.trials(s.id);
+          return validationView(s, trials, await baselineValidationValue(db, trials));
+        }),
+      );
     },
     /** What an agent may read: validation only, never a test score. */
     validation: async (id: string, projectId: string) => {
       const s = await require(id, projectId);
-      return validationView(s, await repo.trials(s.id));
+      const trials = await repo.trials(s.id);
+      return validationView(s, trials, await baselineValidationValue(db, trials));
     },
     pause: (id: string, revision: number) =>
       act(id, revision, ["running"], (s) => repo.move(s, "paused", { reason: "paused by the user", wallUsedSeconds: wallUsedSeconds(s, new Date()), runningSince: null }), "paused"),

@@ -14,7 +14,6 @@ import { formatComparison } from "./format-score";
 import { paramsWords } from "@/contracts/searches/params-words";
 
 // Its home is contracts/ (the search page uses it too); kept importable from here for the CLI commands.
-export { paramsWords };
 
 export interface SearchRunOptions {
   projectId: string;
