@@ -54,6 +54,9 @@ describe("a search on penguins", { timeout: 600_000 }, () => {
     // Trials are the search's, not experiments of their own; the final one is.
     const listed = await server.client.experiments.list.query({ projectId: s.projectId });
     expect(listed.map((e) => e.id)).toEqual([s.final!.experimentId]);
+    // The chosen model registers like any experiment's.
+    const registered = await server.client.models.register.mutate({ experimentId: s.final!.experimentId, newModelName: "penguin-search" });
+    expect(registered).toMatchObject({ created: true, version: { number: 1, exportSha256: s.final!.exportSha256 } });
   });
 
   it("keeps the baseline when no trial beats it by the minimum useful gain, after patience runs out", async () => {
