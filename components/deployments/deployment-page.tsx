@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { Card } from "@/components/finetune/card";
+import { Card } from "@/components/ui/card";
 import { useTRPC } from "@/components/providers/trpc";
 import { QueryState } from "@/components/ui/query-state";
 import { DeploymentCard } from "./deployment-card";

@@ -13,6 +13,7 @@ import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
+import { Card } from "@/components/ui/card";
 import { ExperimentActions } from "./experiment-actions";
 import { ExperimentBadges } from "./badges";
 import { ExportPanel } from "./export-panel";
@@ -26,14 +27,6 @@ import { StepLogs } from "./step-logs";
 import { TryPredictions } from "./try-predictions";
 import { UsageTable } from "./usage-table";
 
-const Card = ({ title, id, children }: { title: string; id: string; children: React.ReactNode }) => (
-  <section aria-labelledby={id} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
-    <h3 id={id} className="text-base font-semibold">
-      {title}
-    </h3>
-    {children}
-  </section>
-);
 
 export function ExperimentPage({ projectId, experimentId }: { projectId: string; experimentId: string }) {
   const trpc = useTRPC();

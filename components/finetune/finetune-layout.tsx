@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatBytes } from "@/contracts/vocabulary";
 import type { FineTuneView } from "@/server/finetune/finetune.schema";
-import { Card } from "./card";
+import { Card } from "@/components/ui/card";
 import { ChecksPanel } from "./checks-panel";
 import { LossChart } from "./loss-chart";
 import { PreflightPanel } from "./preflight-panel";

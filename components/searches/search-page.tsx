@@ -10,6 +10,7 @@ import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
+import { Card } from "@/components/ui/card";
 import { FactList } from "@/components/ui/fact-list";
 import { directionWords, metricLabel, TASK_LABELS } from "@/contracts/vocabulary";
 import type { SearchView } from "@/server/searches/search-views";
@@ -18,14 +19,6 @@ import { SearchVerdict } from "./search-verdict";
 import { TrialsChart } from "./trials-chart";
 import { TrialsTable } from "./trials-table";
 
-const Card = ({ title, id, children }: { title: string; id: string; children: React.ReactNode }) => (
-  <section aria-labelledby={id} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
-    <h3 id={id} className="text-base font-semibold">
-      {title}
-    </h3>
-    {children}
-  </section>
-);
 
 function SpecDetails({ search }: { search: SearchView }) {
   const s = search.spec;
