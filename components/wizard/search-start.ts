@@ -21,6 +21,7 @@ export function searchStartInput(
   draft: TWizardDraftData,
   applied: AppliedActions,
   ids: { opId: string; projectId: string; computerId: string | null },
+  featureOptions: string[] = [],
 ): TStartSearchInput {
   const maxTrials = Math.min(SEARCH_LIMITS.maxTrials, draft.maxTrials);
   return {
@@ -33,6 +34,7 @@ export function searchStartInput(
     metric: (draft.metric ?? "accuracy") as Metric,
     positiveClass: draft.task === "binary" ? draft.positiveClass : null,
     excludeColumns: applied.excludeColumns,
+    featureOptions,
     split: applied.split,
     budget: { maxTrials, maxWallMinutes: draft.maxMinutes, perTrialMinutes: trialMinutesFor(draft.maxMinutes, maxTrials) },
     ...(draft.minUsefulGain !== null ? { minUsefulGain: draft.minUsefulGain } : {}),

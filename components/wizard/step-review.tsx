@@ -17,7 +17,17 @@ function newOpId(): string {
   return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `op-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-type Props = { projectId: string; draft: TWizardDraftData; applied: AppliedActions; computer: string; computerId: string | null; dataName: string; onStarted: () => void };
+type Props = {
+  projectId: string;
+  draft: TWizardDraftData;
+  applied: AppliedActions;
+  /** Flagged columns an improve search may try leaving out. */
+  featureOptions: string[];
+  computer: string;
+  computerId: string | null;
+  dataName: string;
+  onStarted: () => void;
+};
 
 /**
  * Step 6: everything at a glance, then Start. The operation id is made once per reviewed
@@ -25,7 +35,7 @@ type Props = { projectId: string; draft: TWizardDraftData; applied: AppliedActio
  * one experiment; changing a choice makes a new intent and a new id. "Improve within a
  * budget" starts a search (searches.start) and opens its page; quick mode one experiment.
  */
-export function StepReview({ projectId, draft, applied, computer, computerId, dataName, onStarted }: Props) {
+export function StepReview({ projectId, draft, applied, featureOptions, computer, computerId, dataName, onStarted }: Props) {
   const trpc = useTRPC();
   const router = useRouter();
   const settings = {
@@ -41,7 +51,7 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
     appliedActions: applied.appliedActions,
   };
   const improve = draft.mode === "improve";
-  const intent = JSON.stringify({ projectId, datasetId: draft.datasetId, computerId, settings, minUsefulGain: draft.minUsefulGain, patience: draft.patience });
+  const intent = JSON.stringify({ projectId, datasetId: draft.datasetId, computerId, settings, minUsefulGain: draft.minUsefulGain, patience: draft.patience, featureOptions });
   const opId = useMemo(() => (intent ? newOpId() : ""), [intent]);
   const start = useMutation(
     trpc.experiments.start.mutationOptions({
@@ -62,7 +72,7 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
   const starting = improve ? startSearch : start;
   const go = () =>
     improve
-      ? startSearch.mutate(searchStartInput(draft, applied, { opId, projectId, computerId }))
+      ? startSearch.mutate(searchStartInput(draft, applied, { opId, projectId, computerId }, featureOptions))
       : start.mutate({ opId, projectId, datasetId: draft.datasetId!, targetId: computerId ?? undefined, settings });
   // The server's target rules: Start stays disabled, with the reasons, for a setup start would refuse.
   const readiness = useTargetReadiness(draft.datasetId, draft.target, draft.task, applied.excludeColumns, applied.split);
@@ -80,6 +90,7 @@ export function StepReview({ projectId, draft, applied, computer, computerId, da
       ? ([
           ["Minimum useful gain", draft.minUsefulGain !== null ? String(draft.minUsefulGain) : "none (any gain counts)"],
           ["Patience", draft.patience !== null ? `${draft.patience} trials without a useful gain` : "none"],
+          ["Columns trials may try without", featureOptions.join(", ") || "none"],
         ] as [string, string][])
       : []),
   ];

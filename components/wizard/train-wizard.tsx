@@ -16,6 +16,7 @@ import { StepComputer } from "./step-computer";
 import { BackNext, useStepHeadingFocus, WizardSteps } from "./wizard-steps";
 import { StepData } from "./step-data";
 import { StepIssues } from "./step-issues";
+import { featureOptionColumns } from "@/contracts/searches/tabular-space";
 import { StepReview } from "./step-review";
 import { StepTarget } from "./step-target";
 import { useChecks } from "./use-checks";
@@ -41,6 +42,8 @@ export function TrainWizard({ projectId }: { projectId: string }) {
 
   const computer = chooseComputer(targets.data ?? [], draft.targetId, project.data?.defaultTargetId ?? null);
   const applied = applyRecommendedActions(checks.result?.target === draft.target ? checks.result.issues : [], draft.target ?? "", { decided: draft.decided });
+  // Flagged columns still used as features: an improve search may try leaving each out.
+  const featureOptions = featureOptionColumns(checks.result?.target === draft.target ? checks.result.issues : [], draft.target ?? "", applied.excludeColumns);
   const d = dataset.data;
   const dataWhere = d
     ? `in the managed store of ${computer?.name ?? "This computer"} (snapshot ${d.snapshotSha256.slice(0, 12)}…, ${d.sourceKind === "upload" ? `uploaded as ${d.sourceName}` : `copied from ${d.sourceName}`})`
@@ -79,6 +82,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
         {draft.step === 5 && (
           <StepReview
             projectId={projectId}
+            featureOptions={featureOptions}
             draft={draft}
             applied={applied}
             computer={computer?.name ?? "This computer"}

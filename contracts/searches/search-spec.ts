@@ -61,6 +61,11 @@ export const ZSearchSpec = z.strictObject({
   /** Seeds the split and the sampler: the same spec on the same snapshot proposes the same trials. */
   seed: z.int().min(0).max(2 ** 31 - 1),
   space: ZSearchSpace,
+  /**
+   * Columns the data checks flagged that a trial may leave out: each is a yes/no
+   * parameter of the space (`param`), and a trial whose value is true trains without it.
+   */
+  featureOptions: z.array(z.strictObject({ param: z.string().regex(/^drop\.[\w.]{1,90}$/), column })).max(20).default([]),
   budget: ZSearchBudget,
   /** Stop after this many finished trials in a row without a useful gain over the best so far; null: never. */
   patience: z.int().min(1).max(SEARCH_LIMITS.maxPatience).nullable(),

@@ -39,3 +39,36 @@ export function hyperparametersOf(params: TrialParams): Partial<Record<SearchFam
   for (const [k, v] of Object.entries(params)) if (k.startsWith(`${family}.`)) own[k.slice(family.length + 1)] = v;
   return { [family as SearchFamily]: own };
 }
+
+/** A yes/no "leave this column out" parameter per flagged column, named from the column (made unique). */
+export function featureOptionsFor(columns: readonly string[]): { param: string; column: string }[] {
+  const used = new Set<string>();
+  return columns.map((column) => {
+    const base = `drop.${column.replace(/[^\w]/g, "_").slice(0, 80) || "column"}`;
+    let param = base;
+    for (let i = 2; used.has(param); i++) param = `${base}_${i}`;
+    used.add(param);
+    return { param, column };
+  });
+}
+
+/** The tabular space with the feature options added after the model parameters. */
+export function tabularSpaceWith(options: readonly { param: string }[]): SearchSpace {
+  return { params: [...TABULAR_SPACE.params, ...options.map((o): SpaceParam => ({ kind: "categorical", name: o.param, choices: [false, true] }))] };
+}
+
+/** The columns a trial's settings leave out on top of the search's own. */
+export const droppedColumns = (options: readonly { param: string; column: string }[], params: TrialParams) => options.filter((o) => params[o.param] === true).map((o) => o.column);
+
+/** Data-check findings whose columns a search may try without: the column may help or hurt. */
+export const FEATURE_OPTION_ISSUES = ["id_like_column", "leakage_suspect", "missing_values"] as const;
+
+/** The flagged columns still used as features: what a search offers to leave out (at most 20). */
+export function featureOptionColumns(issues: readonly { code: string; columns: readonly string[] }[], target: string, excluded: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const i of issues) {
+    if (!(FEATURE_OPTION_ISSUES as readonly string[]).includes(i.code)) continue;
+    for (const c of i.columns) if (c !== target && !excluded.includes(c)) out.add(c);
+  }
+  return [...out].slice(0, 20);
+}

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { ZProposer, ZSearchSpec, type SearchSpec } from "@/contracts/searches/search-spec";
 import { ZSuggestion, ZTrialParams, type SuggestJobInput, type TrialParams } from "@/contracts/recipes";
-import { hyperparametersOf } from "@/contracts/searches/tabular-space";
+import { droppedColumns, hyperparametersOf } from "@/contracts/searches/tabular-space";
 import { isExperimentTerminal } from "@/server/experiments/experiment-state";
 import { createAndAdvance, experimentsService } from "@/server/experiments/experiments.service";
 import { experimentsRepository } from "@/server/experiments/experiments.repository";
@@ -43,7 +43,7 @@ export function experimentSettings(spec: SearchSpec, budgetSeconds: number, para
     task: spec.task,
     metric: spec.objective.metric,
     positiveClass: spec.positiveClass,
-    excludeColumns: spec.excludeColumns,
+    excludeColumns: params ? [...spec.excludeColumns, ...droppedColumns(spec.featureOptions, params)] : spec.excludeColumns,
     split: spec.split,
     mode: "quick",
     maxMinutes: budgetSeconds / 60,
@@ -96,7 +96,7 @@ async function settleTrial(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow):
 async function startTrialExperiment(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow) {
   const target = await targetsService(db).get(s.targetId);
   const params = ZTrialParams.parse(JSON.parse(t.params));
-  const settings: TrialSettings = { experiment: experimentSettings(spec, t.reservedSeconds, params), searchId: s.id, number: t.number };
+  const settings: TrialSettings = { experiment: experimentSettings(spec, t.reservedSeconds, params), searchId: s.id, number: t.number, dataExcludeColumns: spec.excludeColumns };
   return createAndAdvance(db, {
     projectId: s.projectId,
     opId: trialOpId(s.id, t.number),

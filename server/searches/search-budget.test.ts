@@ -13,6 +13,7 @@ const spec = (over: Partial<SearchSpec> = {}): SearchSpec => ({
   split: { strategy: "random" },
   seed: 1,
   space: TABULAR_SPACE,
+  featureOptions: [],
   budget: { maxTrials: 5, maxWallMinutes: 10, perTrialMinutes: 2 },
   patience: null,
   strategy: "tpe",

@@ -22,6 +22,8 @@ export const ZStartSearchInput = z.strictObject({
   excludeColumns: z.array(column).max(10_000).default([]),
   split: ZSearchSplit.default({ strategy: "random" }),
   seed: z.int().min(0).max(2 ** 31 - 1).default(42),
+  /** Columns the data checks flagged that trials may try leaving out (a yes/no choice each in the space). */
+  featureOptions: z.array(column).max(20).default([]),
   budget: ZSearchBudget,
   minUsefulGain: z.number().min(0).max(1e9).default(0),
   patience: z.int().min(1).max(100).nullable().default(null),

@@ -5,7 +5,7 @@
  * comes (search-advance.ts), within the budget that is left.
  */
 import { ZSearchSpec, type SearchSpec } from "@/contracts/searches/search-spec";
-import { TABULAR_SPACE } from "@/contracts/searches/tabular-space";
+import { featureOptionsFor, tabularSpaceWith } from "@/contracts/searches/tabular-space";
 import { METRIC_INFO } from "@/contracts/vocabulary";
 import type { Principal } from "@/server/auth/principal";
 import { getDb, type Db } from "@/server/db/client";
@@ -14,7 +14,7 @@ import { publish } from "@/server/events/bus";
 import { defaultTargetId, requireOpenProject } from "@/server/experiments/experiments.service";
 import { experimentsService } from "@/server/experiments/experiments.service";
 import { ZExperimentSettings } from "@/server/experiments/experiments.schema";
-import { requireTrainable } from "@/server/experiments/start-readiness";
+import { profileOf, requireTrainable } from "@/server/experiments/start-readiness";
 import { intentHash } from "@/server/jobs/intent-hash";
 import { actorOf } from "@/server/registry/actor";
 import { targetsService } from "@/server/targets/targets.service";
@@ -88,6 +88,12 @@ export function searchesService(db: Db = getDb()) {
     if (!dataset || dataset.projectId !== input.projectId) throw notFound(`This project has no dataset ${input.datasetId}.`);
     if (dataset.kind !== "table") throw badInput(`"${dataset.name}" is a file of examples; a search trains on a table.`);
     if (dataset.status === "failed") throw badInput(`The dataset "${dataset.name}" could not be read; choose another file.`);
+    const columns = new Set(profileOf(dataset).columns.map((c) => c.name));
+    const optionProblems = input.featureOptions.flatMap((c) =>
+      !columns.has(c) ? [`There is no column "${c}" to leave out.`] : c === input.target || input.excludeColumns.includes(c) ? [`"${c}" is the target or already left out; it cannot be a feature option.`] : [],
+    );
+    if (optionProblems.length) throw badInput(optionProblems.join(" "), { code: "invalid_feature_option" });
+    const featureOptions = featureOptionsFor([...new Set(input.featureOptions)]);
     const spec: SearchSpec = ZSearchSpec.parse({
       objective: { metric: input.metric, direction: METRIC_INFO[input.metric].direction, minUsefulGain: input.minUsefulGain },
       target: input.target,
@@ -96,7 +102,8 @@ export function searchesService(db: Db = getDb()) {
       excludeColumns: input.excludeColumns,
       split: input.split,
       seed: input.seed,
-      space: TABULAR_SPACE,
+      space: tabularSpaceWith(featureOptions),
+      featureOptions,
       budget: input.budget,
       patience: input.patience,
       strategy: input.strategy,

@@ -22,6 +22,7 @@ import { readFileHeader, targetProblem } from "../train/read-header";
 import { formatComparison } from "../train/format-score";
 import { describeProgress } from "../train/progress-line";
 import { runSearch } from "../train/search-run";
+import { featureOptionColumns } from "@/contracts/searches/tabular-space";
 
 const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --target COLUMN [--project NAME]
   [--computer NAME] [--mode quick|improve] [--max-minutes N] [--max-trials N]
@@ -137,6 +138,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
         metric: checks.metric,
         positiveClass: checks.positiveClass,
         excludeColumns: defaults.excludeColumns,
+        featureOptions: featureOptionColumns(checks.issues, values.target!, defaults.excludeColumns),
         split: defaults.split,
         maxMinutes: maxMinutes ?? 10,
         maxTrials: Math.round(maxTrials ?? 10),

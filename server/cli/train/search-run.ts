@@ -24,6 +24,7 @@ export interface SearchRunOptions {
   metric: Metric;
   positiveClass: string | null;
   excludeColumns: string[];
+  featureOptions: string[];
   split: { strategy: "random" } | { strategy: "group" | "time"; column: string };
   maxMinutes: number;
   maxTrials: number;
@@ -51,6 +52,7 @@ export async function runSearch(conn: Connection, o: SearchRunOptions, log: (l: 
       metric: o.metric,
       positiveClass: o.positiveClass,
       excludeColumns: o.excludeColumns,
+      featureOptions: o.featureOptions,
       split: o.split,
       budget: { maxTrials: o.maxTrials, maxWallMinutes: o.maxMinutes, perTrialMinutes: trialMinutes },
       ...(o.patience ? { patience: o.patience } : {}),

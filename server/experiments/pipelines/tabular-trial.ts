@@ -34,12 +34,19 @@ export const ZTrialSettings = z.strictObject({
   experiment: ZExperimentSettings,
   searchId: z.string().min(1).max(64),
   number: z.int().min(1),
+  /**
+   * The search's own left-out columns. The rows every trial shares are prepared with these
+   * only: a trial that also leaves out a flagged column still finds it there (predict
+   * reads only the columns its model was trained with).
+   */
+  dataExcludeColumns: z.array(z.string().min(1).max(500)).max(10_000).default([]),
 });
 export type TrialSettings = z.infer<typeof ZTrialSettings>;
 
 export interface TrialContext extends Omit<TabularContext, "outputs"> {
   outputs: Partial<Record<TrialStep, string>>;
   searchId: string;
+  dataExcludeColumns: string[];
 }
 
 type Step = StepSpec<TrialStep, TrialContext>;
@@ -48,6 +55,11 @@ const out = (c: TrialContext, s: TrialStep) => stepOutputRef(c, s);
 // The tabular builders read only what both contexts hold (settings, snapshot, split and
 // train outputs), so a trial context is passed to them as a tabular one.
 const asTabular = (c: TrialContext): TabularContext => ({ ...c, outputs: { split: c.outputs.split, features_train: c.outputs.features_train, train: c.outputs.train } });
+/** The context of the steps every trial shares: the search's own left-out columns, not this trial's. */
+const sharedRows = (c: TrialContext): TabularContext => {
+  const t = asTabular(c);
+  return { ...t, settings: { ...t.settings, excludeColumns: c.dataExcludeColumns } };
+};
 const preparing = (c: TrialContext) => preparingDeadlineSeconds(c.remainingSeconds);
 const evaluating = (c: TrialContext) => evaluationDeadlineSeconds(c.datasetBytes);
 
@@ -87,7 +99,7 @@ const STEPS: readonly Step[] = [
     needs: ["split"],
     // Every trial of a search reads the same rows: prepared once per search.
     sharedOpId: (c) => `search:${c.searchId}:features_train`,
-    input: (c) => features("train")(asTabular(c)),
+    input: (c) => features("train")(sharedRows(c)),
     deadlineSeconds: preparing,
     cpus: () => 1,
   },
@@ -99,7 +111,7 @@ const STEPS: readonly Step[] = [
     job: "features",
     needs: ["split"],
     sharedOpId: (c) => `search:${c.searchId}:features_validation`,
-    input: (c) => features("validation")(asTabular(c)),
+    input: (c) => features("validation")(sharedRows(c)),
     deadlineSeconds: preparing,
     cpus: () => 1,
   },
@@ -206,7 +218,7 @@ export const TRIAL: Pipeline<TrialStep, TrialContext, TrialResults> = {
   context: (base: ChainBase<TrialStep>, settingsJson: string): TrialContext => {
     const s = ZTrialSettings.parse(JSON.parse(settingsJson));
     const tab = tabularContext({ ...base, outputs: {} }, JSON.stringify(s.experiment));
-    return { ...tab, outputs: base.outputs, searchId: s.searchId };
+    return { ...tab, outputs: base.outputs, searchId: s.searchId, dataExcludeColumns: s.dataExcludeColumns };
   },
   learn,
   collect,
