@@ -6,13 +6,13 @@
  * its Unix socket through the SSH connection (stream-local forwarding: no TCP port). A
  * training that wants every CPU of the server is admitted while the deployment is resident
  * (serving holds its memory budget, not a CPU). Predictions go on after every SSH connection
- * was dropped. A switch under a steady stream of requests loses none; stop leaves no
+ * was dropped; a serving process killed there is restarted by the reconcile loop. A switch under a steady stream of requests loses none; stop leaves no
  * process of the serving group.
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { servingSocketPath, ZDeploymentPredictResponse } from "@/contracts/deployments/serving";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
@@ -31,23 +31,23 @@ const ZMade = z.object({ id: z.string().min(1), urls: z.object({ predict: z.stri
 let projectId = "";
 let datasetId = "";
 
-const { server, sshd, lab } = sshLabForFile({
-  name: COMPUTER,
-  env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") },
-  prepare: async ({ server, lab }) => {
-    projectId = (await server.client.projects.create.mutate({ name: "Default" })).id;
-    const uploaded = await upload(server, projectId, "penguins.csv", readFileSync(PENGUINS));
-    datasetId = uploaded.body.datasetId!;
-    expect((await waitForProfile(server, datasetId)).status).toBe("ready");
-    const exp = await startTraining(server, lab.id);
-    const done = await waitFor("the training on the lab to end", async () => {
-      const d = await server.client.experiments.get.query({ id: exp.id });
-      return d.status !== "running" ? d : undefined;
-    }, 300_000, 1000);
-    expect(done.status, done.note ?? "").toBe("succeeded");
-    await server.client.models.register.mutate({ experimentId: exp.id, newModelName: MODEL });
-  },
-});
+// The lab's own beforeAll builds the app and enrolls the sshd; the training has one of its own (below).
+const { server, sshd, lab } = sshLabForFile({ name: COMPUTER, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
+
+/** Version 1 of MODEL: a real quick training on the lab, registered. */
+async function trainedVersion() {
+  projectId = (await server.client.projects.create.mutate({ name: "Default" })).id;
+  const uploaded = await upload(server, projectId, "penguins.csv", readFileSync(PENGUINS));
+  datasetId = uploaded.body.datasetId!;
+  expect((await waitForProfile(server, datasetId)).status).toBe("ready");
+  const exp = await startTraining(server, lab.id);
+  const done = await waitFor("the training on the lab to end", async () => {
+    const d = await server.client.experiments.get.query({ id: exp.id });
+    return d.status !== "running" ? d : undefined;
+  }, 360_000, 1000);
+  expect(done.status, done.note ?? "").toBe("succeeded");
+  await server.client.models.register.mutate({ experimentId: exp.id, newModelName: MODEL });
+}
 
 function startTraining(s: typeof server, targetId: string) {
   return s.client.experiments.start.mutate({
@@ -79,7 +79,9 @@ const groupPids = (pgid: number) =>
   });
 
 describe("a resident deployment on an SSH computer", { timeout: 300_000 }, () => {
-  it("serves through the SSH connection, beside a training, across dropped connections and a switch; stop ends its process group", async () => {
+  beforeAll(trainedVersion, 400_000);
+
+  it("serves through the SSH connection, beside a training, across dropped connections, a kill -9 and a switch; stop ends its process group", async () => {
     const made = await cliJson(["deploy", `${MODEL}:1`, "--mode", "resident", "--computer", COMPUTER, "--name", "lab-api"]);
     expect(made.code, made.stderr).toBe(0);
     expect(made.json).toMatchObject({ mode: "resident", state: "loading", release: { number: 1 } });
@@ -125,6 +127,17 @@ describe("a resident deployment on an SSH computer", { timeout: 300_000 }, () =>
     expect(afterDrop.status, JSON.stringify(afterDrop.body)).toBe(200);
     expect((await call(d.urls.health, key)).body).toMatchObject({ state: "ready" });
 
+    // kill -9 of the serving process on the lab: the reconcile loop sees its job end there and restarts it.
+    const receipt = (jobId: string) => JSON.parse(readFileSync(path.join(labHome, "receipts", `${jobId}.json`), "utf8")) as { recipeProcess: { pid: number } };
+    process.kill(receipt(first!.workerJobId!).recipeProcess.pid, "SIGKILL");
+    const restarted = await waitFor("the serving process to be restarted on the lab", async () => {
+      const [now] = await servingJob();
+      const h = await call(d.urls.health, key);
+      return h.body.state === "ready" && now && now.id !== first!.id ? now : undefined;
+    }, 90_000, 250);
+    expect(restarted.targetId).toBe(lab.id);
+    expect((await predict()).status).toBe(200);
+
     // A switch under a steady stream of requests: none of them fails.
     const statuses: number[] = [];
     let switching = true;
@@ -139,13 +152,13 @@ describe("a resident deployment on an SSH computer", { timeout: 300_000 }, () =>
     expect(switched.release).toMatchObject({ number: 2 });
     expect(statuses.length).toBeGreaterThan(5);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    const receipt = (jobId: string) => JSON.parse(readFileSync(path.join(labHome, "receipts", `${jobId}.json`), "utf8")) as { recipeProcess: { pid: number } };
-    const oldGroup = receipt(first!.workerJobId!).recipeProcess.pid;
+    console.log(`${statuses.length} requests during and after the switch, none failed`);
+    const oldGroup = receipt(restarted.workerJobId!).recipeProcess.pid;
     await waitFor("release 1's serving process group to end", () => (groupPids(oldGroup).length === 0 ? true : undefined), 30_000, 250);
 
     // Stop: `stopped` only once the serving process group is gone.
     const [current] = await servingJob();
-    expect(current!.id).not.toBe(first!.id);
+    expect(current!.id).not.toBe(restarted.id);
     const group = receipt(current!.workerJobId!).recipeProcess.pid;
     expect(groupPids(group).length).toBeGreaterThan(0);
     const stopped = await cliJson(["deployments", "stop", "lab-api"]);

@@ -37,6 +37,8 @@ function openOn(l: Lease, label: string, socketPath: string): Promise<Duplex> {
         channel?.close();
         return;
       }
+      // ssh2 gives a refusal of the server its `reason`; without one the connection ended first.
+      if (err && !("reason" in err)) return dead(`the SSH connection ended before a stream to ${socketPath} opened (${err.message})`);
       settled = true;
       clearTimeout(timer);
       if (err) {
