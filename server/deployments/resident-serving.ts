@@ -95,15 +95,19 @@ export type LoadOutcome = { ok: true } | { ok: false; why: string };
 /** Waits until the release's process answers ready, or its job ends / the load times out. */
 export async function awaitReady(db: Db, releaseId: string, timeoutMs = LOAD_TIMEOUT_MS): Promise<LoadOutcome> {
   const until = Date.now() + timeoutMs;
+  // Why its health did not answer last (say, an SSH computer that refuses stream-local forwarding).
+  let last = "";
   for (;;) {
     const job = await servingJobOf(db, releaseId);
     if (!job) return { ok: false, why: "its serving job was never admitted" };
     if (isTerminal(job.state)) return { ok: false, why: `its serving process ended: ${jobFailureText(await jobsService(db).get(job.id))}` };
     if (job.workerJobId && job.state === "running") {
-      const h = await clientFor(db, releaseId).then((c) => c.health({ timeoutMs: 2000 })).catch(() => null);
+      const h = await clientFor(db, releaseId)
+        .then((c) => c.health({ timeoutMs: 2000 }))
+        .catch((err: unknown) => ((last = (err as Error).message), null));
       if (h?.ok && h.value.state === "ready") return { ok: true };
     }
-    if (Date.now() > until) return { ok: false, why: `it did not answer ready within ${Math.round(timeoutMs / 1000)} s` };
+    if (Date.now() > until) return { ok: false, why: `it did not answer ready within ${Math.round(timeoutMs / 1000)} s${last ? ` (last: ${last.slice(0, 300)})` : ""}` };
     await new Promise((r) => setTimeout(r, 250));
   }
 }
