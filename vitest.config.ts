@@ -15,6 +15,8 @@ export default defineConfig({
           include: ["**/*.test.ts"],
           exclude: ["**/*.integration.test.ts", "node_modules/**", "e2e/**", ".next/**", "dist/**", ".tmp/**"],
           environment: "node",
+          // A migrated SQLite file per test file (openTestDb) took over 10 s on a loaded 2-CPU machine.
+          hookTimeout: 60_000,
         },
       },
       {

@@ -8,7 +8,7 @@ const all = Object.entries(lifecycles).filter(([, v]) => typeof v === "object" &
 ][];
 
 describe("every lifecycle table", () => {
-  it("is exported: jobs (worker and controller), experiment, dataset, check, split, model version, deployment", () => {
+  it("is exported: jobs (worker and controller), experiment, dataset, check, split, model version, deployment, search, trial", () => {
     expect(all.map(([k]) => k).sort()).toEqual(
       [
         "checkLifecycle",
@@ -17,7 +17,9 @@ describe("every lifecycle table", () => {
         "deploymentLifecycle",
         "experimentLifecycle",
         "modelVersionLifecycle",
+        "searchLifecycle",
         "splitLifecycle",
+        "trialLifecycle",
         "workerJobLifecycle",
       ].sort(),
     );

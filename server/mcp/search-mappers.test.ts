@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TABULAR_SPACE } from "@/contracts/searches/tabular-space";
+import type { SearchSpec } from "@/contracts/searches/search-spec";
 import { AGENT_TOOLS } from "./mcp-server";
 import { searchDetail, searchSummary, spaceWords, validationResults, type SearchValidation } from "./search-mappers";
 
@@ -13,10 +14,11 @@ const spec = {
   split: { strategy: "random" },
   seed: 42,
   space: TABULAR_SPACE,
+  featureOptions: [],
   budget: { maxTrials: 2, maxWallMinutes: 4, perTrialMinutes: 1 },
   patience: null,
   strategy: "agents",
-} as const;
+} satisfies SearchSpec;
 
 const trial = (n: number, status: string, extra: object = {}) => ({
   id: `t${n}`,
@@ -36,7 +38,7 @@ const trial = (n: number, status: string, extra: object = {}) => ({
 });
 
 /** searches.validation's answer, plus what the owner's view holds: the final test scoring. */
-const view = {
+const validation: SearchValidation = {
   id: "s1",
   projectId: "p1",
   name: "Search #1 — species",
@@ -52,8 +54,10 @@ const view = {
   trials: [trial(1, "succeeded"), trial(2, "proposed", { validationValue: null }), trial(3, "rejected", { rejection: ["GBM.learning_rate must be between 0.01 and 0.3 (got 5)."] })],
   createdAt: new Date("2026-12-01T00:00:00Z"),
   endedAt: new Date("2026-12-01T00:04:00Z"),
-  final: { experimentId: "e9", candidate: { primaryValue: 0.97, partition: "test" }, baseline: { primaryValue: 0.45 } },
-} as unknown as SearchValidation;
+  baselineValidationValue: 0.44,
+};
+// The owner's view adds the test result; a mapper handed one by mistake must still drop it.
+const view = Object.assign(validation, { final: { experimentId: "e9", candidate: { primaryValue: 0.97, partition: "test" }, baseline: { primaryValue: 0.45 } } });
 
 function keysOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(keysOf);
