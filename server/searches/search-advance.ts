@@ -18,7 +18,7 @@ import { ZTrialResults, type TrialSettings } from "@/server/experiments/pipeline
 import { parseStoredJson } from "@/server/db/stored-json";
 import { prepareEnvironment } from "@/server/jobs/environments";
 import { isActive as isJobActive } from "@/server/jobs/job-state";
-import { jobsService } from "@/server/jobs/jobs.service";
+import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "@/server/jobs/jobs.service";
 import { readOutput } from "@/server/jobs/read-output";
 import { targetsService } from "@/server/targets/targets.service";
 import { publish } from "@/server/events/bus";
@@ -232,6 +232,20 @@ async function startBaselineScoring(db: Db, s: SearchRow, spec: SearchSpec, budg
   });
 }
 
+/** Every recipe a search runs, in order of use. */
+const SEARCH_RECIPES = ["search", "data", "tabular", "evaluation", "export"] as const;
+
+/** Whether the computer has every recipe's environment; starts building the missing ones. */
+async function toolsReady(db: Db, targetId: string): Promise<boolean> {
+  const { target, probe } = await targetsService(db).freshProbe(targetId, PROBE_MAX_AGE_MS);
+  let ready = true;
+  for (const recipe of SEARCH_RECIPES) {
+    if (recipeOnTarget(probe, target.name, recipe).environmentReady) continue;
+    ready = (await prepareEnvironment(targetId, recipe, db)).ready && ready;
+  }
+  return ready;
+}
+
 export async function advanceSearch(db: Db, id: string): Promise<void> {
   const repo = searchesRepository(db);
   const s = await repo.find(id);
@@ -248,8 +262,15 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   if (s.status === "stopping") return finalize(db, s, spec, now, "stopped by the user");
   if (s.status === "paused") return;
 
-  const used = wallUsedSeconds(s, new Date());
   const booked = now.filter((t) => t.reservedAt !== null).length;
+  if (!s.runningSince) {
+    // First use of a computer builds the recipes' environments (minutes for AutoGluon):
+    // setup, not search time, so the clock starts once they are ready.
+    if (booked === 0 && !(await toolsReady(db, s.targetId))) return;
+    await repo.startClock(s.id);
+    return advanceSearch(db, s.id);
+  }
+  const used = wallUsedSeconds(s, new Date());
   const finished = now.filter((t) => ["succeeded", "failed", "timed_out"].includes(t.status)).map((t) => ({ value: t.status === "succeeded" ? t.validationValue : null }));
   const stop = stopReason(spec, booked, finished, used);
   if (stop) return finalize(db, s, spec, now, STOP_WORDS[stop]);

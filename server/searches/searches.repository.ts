@@ -24,7 +24,8 @@ export function searchesRepository(db: Db = getDb()) {
       createdBy: string;
     }) =>
       db.$transaction(async (tx) => {
-        const s = await tx.search.create({ data: { ...data, status: "running", runningSince: new Date() } });
+        // The clock starts once the computer has the recipes' tools (search-advance.ts toolsReady).
+        const s = await tx.search.create({ data: { ...data, status: "running", runningSince: null } });
         await tx.lifecycleEvent.create({ data: { lifecycle: "search", entityId: s.id, from: "none", to: "running", reason: "started" } });
         return s;
       }),
@@ -37,6 +38,8 @@ export function searchesRepository(db: Db = getDb()) {
         return r.count === 1;
       });
     },
+    /** Starts the clock of a running search that has none (its first trial can be booked now). */
+    startClock: (id: string) => db.search.updateMany({ where: { id, status: "running", runningSince: null }, data: { runningSince: new Date() } }),
     setFinal: (id: string, finalExperimentId: string, outcome: string) => db.search.updateMany({ where: { id, finalExperimentId: null }, data: { finalExperimentId, outcome } }),
     trials: (searchId: string) => db.searchTrial.findMany({ where: { searchId }, orderBy: { number: "asc" } }),
     trial: (id: string) => db.searchTrial.findUnique({ where: { id } }),
