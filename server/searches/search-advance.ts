@@ -7,6 +7,7 @@
  * or again after a crash, never books or starts anything twice.
  */
 import { createHash } from "node:crypto";
+import type { TrialState } from "@/contracts/lifecycles";
 import { ZProposer, ZSearchSpec, type SearchSpec } from "@/contracts/searches/search-spec";
 import { ZSuggestion, ZTrialParams, type SuggestJobInput, type TrialParams } from "@/contracts/recipes";
 import { droppedColumns, hyperparametersOf } from "@/contracts/searches/tabular-space";
@@ -32,6 +33,8 @@ export const suggestOpId = (searchId: string, n: number) => `search:${searchId}:
 export const finalOpId = (searchId: string) => `search:${searchId}:final`;
 
 const ACTIVE_TRIAL = new Set(["reserved", "running", "unknown"]);
+/** A trial ends the way its experiment did. */
+const TRIAL_ENDING: Partial<Record<string, TrialState>> = { failed: "failed", cancelled: "cancelled", timed_out: "timed_out" };
 const hash = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("hex");
 
 export const specOf = (s: SearchRow): SearchSpec => ZSearchSpec.parse(JSON.parse(s.spec));
@@ -70,7 +73,7 @@ async function settleTrial(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow):
   }
   const exp = await repo.experiment(t.experimentId);
   if (!exp) {
-    await repo.moveTrial(t, t.status === "reserved" ? "failed" : "failed", { reason: "its experiment was deleted", endedAt: new Date() });
+    await repo.moveTrial(t, "failed", { reason: "its experiment was deleted", endedAt: new Date() });
     return false;
   }
   if (s.status === "stopping" && !isExperimentTerminal(exp.status) && !exp.cancelRequestedAt) await experimentsService(db).cancel(exp.id);
@@ -87,7 +90,7 @@ async function settleTrial(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow):
     const results = parseStoredJson(ZTrialResults, exp.results);
     await repo.moveTrial(from, "succeeded", { reason: null, usedSeconds: used, validationValue: results?.validation.primaryValue ?? null, endedAt: ended });
   } else {
-    await repo.moveTrial(from, exp.status as "failed" | "cancelled" | "timed_out", { reason: exp.reason, usedSeconds: used, endedAt: ended });
+    await repo.moveTrial(from, TRIAL_ENDING[exp.status] ?? "failed", { reason: exp.reason, usedSeconds: used, endedAt: ended });
   }
   changed(s);
   return false;
