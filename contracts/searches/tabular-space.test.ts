@@ -27,6 +27,7 @@ describe("the tabular search space", () => {
       { code: "missing_values", columns: ["sex"] },
       { code: "duplicate_rows", columns: ["bill"] },
     ];
-    expect(featureOptionColumns(issues, "species", ["id"])).toEqual(["total", "sex"]);
+    expect(featureOptionColumns(issues, "species", ["id"])).toEqual(["total"]);
+    expect(featureOptionColumns(issues, "species", [])).toEqual(["id", "total"]);
   });
 });

@@ -60,8 +60,13 @@ export function tabularSpaceWith(options: readonly { param: string }[]): SearchS
 /** The columns a trial's settings leave out on top of the search's own. */
 export const droppedColumns = (options: readonly { param: string; column: string }[], params: TrialParams) => options.filter((o) => params[o.param] === true).map((o) => o.column);
 
-/** Data-check findings whose columns a search may try without: the column may help or hurt. */
-export const FEATURE_OPTION_ISSUES = ["id_like_column", "leakage_suspect", "missing_values"] as const;
+/**
+ * Data-check findings whose columns a search may try without, when the person kept them:
+ * such a column may help or may be a shortcut. (Missing values are not among them: a few
+ * gaps are no reason to drop a column, and random starts dropping half of them wasted
+ * trials on penguins.)
+ */
+export const FEATURE_OPTION_ISSUES = ["id_like_column", "leakage_suspect"] as const;
 
 /** The flagged columns still used as features: what a search offers to leave out (at most 20). */
 export function featureOptionColumns(issues: readonly { code: string; columns: readonly string[] }[], target: string, excluded: readonly string[]): string[] {
