@@ -24,7 +24,7 @@ import { readOutput } from "@/server/jobs/read-output";
 import { targetsService } from "@/server/targets/targets.service";
 import { publish } from "@/server/events/bus";
 import type { Db } from "@/server/db/client";
-import { finalReserveSeconds, gain, nextReservation, STOP_WORDS, stopReason, wallUsedSeconds } from "./search-budget";
+import { finalReserveSeconds, gain, longestTrialSeconds, nextReservation, STOP_WORDS, stopReason, wallUsedSeconds } from "./search-budget";
 import { chooseOutcome, ZSearchOutcome } from "./search-outcome";
 import { searchesRepository, type SearchRow, type TrialRow } from "./searches.repository";
 
@@ -184,7 +184,7 @@ async function finalize(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow
   if (!s.finalExperimentId) {
     const outcome = await chooseOutcome(db, spec, trials, why);
     const used = wallUsedSeconds(s, new Date());
-    const budgetSeconds = Math.max(60, Math.round(spec.budget.maxWallMinutes * 60 - used), Math.round(finalReserveSeconds(spec)));
+    const budgetSeconds = Math.max(60, Math.round(spec.budget.maxWallMinutes * 60 - used), Math.round(finalReserveSeconds(spec, longestTrialSeconds(trials))));
     const exp =
       outcome.kind === "candidate"
         ? await startFinalModel(db, s, spec, outcome.trialNumber, budgetSeconds, trials)
@@ -275,9 +275,10 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   }
   const used = wallUsedSeconds(s, new Date());
   const finished = now.filter((t) => ["succeeded", "failed", "timed_out"].includes(t.status)).map((t) => ({ value: t.status === "succeeded" ? t.validationValue : null }));
-  const stop = stopReason(spec, booked, finished, used);
+  const longest = longestTrialSeconds(now);
+  const stop = stopReason(spec, booked, finished, used, longest);
   if (stop) return finalize(db, s, spec, now, STOP_WORDS[stop]);
-  const reserve = nextReservation(spec, used)!;
+  const reserve = nextReservation(spec, used, longest)!;
   const booking = await bookNextTrial(db, s, spec, now, reserve);
   if (typeof booking === "object") {
     await repo.move(s, "failed", { reason: booking.failed, wallUsedSeconds: used, runningSince: null, endedAt: new Date() });

@@ -35,6 +35,18 @@ describe("search budget", () => {
     expect(nextReservation(s, 600 - 30 - 44)).toBeNull();
   });
 
+  it("keeps back as long as the longest trial took, and books no trial shorter than that", () => {
+    const s = spec({ budget: { maxTrials: 20, maxWallMinutes: 2, perTrialMinutes: 0.75 } });
+    expect(finalReserveSeconds(s)).toBe(30);
+    expect(finalReserveSeconds(s, 50)).toBe(50);
+    // Never more than 30 % of the budget (at least 90 s of it).
+    expect(finalReserveSeconds(s, 500)).toBe(90);
+    expect(nextReservation(s, 0, null)).toBe(45);
+    // 120 s budget, 40 used, 50 kept back: 30 s left, less than the 45 s minimum.
+    expect(nextReservation(s, 40, 50)).toBeNull();
+    expect(stopReason(s, 1, [{ value: 0.9 }], 40, 50)).toBe("wall_budget");
+  });
+
   it("stops on trials, on time, and after patience trials without a useful gain", () => {
     const s = spec({ patience: 2 });
     expect(stopReason(s, 5, [], 0)).toBe("max_trials");

@@ -6,9 +6,21 @@
  */
 import { SEARCH_LIMITS, type SearchSpec } from "@/contracts/searches/search-spec";
 
-/** Kept back from the last trial for the final scoring (predict, baseline, score, package on test). */
-export function finalReserveSeconds(spec: SearchSpec): number {
-  return Math.min(90, Math.max(30, spec.budget.maxWallMinutes * 60 * 0.05));
+/**
+ * Kept back from the last trial for the final scoring (predict, baseline, score, package on
+ * test): at least 30 s or 5 % of the budget, and once trials have run, as long as the
+ * longest one took — the final steps are about a trial's worth of process starts, and on
+ * a loaded machine every one of them is slower. Never more than 30 % of the budget.
+ */
+export function finalReserveSeconds(spec: SearchSpec, longestTrialSeconds: number | null = null): number {
+  const wall = spec.budget.maxWallMinutes * 60;
+  return Math.min(Math.max(90, wall * 0.3), Math.max(30, wall * 0.05, longestTrialSeconds ?? 0));
+}
+
+/** The longest time a finished trial took, the measure of what the next one will need. */
+export function longestTrialSeconds(trials: readonly { usedSeconds: number | null }[]): number | null {
+  const used = trials.flatMap((t) => (t.usedSeconds === null ? [] : [t.usedSeconds]));
+  return used.length ? Math.max(...used) : null;
 }
 
 export function wallUsedSeconds(s: { wallUsedSeconds: number; runningSince: Date | null }, now: Date): number {
@@ -17,11 +29,15 @@ export function wallUsedSeconds(s: { wallUsedSeconds: number; runningSince: Date
 
 export const wallLeftSeconds = (spec: SearchSpec, used: number) => spec.budget.maxWallMinutes * 60 - used;
 
-/** What the next trial books: its own limit, or what is left before the final reserve; null when no trial fits. */
-export function nextReservation(spec: SearchSpec, used: number): number | null {
-  const left = wallLeftSeconds(spec, used) - finalReserveSeconds(spec);
+/**
+ * What the next trial books: its own limit, or what is left before the final reserve; null
+ * when that is less than a trial needs (the minimum, or as long as the longest trial took).
+ */
+export function nextReservation(spec: SearchSpec, used: number, longest: number | null = null): number | null {
+  const left = wallLeftSeconds(spec, used) - finalReserveSeconds(spec, longest);
   const seconds = Math.min(spec.budget.perTrialMinutes * 60, left);
-  return seconds >= SEARCH_LIMITS.minTrialSeconds ? Math.floor(seconds) : null;
+  const needed = Math.max(SEARCH_LIMITS.minTrialSeconds, Math.min(longest ?? 0, spec.budget.perTrialMinutes * 60));
+  return seconds >= needed ? Math.floor(seconds) : null;
 }
 
 export interface FinishedTrial {
@@ -55,9 +71,9 @@ export const STOP_WORDS: Record<StopReason, string> = {
 };
 
 /** Why no further trial may start, or null. `booked` counts every trial that reserved budget. */
-export function stopReason(spec: SearchSpec, booked: number, finished: readonly FinishedTrial[], used: number): StopReason | null {
+export function stopReason(spec: SearchSpec, booked: number, finished: readonly FinishedTrial[], used: number, longest: number | null = null): StopReason | null {
   if (booked >= spec.budget.maxTrials) return "max_trials";
   if (spec.patience !== null && finished.length > 0 && trialsWithoutGain(spec, finished) >= spec.patience) return "patience";
-  if (nextReservation(spec, used) === null) return "wall_budget";
+  if (nextReservation(spec, used, longest) === null) return "wall_budget";
   return null;
 }

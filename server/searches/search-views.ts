@@ -10,7 +10,7 @@ import type { Db } from "@/server/db/client";
 import { parseStoredResults } from "@/server/experiments/chain-results";
 import { ZTrialResults } from "@/server/experiments/pipelines/tabular-trial";
 import { BASELINE_RESULTS } from "@/server/experiments/pipelines/baseline-test";
-import { finalReserveSeconds, wallUsedSeconds } from "./search-budget";
+import { finalReserveSeconds, longestTrialSeconds, wallUsedSeconds } from "./search-budget";
 import { bestTrial, ZSearchOutcome } from "./search-outcome";
 import { specOf } from "./search-advance";
 import { searchesRepository, type SearchRow, type TrialRow } from "./searches.repository";
@@ -77,7 +77,7 @@ export function validationView(s: SearchRow, trials: TrialRow[], baselineValidat
     budget: {
       wallUsedSeconds: used,
       wallBudgetSeconds: spec.budget.maxWallMinutes * 60,
-      finalReserveSeconds: finalReserveSeconds(spec),
+      finalReserveSeconds: finalReserveSeconds(spec, longestTrialSeconds(trials)),
       trialsBooked: booked,
       trialsLeft: Math.max(0, spec.budget.maxTrials - booked),
     },

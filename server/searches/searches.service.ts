@@ -19,7 +19,7 @@ import { intentHash } from "@/server/jobs/intent-hash";
 import { actorOf } from "@/server/registry/actor";
 import { targetsService } from "@/server/targets/targets.service";
 import { advanceSearch, experimentSettings, specOf } from "./search-advance";
-import { nextReservation, wallUsedSeconds } from "./search-budget";
+import { longestTrialSeconds, nextReservation, wallUsedSeconds } from "./search-budget";
 import { spaceViolations } from "./proposal-check";
 import { ZProposeInput, ZStartSearchInput, type TProposeInput, type TStartSearchInput } from "./searches.schema";
 import { searchesRepository, type SearchRow } from "./searches.repository";
@@ -196,7 +196,7 @@ export function searchesService(db: Db = getDb()) {
       const waiting = trials.filter((t) => t.status === "proposed").length;
       const booked = trials.filter((t) => t.reservedAt !== null).length;
       if (booked + waiting >= spec.budget.maxTrials) reasons.push(`The budget of ${spec.budget.maxTrials} trials is spent (${booked} booked, ${waiting} waiting).`);
-      if (nextReservation(spec, wallUsedSeconds(s, new Date())) === null) reasons.push("The search's time budget has no room for another trial.");
+      if (nextReservation(spec, wallUsedSeconds(s, new Date()), longestTrialSeconds(trials)) === null) reasons.push("The search's time budget has no room for another trial.");
       const t = await repo.addTrial({
         searchId: s.id,
         number: await repo.nextNumber(s.id),
