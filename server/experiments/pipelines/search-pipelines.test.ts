@@ -41,6 +41,15 @@ describe("a search's trial pipeline", () => {
     expect(shared("train")).toBeUndefined();
   });
 
+  it("holds training to the trial's booking, less its validation scoring", () => {
+    // A 60 s booking with 50 s left: training may take 38 s (12 s kept for predict and score).
+    const c = { ...trialContext(), settings: { ...trialContext().settings, maxMinutes: 1 }, remainingSeconds: 50 };
+    const train = TRIAL.steps.find((s) => s.name === "train")!;
+    expect(train.deadlineSeconds(c)).toBe(38);
+    expect(train.input(c)).toMatchObject({ timeLimitSeconds: 33 });
+    expect(train.deadlineSeconds({ ...c, remainingSeconds: 5 })).toBe(20);
+  });
+
   it("trains once the validation rows exist, and scores after training", () => {
     const started = new Set(["split", "features_train", "features_validation"] as const);
     expect(readySteps(TRIAL, started, { split: "1", features_train: "2", features_validation: "3" }).map((s) => s.name)).toEqual(["train", "baseline_validation"]);

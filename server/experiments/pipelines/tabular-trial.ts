@@ -15,7 +15,7 @@ import { ZExperimentSettings } from "../experiments.schema";
 import { pinSplit } from "../pin-split";
 import { stepOutput, stepOutputRef, type ChainBase, type Pipeline, type StepSpec } from "../pipeline";
 import { evaluationDeadlineSeconds, preparingDeadlineSeconds } from "../chain-budget";
-import { features, splitInput, splitOpId, tabularContext, trainInput, trainingDeadline, type TabularContext } from "./tabular";
+import { features, splitInput, splitOpId, tabularContext, trainInput, type TabularContext } from "./tabular";
 
 export const TRIAL_STEPS = [
   "split",
@@ -60,6 +60,12 @@ const sharedRows = (c: TrialContext): TabularContext => {
   const t = asTabular(c);
   return { ...t, settings: { ...t.settings, excludeColumns: c.dataExcludeColumns } };
 };
+/**
+ * What a trial's training may take: what is left of its booking now, less the time its
+ * validation predict and score need (a fifth of the booking, 10 s at least). The worker
+ * stops it there, so a trial never runs past its booking by more than its scoring.
+ */
+export const trialTrainingDeadline = (c: TrialContext) => Math.max(20, Math.floor(c.remainingSeconds - Math.max(10, 0.2 * c.settings.maxMinutes * 60)));
 const preparing = (c: TrialContext) => preparingDeadlineSeconds(c.remainingSeconds);
 const evaluating = (c: TrialContext) => evaluationDeadlineSeconds(c.datasetBytes);
 
@@ -122,8 +128,9 @@ const STEPS: readonly Step[] = [
     recipe: "tabular",
     job: "train",
     needs: ["split", "features_train", "features_validation"],
-    input: (c) => trainInput(asTabular(c)),
-    deadlineSeconds: (c) => trainingDeadline(asTabular(c)),
+    input: (c) => ({ ...trainInput(asTabular(c)), timeLimitSeconds: Math.max(15, trialTrainingDeadline(c) - 5) }),
+    // Held to the trial's booking, not the chain's usual reserve: the search's budget is the sum of its bookings.
+    deadlineSeconds: trialTrainingDeadline,
     cpus: (c) => c.cpus,
   },
   {
