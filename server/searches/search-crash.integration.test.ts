@@ -39,7 +39,7 @@ describe("a search across a crash, a pause and a stop", { timeout: 600_000 }, ()
 
   it("keeps its ledger, pauses, resumes and stops", async () => {
     const started = Date.now();
-    const run = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--mode", "improve", "--max-trials", "5", "--max-minutes", "8", "--trial-minutes", "1", "--json"]);
+    const run = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--mode", "improve", "--max-trials", "5", "--max-minutes", "8", "--trial-minutes", "1", "--out", home.scratch, "--json"]);
     const { id } = await theSearch();
     await trialIn(id, 1, ["running"]);
 
