@@ -39,9 +39,29 @@ export type ServingKind = z.infer<typeof ZServingKind>;
 export const SERVE_RECIPE = { tabular: "serve-tabular", llm: "serve-llm" } as const satisfies Record<ServingKind, string>;
 export const SERVE_JOB = "serve";
 
-/** Where the serving process of worker job `jobId` listens (the supervisor passes it in). */
+/**
+ * Where the serving process of worker job `jobId` listens (the supervisor passes it in; the
+ * controller computes the same path to connect). Normally `<worker home>/run/<job>/serve.sock`;
+ * a worker home too deep for sockaddr_un (CI's nested scratch folders reached 108 bytes) gets a
+ * per-job folder under /tmp instead, named from a hash of the home so two homes never share one.
+ * The serving process makes that folder 0700 and refuses one it does not own.
+ */
 export function servingSocketPath(workerHome: string, jobId: string): string {
-  return `${workerHome.replace(/\/+$/, "")}/run/${jobId}/serve.sock`;
+  const home = workerHome.replace(/\/+$/, "");
+  const natural = `${home}/run/${jobId}/serve.sock`;
+  if (utf8Bytes(natural) <= MAX_SOCKET_PATH_BYTES) return natural;
+  return `/tmp/trainyard-${fnv1a32(home)}-${jobId}/serve.sock`;
+}
+
+function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/** A short, stable name for a path (not a security boundary: the folder's owner check is). */
+function fnv1a32(text: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, "0");
 }
 
 /** Caps enforced by the serving process itself (the controller checks them first, too). */

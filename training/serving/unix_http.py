@@ -8,6 +8,7 @@ import os
 import select
 import socket
 import socketserver
+import stat
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
@@ -26,6 +27,15 @@ def check_socket_path(path: Path) -> None:
                        details={"bytes": size, "max": MAX_SOCKET_PATH_BYTES})
 
 
+def check_private_folder(folder: Path) -> None:
+    """The socket's folder may sit under a shared /tmp (a deep worker home), so one that is a
+    link or belongs to another user is refused rather than trusted."""
+    info = os.lstat(folder)
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        raise BadInput(f"the socket folder {folder} is not a folder of this user; remove it and start again",
+                       code="socket_folder_not_private", details={"folder": str(folder)})
+
+
 class UnixHttpServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
     allow_reuse_address = False
@@ -36,7 +46,8 @@ class UnixHttpServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer)
 
     def __init__(self, path: Path, handler: type[BaseHTTPRequestHandler]) -> None:
         check_socket_path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        check_private_folder(path.parent)
         os.chmod(path.parent, 0o700)
         if path.exists() or path.is_symlink():
             path.unlink()  # a socket left by an earlier process of this same job
