@@ -37,13 +37,24 @@ export function DeploymentCard({ d, latency, href }: { d: Deployment; latency: L
           )}
         </h3>
         <span className="rounded bg-slate-100 px-2 py-0.5 text-sm" data-testid="deployment-state">
-          {d.state}
+          {d.unreachable ? "unreachable" : d.state}
         </span>
         <span className="text-sm text-slate-700">
           {d.model.name}, {release}, {d.followsAlias ? `follows “${d.followsAlias}”` : "pinned"} · {d.mode.replace("_", "-")} on {d.computer.name}
         </span>
       </div>
+      {d.unreachable && (
+        <p role="status" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900" data-testid="deployment-unreachable">
+          Unreachable since {new Date(d.unreachable.since).toLocaleTimeString()}: {d.unreachable.reason}. Its routes answer 503 until {d.computer.name} answers again; a serving
+          process that survived then serves again without a restart.
+        </p>
+      )}
       {d.reason && <p className="text-sm text-slate-700">{d.reason}</p>}
+      {d.memory && (
+        <p className="text-sm text-slate-700" data-testid="deployment-memory">
+          Memory budget: {d.memory.gb} GB{d.memory.isDefault ? " (the default)" : ""}
+        </p>
+      )}
       <p className="text-sm" data-testid="deployment-latency">
         {latencyWords(latency, d.release?.number ?? null)}
       </p>

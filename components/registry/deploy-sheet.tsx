@@ -11,7 +11,7 @@ import { Sheet } from "./sheet";
 
 type Mode = "resident" | "on_demand";
 /** Which control a refusal of deployments.create belongs next to (its details.code). */
-type Control = "what" | "mode" | "computer" | "name" | "submit";
+type Control = "what" | "mode" | "computer" | "name" | "memory" | "submit";
 const CONTROL_OF: Record<string, Control> = {
   export_missing: "what",
   alias_unset: "what",
@@ -20,6 +20,8 @@ const CONTROL_OF: Record<string, Control> = {
   unknown_computer: "computer",
   wrong_computer: "computer",
   name_taken: "name",
+  memory_too_large: "memory",
+  memory_on_demand: "memory",
 };
 
 const MODE_WORDS: Record<Mode, string> = {
@@ -54,6 +56,9 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
   const [mode, setMode] = useState<Mode>(version.identity.recipe === "tabular" ? "on_demand" : "resident");
   const [computer, setComputer] = useState<string | null>(null);
   const [name, setName] = useState("");
+  // Empty: the kind's default budget (the server's DEFAULT_MEMORY_GB).
+  const [memoryGb, setMemoryGb] = useState("");
+  const defaultMemoryGb = version.identity.recipe === "tabular" ? 2 : 4;
   const chosenComputer = computer ?? home?.name ?? "";
   const create = useMutation(
     trpc.deployments.create.mutationOptions({
@@ -64,7 +69,7 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
     }),
   );
   const refusal = refusalOf(create.error);
-  const at: Control | null = create.error ? (CONTROL_OF[refusal?.code ?? ""] ?? (create.error.data?.zodIssues?.some((i) => i.path?.[0] === "name") ? "name" : "submit")) : null;
+  const at: Control | null = create.error ? (CONTROL_OF[refusal?.code ?? ""] ?? (create.error.data?.zodIssues?.some((i) => i.path?.[0] === "name") ? "name" : create.error.data?.zodIssues?.some((i) => i.path?.[0] === "memoryGb") ? "memory" : "submit")) : null;
   const refusalAt = (c: Control) => at === c && <Refusal>{errorText(create.error)}</Refusal>;
   const defaultName = `${modelName}${what === "pinned" ? `-v${version.number}` : `-${what}`}`;
   const submit = () => {
@@ -74,6 +79,7 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
       mode,
       ...(chosenComputer ? { computer: chosenComputer } : {}),
       ...(name.trim() ? { name: name.trim() } : {}),
+      ...(mode === "resident" && memoryGb.trim() ? { memoryGb: Number(memoryGb) } : {}),
     });
   };
   return (
@@ -133,6 +139,30 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
           <input id="deploy-name" className="min-h-10 rounded-md border border-slate-400 px-2" value={name} placeholder={defaultName} maxLength={64} onChange={(e) => setName(e.target.value)} />
           {refusalAt("name")}
         </div>
+        {mode === "resident" && (
+          <details className="flex flex-col gap-1" open={at === "memory"}>
+            <summary className="cursor-pointer font-medium">Advanced</summary>
+            <label htmlFor="deploy-memory" className="mt-2">
+              Memory budget of the serving process (GB)
+            </label>
+            <input
+              id="deploy-memory"
+              type="number"
+              inputMode="decimal"
+              min={0.1}
+              step={0.1}
+              className="min-h-10 rounded-md border border-slate-400 px-2"
+              value={memoryGb}
+              placeholder={String(defaultMemoryGb)}
+              aria-describedby="deploy-memory-help"
+              onChange={(e) => setMemoryGb(e.target.value)}
+            />
+            <p id="deploy-memory-help" className="text-sm text-slate-700">
+              Over it the serving process is stopped and the deployment says why. Empty: {defaultMemoryGb} GB. At most what the computer has.
+            </p>
+            {refusalAt("memory")}
+          </details>
+        )}
         {refusalAt("submit")}
         <div className="flex flex-wrap gap-2">
           <Button type="submit" disabled={create.isPending || !targets.data}>

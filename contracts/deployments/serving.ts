@@ -215,9 +215,13 @@ export const ZDeploymentPredictResponse = z.strictObject({
 });
 export type DeploymentPredictResponse = z.infer<typeof ZDeploymentPredictResponse>;
 
-/** The answer of GET /api/deployments/:id/health. */
+/**
+ * The answer of GET /api/deployments/:id/health. `unreachable` is not a lifecycle state: a
+ * ready (or switching) resident deployment whose SSH computer its requests cannot reach says
+ * it (503, reason why) until its serving process answers again.
+ */
 export const ZDeploymentHealth = z.strictObject({
-  state: z.enum(deploymentLifecycle.states),
+  state: z.enum([...deploymentLifecycle.states, "unreachable"]),
   /** Why it is in its state (a failure, an automatic restart), in words. */
   reason: z.string().nullable(),
   mode: ZDeploymentMode,

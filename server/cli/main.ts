@@ -51,7 +51,7 @@ Usage:
   trainyard searches list|show|pause|resume|stop|propose  bounded searches (start one: train --mode improve)
   trainyard models list|show|register|promote|rollback|history|compare|retention|remove
                                        the model registry (see trainyard models --help)
-  trainyard deploy MODEL[:VERSION|@ALIAS] [--name N] [--mode resident|on-demand] [--computer NAME]
+  trainyard deploy MODEL[:VERSION|@ALIAS] [--name N] [--mode resident|on-demand] [--computer NAME] [--memory-gb N]
                                        serve a registered version behind authenticated routes
   trainyard deployments list|show|switch|rollback|stop|resume|keys
                                        deployments and their keys (see trainyard deployments --help)

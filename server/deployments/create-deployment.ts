@@ -13,8 +13,18 @@ import { ZCreateDeploymentInput, type DeploymentMode, type TCreateDeploymentInpu
 import { versionByAlias, versionByNumber } from "./pick-release";
 import { ON_DEMAND_LLM_REFUSAL, serveSpecOf, servingKindOf } from "./release-kind";
 import { residentRefusal } from "./serving-runner";
+import { PROBE_MAX_AGE_MS } from "@/server/jobs/jobs.service";
+import { targetsService } from "@/server/targets/targets.service";
 
 const nameKey = (name: string) => name.trim().toLowerCase();
+
+/** A budget the computer cannot give would leave the serving job waiting for memory forever. */
+async function checkMemoryBudget(db: Db, targetId: string, memoryGb: number): Promise<void> {
+  const { target, probe } = await targetsService(db).freshProbe(targetId, PROBE_MAX_AGE_MS);
+  if (memoryGb > probe.capacity.ramGb) {
+    throw badInput(`A memory budget of ${memoryGb} GB is more than "${target.name}" has (${probe.capacity.ramGb.toFixed(1)} GB); give at most that.`, { code: "memory_too_large", fields: [{ path: "memoryGb", message: `at most ${probe.capacity.ramGb.toFixed(1)}` }] });
+  }
+}
 
 /** `trained_here`: it must run where the version was trained (on demand, or an LLM's base model). */
 async function computerFor(db: Db, name: string | undefined, versionTargetId: string, where: DeploymentMode | "trained_here") {
@@ -54,13 +64,16 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
     const refusal = await residentRefusal(db, targetId, kind);
     if (refusal) throw badInput(refusal, { code: "resident_unavailable" });
     if (kind === "llm") await serveSpecOf(db, version);
+    if (input.memoryGb !== undefined) await checkMemoryBudget(db, targetId, input.memoryGb);
+  } else if (input.memoryGb !== undefined) {
+    throw badInput("A memory budget is for a resident deployment's serving process; an on-demand request runs a short predict job with its own. Deploy with --mode resident, or leave the budget out.", { code: "memory_on_demand" });
   }
   const name = input.name ?? `${model.name}${alias ? `-${alias}` : `-v${version.number}`}`;
   const taken = await db.deployment.findUnique({ where: { projectId_nameKey: { projectId: model.projectId, nameKey: nameKey(name) } } });
   if (taken) throw conflict(`A deployment named "${taken.name}" already exists in this project; choose another name (--name).`, { code: "name_taken" });
   return db.$transaction(async (tx) => {
     const d = await tx.deployment.create({
-      data: { projectId: model.projectId, name, nameKey: nameKey(name), mode, targetId, modelId: model.id, followsAlias: alias, state: "loading" },
+      data: { projectId: model.projectId, name, nameKey: nameKey(name), mode, targetId, modelId: model.id, followsAlias: alias, state: "loading", memoryGb: input.memoryGb ?? null },
     });
     const why = alias ? `deployed following alias "${alias}" (version ${version.number})` : `deployed version ${version.number}`;
     const release = await tx.deploymentRelease.create({

@@ -13,7 +13,7 @@ import { moveDeployment, moveDeploymentIn } from "./deployment-store";
 import { deploymentView, findDeployment } from "./deployment-views";
 import { ZRollbackInput, ZStopResumeInput, ZSwitchInput, type ReleaseKind, type TRollbackInput, type TStopResumeInput, type TSwitchInput } from "./deployments.schema";
 import { servableVersion, versionByNumber } from "./pick-release";
-import { stopServing } from "./resident-serving";
+import { drainServing, stopServing } from "./resident-serving";
 import { bringDown, inFlight, loadRelease } from "./serving-runner";
 
 async function atRevision(tx: Tx, id: string, expected: number) {
@@ -67,7 +67,11 @@ export async function release(db: Db, id: string, expected: number, versionId: s
     return;
   }
   await moveDeployment(db, id, "ready", `serving release ${r.number}`, { currentReleaseId: r.id });
-  if (d.mode === "resident" && d.currentReleaseId) await stopServing(db, d.currentReleaseId);
+  if (d.mode === "resident" && d.currentReleaseId) {
+    // New requests go to the candidate now; the old process finishes what it holds (a stream mid-way) first.
+    await drainServing(db, d.currentReleaseId);
+    await stopServing(db, d.currentReleaseId);
+  }
 }
 
 export async function switchTo(db: Db, raw: TSwitchInput, actor: Actor): Promise<void> {

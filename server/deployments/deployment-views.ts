@@ -5,7 +5,8 @@ import { notFound } from "@/server/errors";
 import type { Tx } from "@/server/lifecycle/transition";
 import { ZActor } from "@/server/registry/registry.schema";
 import { kindOfVersionRow } from "./release-kind";
-import { isDeploymentState, RELEASE_KINDS, ZDeploymentMode, type DeploymentView, type ReleaseKind, type ReleaseView } from "./deployments.schema";
+import { linkNote } from "./serving-link";
+import { DEFAULT_MEMORY_GB, isDeploymentState, RELEASE_KINDS, ZDeploymentMode, type DeploymentView, type ReleaseKind, type ReleaseView } from "./deployments.schema";
 
 type Client = Db | Tx;
 type DeploymentRow = NonNullable<Awaited<ReturnType<Db["deployment"]["findUnique"]>>>;
@@ -73,9 +74,16 @@ export async function deploymentView(db: Client, row: DeploymentRow): Promise<De
     model: model ?? { id: row.modelId, name: "(removed model)" },
     followsAlias: row.followsAlias,
     release: release ? await releaseView(db, release) : null,
+    unreachable: unreachableOf(row),
+    memory: row.mode === "resident" ? { gb: row.memoryGb ?? DEFAULT_MEMORY_GB[kind], isDefault: row.memoryGb === null } : null,
     routes: deploymentRoutes(row.id),
     createdAt: row.createdAt,
   };
+}
+
+function unreachableOf(row: DeploymentRow): DeploymentView["unreachable"] {
+  const note = row.state === "ready" || row.state === "switching" ? linkNote(row.id) : null;
+  return note ? { since: note.since, reason: note.reason } : null;
 }
 
 export async function releasesOf(db: Client, deploymentId: string): Promise<ReleaseView[]> {

@@ -15,6 +15,7 @@ import { servingJobOf } from "./resident-serving";
 import { inFlight, startUp } from "./serving-runner";
 import { aliasTarget } from "@/server/registry/promote";
 import { lifecycleEvents } from "@/server/lifecycle/events";
+import { probeLinks } from "./serving-link";
 import { onServingEnded, pendingRestart, RESTART_PENDING } from "./restart-policy";
 
 const OWNER = { kind: "policy" as const, name: "follows alias" };
@@ -77,6 +78,8 @@ async function resumeOrphans(db: Db, log: (line: string) => void): Promise<void>
 }
 
 export async function reconcileDeployments(db: Db, log: (line: string) => void): Promise<void> {
+  // In the background: a silent link answers nothing for seconds (serving-link.ts).
+  probeLinks(db);
   await noticeEndedServing(db, log);
   await restartDue(db, log);
   await resumeOrphans(db, log);

@@ -8,6 +8,11 @@ import { deploymentLifecycle, type DeploymentState } from "@/contracts/lifecycle
 import { ZAliasName } from "@/server/registry/registry.schema";
 
 const id = z.string().min(1).max(64);
+
+/** The smallest memory budget a deployment accepts (a Python process alone holds tens of MB). */
+export const MIN_MEMORY_GB = 0.1;
+/** The serving process group's memory budget by kind when the deployment names none: an LLM holds its base model and torch besides the adapter. */
+export const DEFAULT_MEMORY_GB = { tabular: 2, llm: 4 } as const satisfies Record<ServingKind, number>;
 const reason = z.string().trim().min(1).max(500);
 
 export { DEPLOYMENT_MODES, ZDeploymentMode, type DeploymentMode } from "@/contracts/deployments/serving";
@@ -33,6 +38,12 @@ export const ZCreateDeploymentInput = z.strictObject({
   mode: ZDeploymentMode.optional(),
   /** A computer's name; the version's own computer when absent. */
   computer: z.string().trim().min(1).max(200).optional(),
+  /**
+   * Resident only: the serving process group's memory budget in GB (its job's
+   * resources.ramGb; over it the process is stopped and the deployment says why). Absent:
+   * the kind's default (DEFAULT_MEMORY_GB). At most what the computer has (checked on deploy).
+   */
+  memoryGb: z.number().min(MIN_MEMORY_GB, `A serving process needs at least ${MIN_MEMORY_GB} GB.`).max(4096).optional(),
 });
 export type TCreateDeploymentInput = z.input<typeof ZCreateDeploymentInput>;
 
@@ -80,6 +91,10 @@ export interface DeploymentView {
   /** The alias it follows; null when pinned to its release's version. */
   followsAlias: string | null;
   release: ReleaseView | null;
+  /** Set while its SSH computer cannot be reached by its requests (health says `unreachable`); null otherwise. */
+  unreachable: { since: Date; reason: string } | null;
+  /** Resident: its serving process's memory budget in GB, and whether that is the kind's default; null on demand. */
+  memory: { gb: number; isDefault: boolean } | null;
   /** Paths of its public routes (the page prefixes the server's origin); `kind` says which it answers. */
   routes: { predict: string; generate: string; stream: string; health: string };
   createdAt: Date;

@@ -19,19 +19,18 @@ import { jobsService } from "@/server/jobs/jobs.service";
 import { jobFailureText, stageFile } from "@/server/predictions/predict-job";
 import { targetFor } from "@/server/targets/target-for";
 import { targetsService } from "@/server/targets/targets.service";
+import { DEFAULT_MEMORY_GB } from "./deployments.schema";
 import type { ServeSpec } from "./release-kind";
-import { ServingClient } from "./serving-client";
+import { SocketRefused } from "@/server/targets/ssh/ssh-socket";
+import { LinkDown, ServingClient } from "./serving-client";
 
 export const servingOpId = (releaseId: string) => `serve:${releaseId}`;
 /** How long a release may take to load before the deployment says it failed. */
 const LOAD_TIMEOUT_MS = 180_000;
+/** A switch waits this long at most for the old process's requests to end (the serving process's own request deadline). */
+const DRAIN_TIMEOUT_MS = 60_000;
 /** A serving job lives until stopped; the worker still needs a bound. */
 const LIFETIME_SECONDS = 30 * 24 * 3600;
-/**
- * The serving process group's memory budget (the supervisor stops it above this): an LLM
- * holds its base model and torch besides the adapter.
- */
-const RAM_GB = { tabular: 2, llm: 4 } as const;
 /** An LLM release may generate up to this many tokens per request (the contract's default is 256). */
 export const LLM_MAX_NEW_TOKENS = 1024;
 
@@ -58,8 +57,11 @@ async function stageExport(db: Db, targetId: string, exportSha256: string): Prom
   await stageFile(db, tmp, exportSha256, statSync(tmp).size, "the model's export");
 }
 
-/** Starts (or finds) the serving job of a release. */
-export async function startServing(db: Db, a: { targetId: string; releaseId: string; exportSha256: string; spec: ServeSpec }): Promise<string> {
+/**
+ * Starts (or finds) the serving job of a release. `memoryGb` is its process group's budget
+ * (the supervisor stops it above this: failed / out_of_memory); null: the kind's default.
+ */
+export async function startServing(db: Db, a: { targetId: string; releaseId: string; exportSha256: string; spec: ServeSpec; memoryGb: number | null }): Promise<string> {
   const existing = await db.job.findUnique({ where: { opId: servingOpId(a.releaseId) } });
   if (existing && !isTerminal(existing.state)) return existing.id;
   await stageExport(db, a.targetId, a.exportSha256);
@@ -69,7 +71,7 @@ export async function startServing(db: Db, a: { targetId: string; releaseId: str
     recipe: SERVE_RECIPE[a.spec.kind],
     job: SERVE_JOB,
     input: serveInput(a.releaseId, a.exportSha256, a.spec),
-    resources: { cpus: 1, ramGb: RAM_GB[a.spec.kind] },
+    resources: { cpus: 1, ramGb: a.memoryGb ?? DEFAULT_MEMORY_GB[a.spec.kind] },
     priority: 10,
     deadlineSeconds: LIFETIME_SECONDS,
   });
@@ -84,10 +86,17 @@ export async function servingJobOf(db: Db, releaseId: string) {
 export async function clientFor(db: Db, releaseId: string): Promise<ServingClient> {
   const job = await servingJobOf(db, releaseId);
   if (!job?.workerJobId || isTerminal(job.state)) throw unavailable("The release's serving process is not running.");
-  const target = targetFor(await targetsService(db).requireTarget(job.targetId), db);
+  const row = await targetsService(db).requireTarget(job.targetId);
+  const target = targetFor(row, db);
   // Directly on This computer, through the SSH connection's stream-local forwarding on a server.
   const socketPath = servingSocketPath(target.layout.home, job.workerJobId);
-  return new ServingClient({ openStream: () => target.openSocket(socketPath) });
+  if (row.kind !== "ssh") return new ServingClient({ openStream: () => target.openSocket(socketPath) });
+  // A server that answers "nobody listens there" is reachable (its process is gone); anything else is the link.
+  const openStream = () =>
+    target.openSocket(socketPath).catch((err: Error) => {
+      throw err instanceof SocketRefused ? err : new LinkDown(`${row.name} cannot be reached over SSH: ${err.message}`);
+    });
+  return new ServingClient({ openStream, link: row.name });
 }
 
 export type LoadOutcome = { ok: true } | { ok: false; why: string };
@@ -109,6 +118,22 @@ export async function awaitReady(db: Db, releaseId: string, timeoutMs = LOAD_TIM
     }
     if (Date.now() > until) return { ok: false, why: `it did not answer ready within ${Math.round(timeoutMs / 1000)} s${last ? ` (last: ${last.slice(0, 300)})` : ""}` };
     await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * Waits (bounded: a request's own deadline, ZServingLimits.requestDeadlineSeconds by
+ * default) until the release's process has nothing computing or queued, so a switch does
+ * not cut a generation or a stream it was answering. One that does not answer is not waited on.
+ */
+export async function drainServing(db: Db, releaseId: string, timeoutMs = DRAIN_TIMEOUT_MS): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const h = await clientFor(db, releaseId)
+      .then((c) => c.health({ timeoutMs: 2000 }))
+      .catch(() => null);
+    if (!h?.ok || h.value.inFlight + h.value.queued === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

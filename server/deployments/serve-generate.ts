@@ -6,50 +6,93 @@
  * an event. The caller's abort (the client went away) aborts the upstream request, which
  * closes the socket connection and so stops the generation in the serving process. Each
  * request counts in the release's aggregates; no prompt or output is kept.
+ *
+ * A switch makes the candidate current and then stops the old process: a request that
+ * picked the old release just before may find it gone. Until it has sent the client a
+ * byte it is asked once more of the release now current (a generation has no side effect);
+ * a stream already sending is not retried: it ends with an `error` event (`release_changed`).
  */
 import type { DeploymentGenerateRequest, DeploymentGenerateResponse, DeploymentStreamEvent } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import { isDomainError, unavailable } from "@/server/errors";
 import { recordRequest } from "./deployment-stats";
 import { deploymentKind } from "./deployment-views";
+import type { ReleaseView } from "./deployments.schema";
 import { checkGenerate } from "./generate-request";
 import { LLM_MAX_NEW_TOKENS, clientFor } from "./resident-serving";
 import { answersRequests, current, notReady, servingRefusal, short, wrongRoute } from "./serve-request";
 import type { Refused, ServingClient } from "./serving-client";
+import { linkRefusal, noteAnswered, noteFailure } from "./serving-link";
 
 type Upstream = Parameters<ServingClient["generate"]>[0];
+type StreamEvent = Parameters<Parameters<ServingClient["stream"]>[1]>[0];
 
 const upstreamBody = (r: DeploymentGenerateRequest): Upstream =>
   r.messages ? { messages: r.messages, maxNewTokens: r.maxNewTokens } : { prompt: r.prompt ?? "", maxNewTokens: r.maxNewTokens };
 
-const unreachable = (err: unknown) => unavailable(`The serving process did not answer: ${(err as Error).message}`);
+const unreachable = (err: unknown) => (isDomainError(err) ? err : unavailable(`The serving process did not answer: ${(err as Error).message}`));
+
+/**
+ * Whether a failure before any byte reached the client may be asked of another release:
+ * the process was gone or not reachable (a thrown error), or answered not ready (503).
+ * A refusal of the request itself (400, 413, 429, 504) would be the same anywhere.
+ */
+const mayRetry = (failure: Refused | Error) => (failure instanceof Error ? true : failure.status === 503);
+
+interface LlmRequest {
+  deploymentId: string;
+  release: ReleaseView;
+  request: Upstream;
+  record: (release: ReleaseView, ms: number, errorClass?: string) => Promise<void>;
+}
 
 /** The ready LLM release a request goes to, and its checked body; throws what the route answers. */
-async function llmRequest(db: Db, id: string, body: unknown) {
+async function llmRequest(db: Db, id: string, body: unknown): Promise<LlmRequest> {
   const { d, release } = await current(db, id);
   if (!answersRequests(d.state) || !release) throw notReady(d.name, d.state, d.reason);
-  const record = (ms: number, errorClass?: string) => recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms, errorClass });
+  const record = (r: ReleaseView, ms: number, errorClass?: string) => recordRequest(db, { releaseId: r.id, deploymentId: d.id, ms, errorClass });
   try {
     if ((await deploymentKind(db, d)) !== "llm") throw wrongRoute(d.id, "tabular");
-    return { release, record, request: upstreamBody(checkGenerate(body, { maxNewTokens: LLM_MAX_NEW_TOKENS })), client: await clientFor(db, release.id) };
+    const refused = linkRefusal(d.id);
+    if (refused) throw refused;
+    return { deploymentId: d.id, release, record, request: upstreamBody(checkGenerate(body, { maxNewTokens: LLM_MAX_NEW_TOKENS })) };
   } catch (err) {
-    await record(0, isDomainError(err) ? err.reason : "internal");
+    await record(release, 0, isDomainError(err) ? err.reason : "internal");
     throw err;
   }
 }
 
+/** The release now current when it is another than `tried` (the one a failed attempt went to). */
+async function otherCurrent(db: Db, deploymentId: string, tried: ReleaseView): Promise<ReleaseView | null> {
+  const now = (await current(db, deploymentId)).release;
+  return now && now.id !== tried.id ? now : null;
+}
+
 export async function generate(db: Db, id: string, body: unknown, signal?: AbortSignal): Promise<DeploymentGenerateResponse> {
   const started = Date.now();
-  const { release, record, request, client } = await llmRequest(db, id, body);
+  const r = await llmRequest(db, id, body);
+  const attempt = async (release: ReleaseView) => {
+    try {
+      const answer = await (await clientFor(db, release.id)).generate(r.request, { signal });
+      noteAnswered(r.deploymentId);
+      return answer;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      return noteFailure(r.deploymentId, release.id, err as Error);
+    }
+  };
+  let release = r.release;
   try {
-    const answer = await client.generate(request, { signal }).catch((err: unknown) => {
-      throw signal?.aborted ? err : unreachable(err);
-    });
+    let answer = await attempt(release);
+    const failed = answer instanceof Error || !answer.ok ? answer : null;
+    const next = failed && mayRetry(failed) && !signal?.aborted ? await otherCurrent(db, r.deploymentId, release) : null;
+    if (next) answer = await attempt((release = next));
+    if (answer instanceof Error) throw unreachable(answer);
     if (!answer.ok) throw servingRefusal(answer);
-    await record(Date.now() - started);
+    await r.record(release, Date.now() - started);
     return { ...answer.value, release: short(release) };
   } catch (err) {
-    await record(Date.now() - started, signal?.aborted ? "cancelled" : isDomainError(err) ? err.reason : "internal");
+    await r.record(release, Date.now() - started, signal?.aborted ? "cancelled" : isDomainError(err) ? err.reason : "internal");
     throw err;
   }
 }
@@ -60,71 +103,88 @@ export function sseBlock(e: DeploymentStreamEvent): string {
   return `event: ${type}\ndata: ${JSON.stringify(rest)}\n\n`;
 }
 
+/** How one upstream stream went: refused or failed before its first event, or started. */
+type Opened = { started: true } | { started: false; failure: Refused | Error };
+
 /**
- * Opens the stream: resolves with the SSE body once the serving process sent its first
+ * Opens the stream: resolves with the SSE body once a serving process sent its first
  * event, or throws its refusal (429, 400, …) before anything was sent. `signal` is the
  * client's; a cancelled body (the client stopped reading) aborts the same way.
  */
 export async function openStream(db: Db, id: string, body: unknown, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
   const started = Date.now();
-  const { release, record, request, client } = await llmRequest(db, id, body);
+  const r = await llmRequest(db, id, body);
   const upstream = new AbortController();
   const abort = () => upstream.abort();
   signal.addEventListener("abort", abort, { once: true });
   const encoder = new TextEncoder();
   let out!: ReadableStreamDefaultController<Uint8Array>;
   const stream = new ReadableStream<Uint8Array>({ start: (c) => void (out = c), cancel: abort });
-  let open = false;
   const send = (e: DeploymentStreamEvent) => {
     if (!upstream.signal.aborted) out.enqueue(encoder.encode(sseBlock(e)));
   };
-  let text = "";
-  let outcome: string | undefined = "no_result";
-
-  let opened!: (refused: Refused | Error | null) => void;
-  const first = new Promise<Refused | Error | null>((r) => (opened = r));
-  const onEvent = (e: Parameters<Parameters<ServingClient["stream"]>[1]>[0]) => {
-    open = true;
-    opened(null);
-    if (e.type === "metadata") send({ type: "metadata", release: short(release), model: e.model });
-    else if (e.type === "delta") {
-      text += e.text;
-      send(e);
-    } else if (e.type === "result") {
-      outcome = undefined;
-      send({ ...e, text });
-    } else {
-      if (e.type === "error") outcome = e.code;
-      send(e);
-    }
-  };
-  const finish = async (errorClass: string | undefined) => {
+  const finish = async (release: ReleaseView, errorClass: string | undefined) => {
     signal.removeEventListener("abort", abort);
-    await record(Date.now() - started, upstream.signal.aborted ? "cancelled" : errorClass).catch(() => undefined);
+    await r.record(release, Date.now() - started, upstream.signal.aborted ? "cancelled" : errorClass).catch(() => undefined);
     try {
       out.close();
     } catch {
       // Already cancelled by the client.
     }
   };
-  void client.stream(request, onEvent, { signal: upstream.signal }).then(
-    async (answer) => {
-      if (!answer.ok) return opened(answer);
-      if (answer.value.terminal === null) send({ type: "error", code: "internal", message: "The serving process ended the stream without a result." });
-      await finish(outcome);
-    },
-    async (err: unknown) => {
-      if (!open) return opened(err as Error);
-      send({ type: "error", code: "unavailable", message: `The serving process stopped answering: ${(err as Error).message}` });
-      await finish("unavailable");
-    },
-  );
-  const refused = await first;
-  if (refused) {
-    signal.removeEventListener("abort", abort);
-    const err = refused instanceof Error ? (upstream.signal.aborted ? refused : unreachable(refused)) : servingRefusal(refused);
-    await record(Date.now() - started, upstream.signal.aborted ? "cancelled" : isDomainError(err) ? err.reason : "internal");
-    throw err;
+
+  /** One upstream stream from `release`; its events go to the client once it has started. */
+  const streamFrom = (release: ReleaseView): Promise<Opened> =>
+    new Promise<Opened>((opened) => {
+      let open = false;
+      let text = "";
+      let outcome: string | undefined = "no_result";
+      const onEvent = (e: StreamEvent) => {
+        if (!open) noteAnswered(r.deploymentId);
+        open = true;
+        opened({ started: true });
+        if (e.type === "metadata") send({ type: "metadata", release: short(release), model: e.model });
+        else if (e.type === "delta") {
+          text += e.text;
+          send(e);
+        } else if (e.type === "result") {
+          outcome = undefined;
+          send({ ...e, text });
+        } else {
+          if (e.type === "error") outcome = e.code;
+          send(e);
+        }
+      };
+      const failedMidStream = async (err: Error) => {
+        const next = upstream.signal.aborted ? null : await otherCurrent(db, r.deploymentId, release).catch(() => null);
+        if (next) send({ type: "error", code: "release_changed", message: `The deployment switched to release ${next.number} while this stream was being sent from release ${release.number}; send the request again.` });
+        else send({ type: "error", code: "unavailable", message: `The serving process stopped answering: ${err.message}` });
+        await finish(release, next ? "release_changed" : "unavailable");
+      };
+      void clientFor(db, release.id)
+        .then((client) => client.stream(r.request, onEvent, { signal: upstream.signal }))
+        .then(
+          async (answer) => {
+            if (!answer.ok) return opened({ started: false, failure: answer });
+            if (answer.value.terminal === null) send({ type: "error", code: "internal", message: "The serving process ended the stream without a result." });
+            await finish(release, outcome);
+          },
+          async (err: unknown) => {
+            if (open) return failedMidStream(err as Error);
+            opened({ started: false, failure: upstream.signal.aborted ? (err as Error) : noteFailure(r.deploymentId, release.id, err as Error) });
+          },
+        );
+    });
+
+  let release = r.release;
+  let first = await streamFrom(release);
+  if (!first.started && mayRetry(first.failure) && !upstream.signal.aborted) {
+    const next = await otherCurrent(db, r.deploymentId, release);
+    if (next) first = await streamFrom((release = next));
   }
-  return stream;
+  if (first.started) return stream;
+  signal.removeEventListener("abort", abort);
+  const err = first.failure instanceof Error ? (upstream.signal.aborted ? first.failure : unreachable(first.failure)) : servingRefusal(first.failure);
+  await r.record(release, Date.now() - started, upstream.signal.aborted ? "cancelled" : isDomainError(err) ? err.reason : "internal");
+  throw err;
 }

@@ -20,6 +20,7 @@ import { checkRows, type Row } from "./predict-rows";
 import { kindOfVersionRow } from "./release-kind";
 import { clientFor } from "./resident-serving";
 import type { Refused } from "./serving-client";
+import { linkRefusal, noteAnswered, noteFailure, probeLink } from "./serving-link";
 
 export const SERVING_LIMITS = ZServingLimits.parse({});
 
@@ -31,11 +32,20 @@ export async function current(db: Db, id: string) {
   return { d, release: row ? await releaseView(db, row) : null };
 }
 
-/** The route's answer, typed by its contract (ZDeploymentHealth, which openapi.json documents). */
+/**
+ * The route's answer, typed by its contract (ZDeploymentHealth, which openapi.json documents).
+ * A resident deployment whose computer a request could not reach says `unreachable` with
+ * why (serving-link.ts) while it would otherwise say ready or switching.
+ */
 export async function health(db: Db, id: string): Promise<DeploymentHealth> {
   const { d, release } = await current(db, id);
   const since = d.state === "ready" ? await db.lifecycleEvent.findFirst({ where: { lifecycle: "deployment", entityId: id, to: "ready" }, orderBy: { id: "desc" } }) : null;
   if (!isDeploymentState(d.state)) throw new Error(`deployment ${d.id} has an unknown state "${d.state}"`);
+  const cut = answersRequests(d.state) ? linkRefusal(d.id) : null;
+  if (cut) {
+    probeLink(db, d.id);
+    return { state: "unreachable", reason: cut.message, mode: ZDeploymentMode.parse(d.mode), release: release ? short(release) : null, uptimeSeconds: null, serving: null };
+  }
   return {
     state: d.state,
     reason: d.reason,
@@ -85,10 +95,12 @@ export function servingRefusal({ status, error, retryAfterSeconds }: Refused): D
   return new DomainError(code, error.message, { code: error.code, ...(error.fields ? { fields: error.fields } : {}), ...(retryAfterSeconds ? { retryAfterSeconds } : {}) });
 }
 
-async function askRelease(db: Db, releaseId: string, rows: Row[]) {
+async function askRelease(db: Db, deploymentId: string, releaseId: string, rows: Row[]) {
   const answer = await (await clientFor(db, releaseId)).predict({ rows }).catch((err: unknown) => {
-    throw unavailable(`The serving process did not answer: ${(err as Error).message}`);
+    const noted = noteFailure(deploymentId, releaseId, err as Error);
+    throw isDomainError(noted) ? noted : unavailable(`The serving process did not answer: ${(err as Error).message}`);
   });
+  noteAnswered(deploymentId);
   if (!answer.ok) throw servingRefusal(answer);
   return answer.value.predictions;
 }
@@ -99,12 +111,14 @@ async function askRelease(db: Db, releaseId: string, rows: Row[]) {
  * release now current (a prediction has no side effect), and answers with that release.
  */
 async function predictResident(db: Db, deploymentId: string, release: ReleaseView, rows: Row[]) {
+  const cut = linkRefusal(deploymentId);
+  if (cut) throw cut;
   try {
-    return { predictions: await askRelease(db, release.id, rows), release };
+    return { predictions: await askRelease(db, deploymentId, release.id, rows), release };
   } catch (err) {
     const now = (await current(db, deploymentId)).release;
     if (!now || now.id === release.id) throw err;
-    return { predictions: await askRelease(db, now.id, rows), release: now };
+    return { predictions: await askRelease(db, deploymentId, now.id, rows), release: now };
   }
 }
 

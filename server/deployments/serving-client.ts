@@ -19,12 +19,20 @@ import {
   type ServingHealth,
 } from "@/contracts/deployments/serving";
 
-/** Where the serving process is: its socket path here, or a way to open a stream to it. */
-export type ServingTarget = { socketPath: string } | { openStream: () => Promise<Duplex> };
+/**
+ * Where the serving process is: its socket path here, or a way to open a stream to it.
+ * `link` names the SSH computer a stream goes through: a stream that does not open within
+ * the call's timeout then means the link, not the process (LinkDown).
+ */
+export type ServingTarget = { socketPath: string } | { openStream: () => Promise<Duplex>; link?: string };
 
 /** The process could not be reached (not listening, gone, or silent past the timeout). */
 export class ServingUnreachable extends Error {
   override name = "ServingUnreachable";
+}
+/** The computer the process runs on could not be reached (a cut or silent SSH link); the process may well be alive. */
+export class LinkDown extends ServingUnreachable {
+  override name = "LinkDown";
 }
 /** It answered something that is not the serving protocol. */
 export class ServingProtocolError extends Error {
@@ -99,6 +107,7 @@ export class ServingClient {
   private send(method: string, path: string, body: unknown, opts: CallOptions = {}): Promise<http.IncomingMessage> {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body), "utf8");
     const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const target = this.target;
     return new Promise((resolve, reject) => {
       const options: http.RequestOptions = {
         method,
@@ -106,22 +115,46 @@ export class ServingClient {
         headers: { host: "serving", ...(data ? { "content-type": "application/json", "content-length": data.length } : {}) },
         signal: opts.signal,
       };
+      let req: http.ClientRequest | null = null;
+      let timedOut = false;
+      // Counts from before the stream opens: a silent SSH link must not hold the call past it.
+      const timer = setTimeout(() => {
+        timedOut = true;
+        const why = `no answer to ${method} ${path} within ${timeoutMs} ms`;
+        if (req) req.destroy(new ServingUnreachable(why));
+        else reject("link" in target && target.link ? new LinkDown(`${target.link} did not give a stream to the serving socket within ${timeoutMs} ms`) : new ServingUnreachable(why));
+      }, timeoutMs);
       const start = (stream?: Duplex) => {
+        if (opts.signal?.aborted) {
+          clearTimeout(timer);
+          stream?.destroy();
+          return reject(opts.signal.reason as Error);
+        }
         // createConnection is used only without an agent; a socket path gets a fresh one (agent: false).
-        const req = http.request(stream ? { ...options, createConnection: () => stream as never } : { ...options, agent: false, socketPath: (this.target as { socketPath: string }).socketPath });
-        const timer = setTimeout(() => req.destroy(new ServingUnreachable(`no answer to ${method} ${path} within ${timeoutMs} ms`)), timeoutMs);
-        req.on("response", (res) => {
+        const r = http.request(stream ? { ...options, createConnection: () => stream as never } : { ...options, agent: false, socketPath: (target as { socketPath: string }).socketPath });
+        req = r;
+        r.on("response", (res) => {
           res.once("close", () => clearTimeout(timer));
           resolve(res);
         });
-        req.on("error", (err) => {
+        r.on("error", (err) => {
           clearTimeout(timer);
           reject(err instanceof ServingUnreachable || (err as Error).name === "AbortError" ? err : new ServingUnreachable(`${method} ${path}: ${(err as Error).message}`));
         });
-        req.end(data);
+        r.end(data);
       };
-      if ("socketPath" in this.target) start();
-      else this.target.openStream().then(start, (err: Error) => reject(new ServingUnreachable(`could not open a stream to the serving socket: ${err.message}`)));
+      if ("socketPath" in target) return start();
+      target.openStream().then(
+        (stream) => {
+          // Opened after the timeout already answered: nobody reads it.
+          if (timedOut) stream.destroy();
+          else start(stream);
+        },
+        (err: Error) => {
+          clearTimeout(timer);
+          reject(err instanceof ServingUnreachable ? err : new ServingUnreachable(`could not open a stream to the serving socket: ${err.message}`));
+        },
+      );
     });
   }
 }

@@ -34,7 +34,8 @@ export async function loadRelease(db: Db, targetId: string, releaseId: string): 
     const spec = await serveSpecOf(db, version);
     const refusal = await residentRefusal(db, targetId, spec.kind);
     if (refusal) return { ok: false, why: refusal };
-    await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256, spec });
+    const { memoryGb } = await db.deployment.findUniqueOrThrow({ where: { id: release.deploymentId }, select: { memoryGb: true } });
+    await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256, spec, memoryGb });
   } catch (err) {
     return { ok: false, why: `its serving job could not start: ${(err as Error).message}` };
   }

@@ -21,6 +21,9 @@ const OPEN_TIMEOUT_MS = 10_000;
 /** The connection did not answer: it is dropped, and a fresh one may be tried. */
 class DeadConnection extends WorkerUnreachable {}
 
+/** The server answered but nobody listens on the socket (the process is gone or not up yet): the link itself is fine. */
+export class SocketRefused extends WorkerUnreachable {}
+
 function openOn(l: Lease, label: string, socketPath: string): Promise<Duplex> {
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -43,7 +46,7 @@ function openOn(l: Lease, label: string, socketPath: string): Promise<Duplex> {
       clearTimeout(timer);
       if (err) {
         l.release();
-        return reject(new WorkerUnreachable(`${label}: could not open a stream to ${socketPath} (${err.message})`));
+        return reject(new SocketRefused(`${label}: could not open a stream to ${socketPath} (${err.message})`));
       }
       channel.once("close", () => l.release());
       resolve(channel);

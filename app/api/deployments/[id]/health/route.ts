@@ -1,6 +1,7 @@
 /**
  * GET /api/deployments/<id>/health — `{state, reason, mode, release, uptimeSeconds}`:
  * ready / loading / stopped / …, with the release it serves. Same authorization as predict.
+ * `unreachable` (a resident deployment's SSH computer cannot be reached) answers 503.
  */
 import { getDb } from "@/server/db/client";
 import { deploymentsService } from "@/server/deployments/deployments.service";
@@ -11,7 +12,10 @@ export const dynamic = "force-dynamic";
 
 async function get(_req: Request, id: string) {
   try {
-    return Response.json(await deploymentsService(getDb()).health(id), { headers: { "cache-control": "no-store" } });
+    const health = await deploymentsService(getDb()).health(id);
+    // Unreachable: a monitor that reads only the status sees the deployment does not serve now.
+    const headers = { "cache-control": "no-store", ...(health.state === "unreachable" ? { "retry-after": "5" } : {}) };
+    return Response.json(health, { status: health.state === "unreachable" ? 503 : 200, headers });
   } catch (err) {
     return errorResponse(err, "Reading the deployment's health");
   }
