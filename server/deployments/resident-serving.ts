@@ -90,13 +90,14 @@ export async function clientFor(db: Db, releaseId: string): Promise<ServingClien
   const target = targetFor(row, db);
   // Directly on This computer, through the SSH connection's stream-local forwarding on a server.
   const socketPath = servingSocketPath(target.layout.home, job.workerJobId);
-  if (row.kind !== "ssh") return new ServingClient({ openStream: () => target.openSocket(socketPath) });
+  const link = target.socketLink;
+  if (link === null) return new ServingClient({ openStream: () => target.openSocket(socketPath) });
   // A server that answers "nobody listens there" is reachable (its process is gone); anything else is the link.
   const openStream = () =>
     target.openSocket(socketPath).catch((err: Error) => {
-      throw err instanceof SocketRefused ? err : new LinkDown(`${row.name} cannot be reached over SSH: ${err.message}`);
+      throw err instanceof SocketRefused ? err : new LinkDown(`${link} cannot be reached over SSH: ${err.message}`);
     });
-  return new ServingClient({ openStream, link: row.name });
+  return new ServingClient({ openStream, link });
 }
 
 export type LoadOutcome = { ok: true } | { ok: false; why: string };

@@ -48,6 +48,12 @@ export interface Target {
    * connection, so no TCP port is opened anywhere.
    */
   openSocket(socketPath: string): Promise<Duplex>;
+  /**
+   * The link `openSocket` goes through (the SSH computer's name), whose failure to give a
+   * stream (anything but SocketRefused: nobody listens there) says nothing about the process
+   * behind it; null where the socket is opened directly.
+   */
+  readonly socketLink: string | null;
   /** One worker request; reachability is recorded on the computer (targets.service `execOn`). */
   exec<O extends WorkerOp>(op: O, body: RequestBody<O>): Promise<ResponseOf<O>>;
   /** Makes the blob `sha256` (a file here) exist in the worker's store, resuming a cut transfer. */

@@ -26,6 +26,7 @@ export function localWorker(row: TargetRow, db: Db): Target {
     sharesStore: true,
     probedInBackground: true,
     openSocket: async (socketPath) => net.connect(socketPath),
+    socketLink: null,
     ...workerCalls(row, db),
     // The blob is already in this store (uploads are written into it).
     pushBlob: async (_localFile, _sha256, bytes) => ({ resumedFrom: bytes, sent: 0 }),

@@ -22,6 +22,7 @@ export function sshWorker(row: TargetRow, db: Db): Target {
     sharesStore: false,
     probedInBackground: false,
     openSocket: (socketPath) => openSocketOverSsh(db, row, socketPath),
+    socketLink: row.name,
     ...workerCalls(row, db),
     pushBlob: (localFile, sha256, bytes, onBytes) => pushBlobOverSsh(db, row, localFile, sha256, bytes, onBytes),
     pullFile,
