@@ -109,13 +109,25 @@ def test_more_rows_than_the_cap_are_refused_before_any_is_read(server):
     assert answer.status == 413 and answer.body["error"]["code"] == "too_large"
 
 
+def _content_length(raw: bytes) -> int:
+    head = raw.split(b"\r\n\r\n", 1)[0].decode().lower()
+    return next((int(line.split(":", 1)[1]) for line in head.split("\r\n") if line.startswith("content-length:")), 0)
+
+
 def test_a_body_over_the_byte_cap_is_refused_from_its_content_length(server):
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(30)
         sock.connect(str(server.socket))
         sock.sendall(f"POST /predict HTTP/1.1\r\nHost: s\r\nContent-Length: {LIMITS['maxRequestBytes'] + 1}\r\n\r\n"
                      .encode())
-        reply = sock.recv(65536).decode()
+        # The answer may come in more than one segment (headers, then body): read all of it.
+        raw = b""
+        while b"\r\n\r\n" not in raw or len(raw.split(b"\r\n\r\n", 1)[1]) < _content_length(raw):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            raw += chunk
+        reply = raw.decode()
     assert reply.startswith("HTTP/1.1 413"), reply[:200]
     assert json.loads(reply.split("\r\n\r\n", 1)[1])["error"]["code"] == "too_large"
 
