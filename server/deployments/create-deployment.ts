@@ -61,7 +61,7 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
   // The fine-tune's base model is an output of its import_base job, kept where it was trained.
   const targetId = await computerFor(db, input.computer, version.targetId, kind === "llm" ? "trained_here" : mode);
   if (mode === "resident") {
-    const refusal = await residentRefusal(db, targetId, kind);
+    const refusal = await residentRefusal(db, targetId);
     if (refusal) throw badInput(refusal, { code: "resident_unavailable" });
     if (kind === "llm") await serveSpecOf(db, version);
     if (input.memoryGb !== undefined) await checkMemoryBudget(db, targetId, input.memoryGb);

@@ -5,7 +5,8 @@
  * stream through the public routes with a key (the deltas add up to the result's text,
  * one terminal event); a wrong, revoked or other deployment's key is refused; a client
  * that aborts mid-stream stops the generation in the serving process; /predict answers
- * 404 naming the routes to use; only aggregates are kept.
+ * 404 naming the routes to use; only aggregates are kept; a switch under a steady stream
+ * of generate and stream requests loses none of them.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -182,5 +183,39 @@ describe("a deployment of a LoRA fine-tune", { timeout: 300_000 }, () => {
     expect(text).not.toContain("What is 2 + 3?");
     expect(text).not.toContain(key);
     expect(shown.stats[0]!.requests).toBeGreaterThanOrEqual(6);
+  });
+
+  it("switches under a steady stream of generate and stream requests and loses none of them", async () => {
+    // On "other", so the aggregates "chat" is checked for above stay its own.
+    const outcomes: string[] = [];
+    const released = new Set<number>();
+    let switching = true;
+    const once = async (i: number) => {
+      if (i % 2 === 0) {
+        const r = await call(other.urls.generate, otherKey, { prompt: "What is 2 + 3?", maxNewTokens: 4 });
+        if (r.status === 200) released.add((r.body.release as { number: number }).number);
+        return r.status === 200 ? "ok" : `generate ${r.status} ${JSON.stringify(r.body)}`;
+      }
+      const res = await post(other.urls.stream, otherKey, { prompt: "What is 2 + 3?", maxNewTokens: 4 });
+      if (res.status !== 200) return `stream ${res.status} ${await res.text()}`;
+      const events = await readEvents(res);
+      const meta = events[0];
+      if (meta?.type === "metadata") released.add(meta.release.number);
+      const last = events.at(-1);
+      return last?.type === "result" ? "ok" : `stream ended ${JSON.stringify(last)}`;
+    };
+    const load = (async () => {
+      for (let i = 0; switching; i++) outcomes.push(await once(i));
+    })();
+    const rev = (await server.client.deployments.show.query({ deploymentId: other.id })).deployment.revision;
+    const switched = await server.client.deployments.switch.mutate({ deploymentId: other.id, expectedRevision: rev, version: 1, why: "a new release under load" });
+    expect(switched.release).toMatchObject({ number: 2 });
+    await waitFor("the switch to end", async () => ((await call(other.urls.health, otherKey)).body.state === "ready" ? true : undefined), 180_000, 200);
+    for (let i = 0; i < 4; i++) outcomes.push(await once(i));
+    switching = false;
+    await load;
+    expect(outcomes.filter((o) => o !== "ok")).toEqual([]);
+    expect(outcomes.length).toBeGreaterThan(6);
+    expect([...released].sort()).toEqual([1, 2]);
   });
 });

@@ -6,7 +6,9 @@
  * its Unix socket through the SSH connection (stream-local forwarding: no TCP port). A
  * training that wants every CPU of the server is admitted while the deployment is resident
  * (serving holds its memory budget, not a CPU). Predictions go on after every SSH connection
- * was dropped; a serving process killed there is restarted by the reconcile loop. A switch under a steady stream of requests loses none; stop leaves no
+ * was dropped; a serving process killed there is restarted by the reconcile loop; with the
+ * link cut it says unreachable (503 at once) and serves again, unrestarted, once the link is
+ * back. A switch under a steady stream of requests loses none; stop leaves no
  * process of the serving group.
  */
 import { randomUUID } from "node:crypto";
@@ -32,7 +34,8 @@ let projectId = "";
 let datasetId = "";
 
 // The lab's own beforeAll builds the app and enrolls the sshd; the training has one of its own (below).
-const { server, sshd, lab } = sshLabForFile({ name: COMPUTER, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
+// Its sshd is in a network namespace of its own (root only), so the link to it can be cut.
+const { server, sshd, lab } = sshLabForFile({ name: COMPUTER, netns: `tydep${process.pid % 1000}`, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
 
 /** Version 1 of MODEL: a real quick training on the lab, registered. */
 async function trainedVersion() {
@@ -137,6 +140,27 @@ describe("a resident deployment on an SSH computer", { timeout: 300_000 }, () =>
     }, 90_000, 250);
     expect(restarted.targetId).toBe(lab.id);
     expect((await predict()).status).toBe(200);
+
+    // The link to the lab is cut: a request finds no stream, the deployment says unreachable,
+    // and its routes refuse at once (not after the SSH timeouts); once the link is back, its
+    // process answers a probe and it serves again, without a restart.
+    sshd.cutLink();
+    try {
+      const first = await predict();
+      expect(first.status, JSON.stringify(first.body)).toBe(503);
+      const t0 = Date.now();
+      const refused = await fetch(d.urls.predict, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ rows: [ROW] }) });
+      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect(await refused.json()).toMatchObject({ code: "unreachable" });
+      expect(await call(d.urls.health, key)).toMatchObject({ status: 503, body: { state: "unreachable" } });
+    } finally {
+      sshd.restoreLink();
+    }
+    await waitFor("the deployment to serve again once the link is back", async () => ((await call(d.urls.health, key)).body.state === "ready" ? true : undefined), 90_000, 500);
+    expect((await predict()).status).toBe(200);
+    expect((await servingJob()).map((j) => j.id)).toEqual([restarted.id]);
 
     // A switch under a steady stream of requests: none of them fails.
     const statuses: number[] = [];

@@ -8,7 +8,8 @@
  * rollback are new releases. A resident
  * release runs in its own serving process; a switch under a steady stream of requests loses
  * none of them; after kill -9 of it the deployment restarts it
- * (three times within ten minutes), then stays failed saying why and what to do.
+ * (three times within ten minutes), then stays failed saying why and what to do. A release
+ * over its memory budget fails saying so; a budget above the computer's memory is refused.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -222,5 +223,30 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     expect(stopped.json).toMatchObject({ state: "stopped" });
     const jobs = await server.client.jobs.list.query({ limit: 100 });
     expect(jobs.filter((j) => j.recipe === "serve-tabular").map((j) => j.state).sort()).toEqual(["cancelled", "cancelled", "failed", "failed", "failed", "failed"]);
+  });
+
+  it("holds a resident release to its memory budget: too small fails saying so, too large or on demand is refused", async () => {
+    expect((await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "resident", "--memory-gb", "4000"])).json.error?.code).toBe("memory_too_large");
+    expect((await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "on-demand", "--memory-gb", "1"])).json.error?.code).toBe("memory_on_demand");
+    const bad = await runCli(server.url, ["deploy", `${MODEL}:1`, "--memory-gb", "lots"]).done;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--memory-gb is a number of GB above 0/);
+    // A Python process with AutoGluon imported holds far more than 0.1 GB: its supervisor stops it.
+    const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "resident", "--memory-gb", "0.1", "--name", "tight-api"]);
+    expect(made.code, made.stderr).toBe(0);
+    const tight = ZMade.parse(made.json);
+    const shown = await server.client.deployments.show.query({ deploymentId: tight.id });
+    expect(shown.deployment.memory).toEqual({ gb: 0.1, isDefault: false });
+    const failed = await waitFor("the tight deployment to fail on its budget", async () => {
+      const d = (await server.client.deployments.show.query({ deploymentId: tight.id })).deployment;
+      return d.state === "failed" ? d : undefined;
+    }, 120_000, 250);
+    expect(failed.reason).toMatch(/memory budget of 0\.1 GiB exceeded/);
+    // Its automatic restart may move it on between the read and the stop: stop on the revision now current.
+    await waitFor("the tight deployment's stop to be taken", async () => {
+      const d = (await server.client.deployments.show.query({ deploymentId: tight.id })).deployment;
+      return server.client.deployments.stop.mutate({ deploymentId: tight.id, expectedRevision: d.revision }).then(() => true, (err: Error) => (/revision/.test(err.message) ? undefined : Promise.reject(err)));
+    }, 30_000, 200);
+    await waitFor("the tight deployment to stop", async () => ((await server.client.deployments.show.query({ deploymentId: tight.id })).deployment.state === "stopped" ? true : undefined), 60_000, 250);
   });
 });

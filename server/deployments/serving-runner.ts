@@ -5,25 +5,21 @@
  * job (resident-serving.ts): ready once its process answers ready, `failed` with why when
  * it does not, `stopped` only once its process group is gone.
  */
-import type { ServingKind } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import { versionView } from "@/server/registry/registry-views";
-import { targetFor } from "@/server/targets/target-for";
 import { moveDeployment } from "./deployment-store";
 import { findDeployment } from "./deployment-views";
 import { serveSpecOf } from "./release-kind";
 import { awaitReady, startServing, stopServing, type LoadOutcome } from "./resident-serving";
 
 /**
- * Where resident serving cannot run yet, in words (null: it can). A tabular release serves
- * on any computer; a fine-tuned language model only where its base model and the
- * controller share a store (This computer) in this build.
+ * Where resident serving cannot run, in words (null: it can): a computer that is gone. A
+ * tabular release serves on any computer (its export is copied there); a fine-tuned
+ * language model where it was fine-tuned, whose store holds its base model.
  */
-export async function residentRefusal(db: Db, targetId: string, kind: ServingKind = "tabular"): Promise<string | null> {
+export async function residentRefusal(db: Db, targetId: string): Promise<string | null> {
   const row = await db.target.findUnique({ where: { id: targetId } });
-  if (!row) return `There is no computer ${targetId}.`;
-  if (kind === "tabular" || targetFor(row, db).sharesStore) return null;
-  return `A fine-tuned language model is served on This computer only in this build ("${row.name}" is a server); a fine-tune trained there cannot be deployed yet.`;
+  return row ? null : `There is no computer ${targetId}.`;
 }
 
 /** Loads `releaseId` as a serving process; resolves once it answers ready or failed to. */
@@ -32,7 +28,7 @@ export async function loadRelease(db: Db, targetId: string, releaseId: string): 
   const version = versionView(await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } }));
   try {
     const spec = await serveSpecOf(db, version);
-    const refusal = await residentRefusal(db, targetId, spec.kind);
+    const refusal = await residentRefusal(db, targetId);
     if (refusal) return { ok: false, why: refusal };
     const { memoryGb } = await db.deployment.findUniqueOrThrow({ where: { id: release.deploymentId }, select: { memoryGb: true } });
     await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256, spec, memoryGb });
