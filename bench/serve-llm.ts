@@ -21,7 +21,8 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { servingSocketPath, ZDeploymentHealth, ZDeploymentStreamEvent, type DeploymentStreamEvent } from "@/contracts/deployments/serving";
+import { servingSocketPath, ZDeploymentHealth, type DeploymentStreamEvent } from "@/contracts/deployments/serving";
+import { readStreamEvents } from "@/contracts/deployments/stream-events";
 import { ServingClient } from "@/server/deployments/serving-client";
 import { allowedModelFolder, hasEnded, SMALL, uploadExamples, waitForFineTune } from "@/server/finetune/finetune-test-support";
 import { runCli } from "@/server/testing/cli-process";
@@ -52,23 +53,13 @@ async function publicStream(url: string, key: string): Promise<Run> {
   const t = process.hrtime.bigint();
   const res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ prompt: PROMPT, maxNewTokens: TOKENS }) });
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let pending = "";
-  let ttftMs: number | null = null;
-  let terminal: DeploymentStreamEvent | null = null;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    pending += value;
-    let cut: number;
-    while ((cut = pending.indexOf("\n\n")) >= 0) {
-      const block = pending.slice(0, cut);
-      pending = pending.slice(cut + 2);
-      const e = ZDeploymentStreamEvent.parse({ type: /^event: (.*)$/m.exec(block)?.[1], ...(JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "{}") as object) });
-      if (e.type === "delta" && ttftMs === null) ttftMs = since(t);
-      if (e.type === "result" || e.type === "error") terminal = e;
-    }
-  }
+  // Assigned in the callback, which TypeScript's flow analysis does not follow.
+  let ttftMs = null as number | null;
+  let terminal = null as DeploymentStreamEvent | null;
+  await readStreamEvents(res.body!, (e) => {
+    if (e.type === "delta" && ttftMs === null) ttftMs = since(t);
+    if (e.type === "result" || e.type === "error") terminal = e;
+  });
   if (terminal?.type !== "result") throw new Error(`the stream ended without a result: ${JSON.stringify(terminal)}`);
   const totalMs = since(t);
   return { ttftMs: ttftMs ?? totalMs, totalMs, tokens: terminal.generatedTokens };

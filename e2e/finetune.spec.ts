@@ -5,6 +5,7 @@
  * finishes with the loss chart and base vs adapter from the receipt. A path outside the
  * allowed folders, then a folder that is not a model (refused by the server at Start),
  * each show their error under the model field. Try it answers a prompt with both models.
+ * Registered and deployed, its deployment page's chat console streams an answer.
  * The project Overview then says it in LoRA terms. axe on each step, the results and the Overview.
  */
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from "node:fs";
@@ -140,6 +141,33 @@ test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs
   await expect(tried).toContainText("With the adapter", { timeout: RUN_TIMEOUT });
   await expect(tried).toContainText("Base model");
   await expect(tried).toContainText(/Answered in \d+\.\d s/);
+
+  // Registered and deployed (resident, where it was fine-tuned): the deployment page's chat
+  // console streams an answer through the real route with a key made there.
+  const modelName = `Math helper ${testInfo.project.name}`;
+  const register = page.getByRole("region", { name: "Register as a model version" });
+  await register.getByLabel("New model name").fill(modelName);
+  await register.getByRole("button", { name: "Register this experiment" }).click();
+  await expect(register.getByTestId("register-result")).toContainText(`Registered as version 1 of “${modelName}”`);
+  await register.getByRole("link", { name: "Open Models" }).click();
+  await page.getByRole("region", { name: modelName }).getByRole("button", { name: "Deploy version 1" }).click();
+  await page.getByRole("dialog", { name: "Deploy version 1?" }).getByRole("button", { name: "Deploy version 1" }).click();
+  await page.waitForURL(/\/ml\/deployments\/[^/]+$/);
+  await expect(page.getByTestId("deployment-state")).toHaveText("ready", { timeout: 3 * 60_000 });
+  await page.getByRole("button", { name: "Create a key" }).click();
+  await expect(page.getByTestId("curl-example")).toContainText(/curl -N -X POST '.*\/stream'/);
+  const chat = page.getByRole("form", { name: "Chat console" });
+  await chat.getByLabel("Message").fill("Tom has 3 apples and buys 2 more. How many apples does he have?");
+  await chat.getByRole("button", { name: "Send to the deployment" }).click();
+  await expect(chat.getByTestId("chat-outcome")).toContainText(/^\d+ tokens from release 1, version 1: /, { timeout: 60_000 });
+  await expect(chat.getByTestId("chat-user")).toHaveCount(1);
+  await expect(chat.getByTestId("chat-assistant")).toHaveCount(1);
+  await expectNoSeriousAxeViolations(page);
+  if (phone) await expectLaidOutAtScreenWidth(page, 390);
+  // Stopped, so its serving process does not hold memory for the specs after this one.
+  await page.getByRole("button", { name: "Stop…" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Stop it" }).click();
+  await expect(page.getByTestId("deployment-state")).toHaveText("stopped", { timeout: 60_000 });
 
   // The double click started one experiment, listed as a fine-tuning one.
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Experiments" }).click();

@@ -7,14 +7,15 @@ import { useTRPC } from "@/components/providers/trpc";
 import { QueryState } from "@/components/ui/query-state";
 import { DeploymentCard } from "./deployment-card";
 import { KeysPanel } from "./keys-panel";
-import { exampleRow } from "./route-examples";
+import { ChatConsole } from "./chat-console";
+import { curlExample, curlStreamExample, exampleRow, pythonExample, pythonStreamExample } from "./route-examples";
 import { RouteExamplesPanel } from "./route-examples-panel";
 import { TestConsole } from "./test-console";
 
 /**
  * One deployment: its card (state, release, latency, Stop / Resume), its keys, copyable
  * curl and Python examples with one row built from the served version's feature schema,
- * and the test console. The schema comes from the version's experiment (models.show gives
+ * and the test console; for a fine-tuned language model, stream examples and a chat console. The schema comes from the version's experiment (models.show gives
  * the experiment of each version).
  */
 export function DeploymentPage({ projectId, deploymentId }: { projectId: string; deploymentId: string }) {
@@ -59,7 +60,7 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
                   </a>
                   .
                 </p>
-                <RouteExamplesPanel predictPath={d.routes.predict} apiKey={key} example={exampleRow(features)} />
+                <RouteExamplesPanel build={(origin) => ({ curl: curlExample(origin, d.routes.predict, key, exampleRow(features)), python: pythonExample(origin, d.routes.predict, key, exampleRow(features)) })} />
               </Card>
               <Card title="Test console" id="deployment-console-heading">
                 <p className="text-sm text-slate-700">{key ? "Sends the key created above." : "Sends your signed-in session (or create a key above to send that)."} Nothing of the request is stored; it counts in the requests and latency above.</p>
@@ -67,7 +68,25 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
               </Card>
             </>
           )}
-          {(version && !tabular) || features?.length === 0 ? <p className="text-sm text-slate-700">Version {d.release?.version} has no feature schema: it is not a tabular model, so this page has no /predict example or form for it.</p> : null}
+          {version && !tabular && (
+            <>
+              <Card title="Call it" id="deployment-examples-heading">
+                <p className="text-sm text-slate-700">
+                  Send <code>Authorization: Bearer</code> with a key of this deployment. <code>/stream</code> sends the answer as it is generated (Server-Sent Events); <code>/generate</code> takes the same body and answers once. The routes&apos; full description is{" "}
+                  <a href="/api/openapi.json" className="text-blue-800 underline">
+                    /api/openapi.json
+                  </a>
+                  .
+                </p>
+                <RouteExamplesPanel build={(origin) => ({ curl: curlStreamExample(origin, d.routes.stream, key), python: pythonStreamExample(origin, d.routes.stream, key) })} />
+              </Card>
+              <Card title="Chat console" id="deployment-chat-heading">
+                <p className="text-sm text-slate-700">{key ? "Sends the key created above." : "Sends your signed-in session (or create a key above to send that)."} Nothing of the conversation is stored; each message counts in the requests and latency above.</p>
+                <ChatConsole streamPath={d.routes.stream} apiKey={key} />
+              </Card>
+            </>
+          )}
+          {features?.length === 0 ? <p className="text-sm text-slate-700">Version {d.release?.version} has no feature schema, so this page has no /predict example or form for it.</p> : null}
         </>
       )}
     </section>

@@ -1,7 +1,6 @@
 "use client";
 import { useState, useSyncExternalStore } from "react";
 import { Button } from "@/components/ui/button";
-import { curlExample, pythonExample, type Row } from "./route-examples";
 
 const noSubscribe = () => () => {};
 
@@ -28,14 +27,18 @@ function Example({ label, code, testId }: { label: string; code: string; testId:
   );
 }
 
-/** curl and Python examples of the predict route with this server's URL as the browser reached it. */
-export function RouteExamplesPanel({ predictPath, apiKey, example }: { predictPath: string; apiKey: string | null; example: Row }) {
+/**
+ * curl and Python examples of a route with this server's URL as the browser reached it:
+ * `build` writes them for that origin (predict with a row, or a language model's stream).
+ */
+export function RouteExamplesPanel({ build }: { build: (origin: string) => { curl: string; python: string } }) {
   // Empty while rendering on the server; the browser fills in its real origin.
   const origin = useSyncExternalStore(noSubscribe, () => window.location.origin, () => "");
+  const { curl, python } = build(origin);
   return (
     <div className="flex min-w-0 flex-col gap-3">
-      <Example label="curl" code={curlExample(origin, predictPath, apiKey, example)} testId="curl-example" />
-      <Example label="Python" code={pythonExample(origin, predictPath, apiKey, example)} testId="python-example" />
+      <Example label="curl" code={curl} testId="curl-example" />
+      <Example label="Python" code={python} testId="python-example" />
     </div>
   );
 }

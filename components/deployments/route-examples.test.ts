@@ -1,6 +1,39 @@
+import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { sseBlock } from "@/contracts/deployments/stream-events";
 import type { FeatureSchemaEntry } from "@/contracts/recipes";
-import { curlExample, exampleRow, pythonExample } from "./route-examples";
+import { curlExample, curlStreamExample, exampleRow, pythonExample, pythonStreamExample, STREAM_EXAMPLE } from "./route-examples";
+
+/** A stand-in stream route on loopback writing the real wire format; records what it was sent. */
+async function streamRoute(events: Parameters<typeof sseBlock>[0][]) {
+  const seen: { auth?: string; body?: unknown } = {};
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      Object.assign(seen, { auth: req.headers.authorization, body: JSON.parse(body) });
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (const e of events) res.write(sseBlock(e));
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => server.close() };
+}
+
+/** Runs a Python example in a child process (python3, standard library only). */
+async function runPython(code: string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const p = spawn("python3", ["-c", code]);
+    let stdout = "";
+    let stderr = "";
+    p.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    p.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    p.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 const feature = (f: Partial<FeatureSchemaEntry> & Pick<FeatureSchemaEntry, "name" | "kind">): FeatureSchemaEntry => ({ dtype: "object", nullable: false, usedByModel: true, example: null, ...f });
 
@@ -32,5 +65,35 @@ describe("the copyable route examples", () => {
     expect(code).toContain('"sex": None,');
     expect(code).toContain('"http://127.0.0.1:3000/api/deployments/d1/predict"');
     expect(code).toContain('"alive": True,');
+  });
+
+  it("the stream examples send the prompt with -N / urllib, and the Python one prints the deltas as the route sends them", async () => {
+    expect(curlStreamExample("http://h", "/api/deployments/d1/stream", "tyd_k")).toContain("curl -N -X POST 'http://h/api/deployments/d1/stream'");
+    const route = await streamRoute([
+      { type: "metadata", release: { id: "r", number: 1, version: 1 }, model: "m" },
+      { type: "delta", text: "Fünf" },
+      { type: "heartbeat" },
+      { type: "delta", text: "." },
+      { type: "result", text: "Fünf.", promptTokens: 3, generatedTokens: 2, finishReason: "stop" },
+    ]);
+    try {
+      const run = await runPython(pythonStreamExample(route.origin, "/api/deployments/d1/stream", "tyd_k"));
+      expect(run.stderr).toBe("");
+      expect(run).toMatchObject({ code: 0, stdout: "Fünf.\n" });
+      expect(route.seen).toEqual({ auth: "Bearer tyd_k", body: STREAM_EXAMPLE });
+    } finally {
+      route.close();
+    }
+  });
+
+  it("the Python stream example stops with the message of an error event", async () => {
+    const route = await streamRoute([{ type: "delta", text: "Fü" }, { type: "error", code: "release_changed", message: "send the request again" }]);
+    try {
+      const run = await runPython(pythonStreamExample(route.origin, "/s", null));
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("send the request again");
+    } finally {
+      route.close();
+    }
   });
 });

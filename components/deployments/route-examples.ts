@@ -1,7 +1,7 @@
 /**
- * The copyable examples of a deployment's predict route (curl and Python's standard
- * library), with the server's real URL, the key or where it goes, and one example row
- * built from the version's feature schema.
+ * The copyable examples of a deployment's routes (curl and Python's standard library), with
+ * the server's real URL and the key or where it goes: predict with one example row built
+ * from the version's feature schema, and a language model's stream with one prompt.
  */
 import type { FeatureSchemaEntry } from "@/contracts/recipes";
 
@@ -22,13 +22,50 @@ export function exampleRow(features: FeatureSchemaEntry[]): Row {
   );
 }
 
-export function curlExample(origin: string, predictPath: string, key: string | null, example: Row): string {
-  const body = JSON.stringify({ rows: [example] });
+function curlFor(origin: string, routePath: string, key: string | null, body: unknown, stream: boolean): string {
   return [
-    `curl -s -X POST '${origin}${predictPath}' \\`,
+    `curl ${stream ? "-N" : "-s"} -X POST '${origin}${routePath}' \\`,
     `  -H 'Authorization: Bearer ${key ?? KEY_PLACEHOLDER}' \\`,
     `  -H 'content-type: application/json' \\`,
-    `  -d '${body.replace(/'/g, "'\\''")}'`,
+    `  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`,
+  ].join("\n");
+}
+
+export function curlExample(origin: string, predictPath: string, key: string | null, example: Row): string {
+  return curlFor(origin, predictPath, key, { rows: [example] }, false);
+}
+
+/** The body of the stream examples: one user message, a short answer. */
+export const STREAM_EXAMPLE = { prompt: "What is 2 + 3?", maxNewTokens: 64 };
+
+/** curl -N prints each event as it arrives. */
+export function curlStreamExample(origin: string, streamPath: string, key: string | null): string {
+  return curlFor(origin, streamPath, key, STREAM_EXAMPLE, true);
+}
+
+/** Prints the answer's text as its deltas arrive, and stops on an error event. */
+export function pythonStreamExample(origin: string, streamPath: string, key: string | null): string {
+  return [
+    "import json",
+    "import urllib.request",
+    "",
+    "request = urllib.request.Request(",
+    `    ${JSON.stringify(origin + streamPath)},`,
+    `    data=json.dumps(${JSON.stringify(STREAM_EXAMPLE)}).encode("utf-8"),`,
+    `    headers={"Authorization": ${JSON.stringify(`Bearer ${key ?? KEY_PLACEHOLDER}`)}, "content-type": "application/json"},`,
+    '    method="POST",',
+    ")",
+    "event = None",
+    "with urllib.request.urlopen(request) as response:",
+    "    for raw in response:",
+    '        line = raw.decode("utf-8").rstrip("\\n")',
+    '        if line.startswith("event: "):',
+    "            event = line[len(\"event: \"):]",
+    '        elif line.startswith("data: ") and event == "delta":',
+    '            print(json.loads(line[len("data: "):])["text"], end="", flush=True)',
+    '        elif line.startswith("data: ") and event == "error":',
+    '            raise SystemExit(json.loads(line[len("data: "):])["message"])',
+    "print()",
   ].join("\n");
 }
 

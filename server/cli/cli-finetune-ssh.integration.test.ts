@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ZDeploymentStreamEvent } from "@/contracts/deployments/serving";
+import { readStreamEvents } from "@/contracts/deployments/stream-events";
 import { EXAMPLES, SMALL, TINY_GPT2 } from "@/server/finetune/finetune-test-support";
 import { runCli } from "@/server/testing/cli-process";
 import { REPO, waitFor } from "@/server/testing/server-harness";
@@ -74,7 +74,7 @@ describe("fine-tuning on an SSH server from the CLI", { timeout: 600_000 }, () =
     expect(answer.generatedTokens).toBeGreaterThan(0);
     const streamed = await fetch(made.urls.stream, { method: "POST", headers: auth, body: JSON.stringify({ prompt: "What is 2 + 3?", maxNewTokens: 6 }) });
     expect(streamed.status).toBe(200);
-    const events = (await streamed.text()).split("\n\n").filter(Boolean).map((b) => ZDeploymentStreamEvent.parse({ type: /^event: (.*)$/m.exec(b)?.[1], ...(JSON.parse(/^data: (.*)$/m.exec(b)?.[1] ?? "{}") as object) }));
+    const events = await readStreamEvents(streamed.body!);
     expect(events[0]?.type).toBe("metadata");
     expect(events.at(-1)?.type).toBe("result");
 

@@ -11,7 +11,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ZDeploymentHealth, ZDeploymentStreamEvent, type DeploymentStreamEvent } from "@/contracts/deployments/serving";
+import { ZDeploymentHealth, type DeploymentStreamEvent } from "@/contracts/deployments/serving";
+import { readStreamEvents } from "@/contracts/deployments/stream-events";
 import { allowedModelFolder, hasEnded, SMALL, uploadExamples, waitForFineTune } from "@/server/finetune/finetune-test-support";
 import { runCli } from "@/server/testing/cli-process";
 import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
@@ -34,26 +35,7 @@ async function call(url: string, key: string | null, body?: unknown) {
 }
 
 /** Reads SSE blocks as they arrive; `until` may stop reading early (the caller then aborts). */
-async function readEvents(res: Response, until: (e: DeploymentStreamEvent) => boolean = () => false): Promise<DeploymentStreamEvent[]> {
-  const events: DeploymentStreamEvent[] = [];
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let pending = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return events;
-    pending += value;
-    let cut: number;
-    while ((cut = pending.indexOf("\n\n")) >= 0) {
-      const block = pending.slice(0, cut);
-      pending = pending.slice(cut + 2);
-      const type = /^event: (.*)$/m.exec(block)?.[1];
-      const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "{}") as object;
-      const e = ZDeploymentStreamEvent.parse({ type, ...data });
-      events.push(e);
-      if (until(e)) return events;
-    }
-  }
-}
+const readEvents = (res: Response, until?: (e: DeploymentStreamEvent) => boolean) => readStreamEvents(res.body!, until);
 
 describe("a deployment of a LoRA fine-tune", { timeout: 300_000 }, () => {
   const { home, server } = realRecipesServerForBlock();

@@ -10,6 +10,8 @@
  * none of them; after kill -9 of it the deployment restarts it
  * (three times within ten minutes), then stays failed saying why and what to do. A release
  * over its memory budget fails saying so; a budget above the computer's memory is refused.
+ * kill -9 of the server leaves a resident release loaded: the restarted server answers from
+ * the same serving process.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -248,5 +250,27 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
       return server.client.deployments.stop.mutate({ deploymentId: tight.id, expectedRevision: d.revision }).then(() => true, (err: Error) => (/revision/.test(err.message) ? undefined : Promise.reject(err)));
     }, 30_000, 200);
     await waitFor("the tight deployment to stop", async () => ((await server.client.deployments.show.query({ deploymentId: tight.id })).deployment.state === "stopped" ? true : undefined), 60_000, 250);
+  });
+
+  it("keeps a resident release loaded across kill -9 of the server: the restarted server answers from the same process", async () => {
+    const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "resident", "--name", "survivor-api"]);
+    expect(made.code, made.stderr).toBe(0);
+    const d = ZMade.parse(made.json);
+    const key = (await cliJson(server.url, ["deployments", "keys", "create", "survivor-api"])).json.key as string;
+    await waitFor("the resident release to load", async () => ((await call(d.urls.health, key)).body.state === "ready" ? true : undefined), 240_000, 500);
+    const servingJobs = async () => (await server.client.jobs.list.query({ limit: 200 })).filter((j) => j.recipe === "serve-tabular" && j.state === "running");
+    const [before] = await servingJobs();
+    const pid = (JSON.parse(readFileSync(path.join(home.workerHome, "receipts", `${before!.workerJobId}.json`), "utf8")) as { recipeProcess: { pid: number } }).recipeProcess.pid;
+
+    await server.kill9();
+    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") }, port: Number(new URL(server.url).port) });
+    const t0 = Date.now();
+    const answer = await call(d.urls.predict, key, { rows: [GENTOO] });
+    console.log(`first prediction after the restart: ${Date.now() - t0} ms`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(ZDeploymentPredictResponse.parse(answer.body).predictions[0]!.prediction).toBe("Gentoo");
+    expect((await servingJobs()).map((j) => j.id)).toEqual([before!.id]);
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    expect(await cliJson(server.url, ["deployments", "stop", "survivor-api"])).toMatchObject({ json: { state: "stopped" } });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isDomainError } from "@/server/errors";
 import { checkGenerate, fieldPath } from "./generate-request";
-import { sseBlock } from "./serve-generate";
+import { sseBlock } from "@/contracts/deployments/stream-events";
 
 const refusal = (body: unknown, maxNewTokens = 64) => {
   try {

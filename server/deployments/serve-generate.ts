@@ -13,6 +13,7 @@
  * a stream already sending is not retried: it ends with an `error` event (`release_changed`).
  */
 import type { DeploymentGenerateRequest, DeploymentGenerateResponse, DeploymentStreamEvent } from "@/contracts/deployments/serving";
+import { sseBlock } from "@/contracts/deployments/stream-events";
 import type { Db } from "@/server/db/client";
 import { isDomainError, unavailable } from "@/server/errors";
 import { recordRequest } from "./deployment-stats";
@@ -95,12 +96,6 @@ export async function generate(db: Db, id: string, body: unknown, signal?: Abort
     await r.record(release, Date.now() - started, signal?.aborted ? "cancelled" : isDomainError(err) ? err.reason : "internal");
     throw err;
   }
-}
-
-/** `event: <type>` and `data: <json of the rest>`, as the serving process writes them. */
-export function sseBlock(e: DeploymentStreamEvent): string {
-  const { type, ...rest } = e;
-  return `event: ${type}\ndata: ${JSON.stringify(rest)}\n\n`;
 }
 
 /** How one upstream stream went: refused or failed before its first event, or started. */
