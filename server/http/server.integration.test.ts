@@ -7,7 +7,7 @@ import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, startExpectingRefusal, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
+import { cli, cliAsync, startExpectingRefusal, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
 
 const trpcCreate = (url: string, name: string, headers: Record<string, string> = {}) =>
   fetch(`${url}/api/trpc/projects.create`, {
@@ -170,16 +170,17 @@ describe("a server with an owner password", () => {
   });
 
   it("accepts API tokens from the CLI and refuses them once revoked", async () => {
-    const created = cli(["token", "create", "scraper"], { TRAINYARD_HOME: server.home });
+    // cliAsync: a blocking CLI call would leave the next request on a kept-alive socket the server closed meanwhile.
+    const created = await cliAsync(["token", "create", "scraper"], { TRAINYARD_HOME: server.home });
     expect(created.status, created.stderr).toBe(0);
     const token = created.stdout.trim();
     expect(token).toMatch(/^tyt_/);
     expect((await trpcList(server.url, { authorization: `Bearer ${token}` })).status).toBe(200);
-    const listed = cli(["token", "list"], { TRAINYARD_HOME: server.home });
+    const listed = await cliAsync(["token", "list"], { TRAINYARD_HOME: server.home });
     expect(listed.stdout).toMatch(/scraper/);
     expect(listed.stdout).not.toContain(token);
     const id = listed.stdout.trim().split(/\s+/)[0]!;
-    expect(cli(["token", "revoke", id], { TRAINYARD_HOME: server.home }).status).toBe(0);
+    expect((await cliAsync(["token", "revoke", id], { TRAINYARD_HOME: server.home })).status).toBe(0);
     expect((await trpcList(server.url, { authorization: `Bearer ${token}` })).status).toBe(401);
   });
 

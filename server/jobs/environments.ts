@@ -25,7 +25,29 @@ export interface PrepareResult {
   job: JobView | null;
 }
 
-export async function prepareEnvironment(targetId: string, recipeName: string, db: Db = getDb()): Promise<PrepareResult> {
+/**
+ * Prepares being asked now, by computer and recipe, on globalThis (route handlers and the
+ * reconcile loop each have their own copy of this module): a second ask while the first
+ * is finding or admitting its job gets the same answer, so two asks at once (the chain and
+ * a person, say) never admit two prepare jobs for one environment.
+ */
+const IN_FLIGHT = Symbol.for("trainyard.preparesInFlight");
+
+function inFlight(): Map<string, Promise<PrepareResult>> {
+  const g = globalThis as { [IN_FLIGHT]?: Map<string, Promise<PrepareResult>> };
+  return (g[IN_FLIGHT] ??= new Map());
+}
+
+export function prepareEnvironment(targetId: string, recipeName: string, db: Db = getDb()): Promise<PrepareResult> {
+  const key = `${targetId}\u0000${recipeName}`;
+  const asked = inFlight().get(key);
+  if (asked) return asked;
+  const answer = prepareOnce(targetId, recipeName, db).finally(() => inFlight().delete(key));
+  inFlight().set(key, answer);
+  return answer;
+}
+
+async function prepareOnce(targetId: string, recipeName: string, db: Db): Promise<PrepareResult> {
   const targets = targetsService(db);
   const { target, probe } = await targets.freshProbe(targetId, 0);
   const outdated = outdatedWorkerMessage(target.name, probe.workerProtocol);

@@ -134,7 +134,8 @@ export async function startTestServer(opts: StartOptions): Promise<TestServer> {
   child.stdout!.on("data", (b: Buffer) => (out += b.toString()));
   child.stderr!.on("data", (b: Buffer) => (out += b.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 120 s:\n${out}`)), 120_000);
+    // Not left running when it does not start: a build in progress would hold the CPUs for the tests after this one.
+    const timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`server did not start within 120 s:\n${out}`))), 120_000);
     const onData = () => {
       if (out.includes("Trainyard is running at")) {
         clearTimeout(timer);

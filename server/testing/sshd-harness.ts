@@ -54,6 +54,16 @@ export function canUseNetns(): boolean {
   return spawnSync("ip", ["netns", "list"]).status === 0;
 }
 
+/** The first 10.213.<n>.0/30 from `start` that no interface of this machine has an address in. */
+function freeSubnet(start: number): number {
+  const used = execFileSync("ip", ["-o", "-4", "addr", "show"], { encoding: "utf8" });
+  for (let i = 0; i < 250; i++) {
+    const n = 1 + ((start + i) % 250);
+    if (!used.includes(` 10.213.${n}.`)) return n;
+  }
+  throw new Error("every 10.213.<n>.0/30 test subnet is in use: remove the leftover test namespaces (ip netns list)");
+}
+
 export async function startSshd(opts: { netns?: string } = {}): Promise<TestSshd> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "trainyard-sshd-"));
   const hostPub = keygen(path.join(dir, "host_key"));
@@ -64,8 +74,9 @@ export async function startSshd(opts: { netns?: string } = {}): Promise<TestSshd
   const ns = opts.netns;
   const vethHost = ns ? `ty${ns.slice(-8)}h` : "";
   if (ns) {
-    // 10.213.<n>.0/30: host side .1, namespace side .2; a per-test subnet keeps parallel runs apart.
-    const n = 1 + (Number.parseInt(ns.replace(/\D/g, "").slice(-3) || "1", 10) % 250);
+    // 10.213.<n>.0/30: host side .1, namespace side .2; a subnet no other namespace here uses
+    // keeps test files that run side by side apart (scripts/run-integration.sh).
+    const n = freeSubnet(Number.parseInt(ns.replace(/\D/g, "").slice(-3) || "1", 10));
     spawnSync("ip", ["netns", "del", ns]);
     spawnSync("ip", ["link", "del", vethHost]);
     ip("netns", "add", ns);

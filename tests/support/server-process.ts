@@ -91,7 +91,11 @@ export async function startServer(opts: { home?: string; port?: number; env?: Re
     const early = await Promise.race([exited, new Promise<"wait">((r) => setTimeout(() => r("wait"), 150))]);
     if (early !== "wait") throw new Error(`server exited with ${early} before it was ready:\n${out}`);
     if (/is running at/.test(out)) break;
-    if (Date.now() > deadline) throw new Error(`server did not start in time:\n${out}`);
+    if (Date.now() > deadline) {
+      // Not left running (a build in progress would hold the CPUs for the tests after this one).
+      child.kill("SIGKILL");
+      throw new Error(`server did not start in time:\n${out}`);
+    }
   }
   return {
     url,
