@@ -15,8 +15,9 @@ import { TestConsole } from "./test-console";
 /**
  * One deployment: its card (state, release, latency, Stop / Resume), its keys, copyable
  * curl and Python examples with one row built from the served version's feature schema,
- * and the test console; for a fine-tuned language model, stream examples and a chat console. The schema comes from the version's experiment (models.show gives
- * the experiment of each version).
+ * and the test console; for a fine-tuned language model, stream examples and a chat
+ * console. The schema comes from the version's experiment (models.show gives the
+ * experiment of each version).
  */
 export function DeploymentPage({ projectId, deploymentId }: { projectId: string; deploymentId: string }) {
   const trpc = useTRPC();

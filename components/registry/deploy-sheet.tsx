@@ -15,7 +15,6 @@ type Control = "what" | "mode" | "computer" | "name" | "memory" | "submit";
 const CONTROL_OF: Record<string, Control> = {
   export_missing: "what",
   alias_unset: "what",
-  resident_unavailable: "mode",
   resident_only: "mode",
   unknown_computer: "computer",
   wrong_computer: "computer",

@@ -12,7 +12,6 @@ import { findModel } from "@/server/registry/registry-views";
 import { ZCreateDeploymentInput, type DeploymentMode, type TCreateDeploymentInput } from "./deployments.schema";
 import { versionByAlias, versionByNumber } from "./pick-release";
 import { ON_DEMAND_LLM_REFUSAL, serveSpecOf, servingKindOf } from "./release-kind";
-import { residentRefusal } from "./serving-runner";
 import { PROBE_MAX_AGE_MS } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
 
@@ -61,8 +60,6 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
   // The fine-tune's base model is an output of its import_base job, kept where it was trained.
   const targetId = await computerFor(db, input.computer, version.targetId, kind === "llm" ? "trained_here" : mode);
   if (mode === "resident") {
-    const refusal = await residentRefusal(db, targetId);
-    if (refusal) throw badInput(refusal, { code: "resident_unavailable" });
     if (kind === "llm") await serveSpecOf(db, version);
     if (input.memoryGb !== undefined) await checkMemoryBudget(db, targetId, input.memoryGb);
   } else if (input.memoryGb !== undefined) {

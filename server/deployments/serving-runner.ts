@@ -12,24 +12,12 @@ import { findDeployment } from "./deployment-views";
 import { serveSpecOf } from "./release-kind";
 import { awaitReady, startServing, stopServing, type LoadOutcome } from "./resident-serving";
 
-/**
- * Where resident serving cannot run, in words (null: it can): a computer that is gone. A
- * tabular release serves on any computer (its export is copied there); a fine-tuned
- * language model where it was fine-tuned, whose store holds its base model.
- */
-export async function residentRefusal(db: Db, targetId: string): Promise<string | null> {
-  const row = await db.target.findUnique({ where: { id: targetId } });
-  return row ? null : `There is no computer ${targetId}.`;
-}
-
 /** Loads `releaseId` as a serving process; resolves once it answers ready or failed to. */
 export async function loadRelease(db: Db, targetId: string, releaseId: string): Promise<LoadOutcome> {
   const release = await db.deploymentRelease.findUniqueOrThrow({ where: { id: releaseId } });
   const version = versionView(await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } }));
   try {
     const spec = await serveSpecOf(db, version);
-    const refusal = await residentRefusal(db, targetId);
-    if (refusal) return { ok: false, why: refusal };
     const { memoryGb } = await db.deployment.findUniqueOrThrow({ where: { id: release.deploymentId }, select: { memoryGb: true } });
     await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256, spec, memoryGb });
   } catch (err) {

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { renameSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { WORKER_PROTOCOL } from "@/contracts/worker";
+import type { JobReason } from "@/contracts/worker/states";
 import type { Db } from "@/server/db/client";
 import { badInput, unavailable } from "@/server/errors";
 import { ensureBlobOn } from "@/server/datasets";
@@ -64,7 +65,7 @@ export interface PredictOutcome {
  * Reasons the supervisor stopped a job for: its detail says why ("memory budget of 2 GiB
  * exceeded: …"), while the recipe's report then only says it got SIGTERM.
  */
-const SUPERVISOR_STOPS: ReadonlySet<string> = new Set(["out_of_memory", "deadline", "disk_full"]);
+const SUPERVISOR_STOPS: ReadonlySet<string> = new Set<JobReason>(["out_of_memory", "deadline", "disk_full"]);
 
 /** The recipe's own words for a failed job (report.error.message), else the job's detail; the supervisor's when it stopped the job. */
 export function jobFailureText(job: Pick<JobDetailView, "state" | "reason" | "detail" | "report">): string {
