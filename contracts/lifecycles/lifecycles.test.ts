@@ -35,11 +35,13 @@ describe("every lifecycle table", () => {
     for (const from of w.states) for (const to of w.transitions[from]) expect(c.canMove(from, to), `${from} → ${to}`).toBe(true);
   });
 
-  it("the deployment lifecycle is the one issue 16 names: loading → ready → switching → stopping → stopped, plus failed", () => {
+  it("the deployment lifecycle is the one issue 16 names: loading → ready → switching → stopping → stopped, plus failed and idle", () => {
     const d = lifecycles.deploymentLifecycle;
-    expect(d.states).toEqual(["loading", "ready", "switching", "stopping", "stopped", "failed"]);
-    const path = ["loading", "ready", "switching", "ready", "stopping", "stopped", "loading"];
+    expect(d.states).toEqual(["loading", "ready", "switching", "idle", "stopping", "stopped", "failed"]);
+    const path = ["loading", "ready", "switching", "ready", "idle", "loading", "ready", "idle", "switching", "idle", "stopping", "stopped", "loading"];
     for (const [from, to] of path.slice(1).map((to, i) => [path[i]!, to] as const)) expect(d.canMove(from, to), `${from} → ${to}`).toBe(true);
     expect(d.canMove("stopped", "ready")).toBe(false);
+    // An idle deployment has no process to answer with: it loads (loading) before it is ready.
+    expect(d.canMove("idle", "ready")).toBe(false);
   });
 });

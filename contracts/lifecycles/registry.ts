@@ -10,7 +10,10 @@
  * A deployment loads a release, serves it (`ready`), loads a candidate beside it while
  * `switching` (a failed candidate never becomes current: back to `ready` on the old release,
  * or `failed` when the old one cannot be reloaded), and is `stopped` only once its serving
- * process group is gone. Stop, resume and retry are actions, so nothing is terminal.
+ * process group is gone. A resident deployment with an idle time unloads its process after
+ * that long without a request (`idle`) and loads again on the next one. When its computer
+ * has no room for two releases, a switch unloads the old one first (a short downtime) and
+ * loads it again if the candidate fails. Stop, resume and retry are actions, so nothing is terminal.
  */
 import { defineLifecycle } from "./define";
 
@@ -29,13 +32,17 @@ export const modelVersionLifecycle = defineLifecycle({
 
 export const deploymentLifecycle = defineLifecycle({
   name: "deployment",
-  states: ["loading", "ready", "switching", "stopping", "stopped", "failed"],
+  states: ["loading", "ready", "switching", "idle", "stopping", "stopped", "failed"],
   initial: ["loading"],
   terminal: [],
   transitions: {
     loading: ["ready", "stopping", "failed"],
-    ready: ["switching", "stopping", "failed"],
-    switching: ["ready", "stopping", "failed"],
+    ready: ["switching", "idle", "stopping", "failed"],
+    // → loading: a switch without room for both, cut by a restart after its old release was unloaded.
+    // → idle: a switch asked while idle whose candidate did not load (the current release stays, unloaded).
+    switching: ["ready", "idle", "loading", "stopping", "failed"],
+    // Its serving process unloaded after its idle time: a request (or Resume) loads it again.
+    idle: ["loading", "switching", "stopping"],
     stopping: ["stopped", "failed"],
     stopped: ["loading"],
     failed: ["loading", "stopping"],

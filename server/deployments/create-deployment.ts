@@ -64,13 +64,15 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
     if (input.memoryGb !== undefined) await checkMemoryBudget(db, targetId, input.memoryGb);
   } else if (input.memoryGb !== undefined) {
     throw badInput("A memory budget is for a resident deployment's serving process; an on-demand request runs a short predict job with its own. Deploy with --mode resident, or leave the budget out.", { code: "memory_on_demand" });
+  } else if (input.idleUnloadMinutes !== undefined) {
+    throw badInput("An idle time unloads a resident deployment's serving process; an on-demand deployment holds nothing between requests. Deploy with --mode resident, or leave it out.", { code: "idle_on_demand" });
   }
   const name = input.name ?? `${model.name}${alias ? `-${alias}` : `-v${version.number}`}`;
   const taken = await db.deployment.findUnique({ where: { projectId_nameKey: { projectId: model.projectId, nameKey: nameKey(name) } } });
   if (taken) throw conflict(`A deployment named "${taken.name}" already exists in this project; choose another name (--name).`, { code: "name_taken" });
   return db.$transaction(async (tx) => {
     const d = await tx.deployment.create({
-      data: { projectId: model.projectId, name, nameKey: nameKey(name), mode, targetId, modelId: model.id, followsAlias: alias, state: "loading", memoryGb: input.memoryGb ?? null },
+      data: { projectId: model.projectId, name, nameKey: nameKey(name), mode, targetId, modelId: model.id, followsAlias: alias, state: "loading", memoryGb: input.memoryGb ?? null, idleUnloadMinutes: input.idleUnloadMinutes ?? null },
     });
     const why = alias ? `deployed following alias "${alias}" (version ${version.number})` : `deployed version ${version.number}`;
     const release = await tx.deploymentRelease.create({

@@ -9,12 +9,13 @@ import type { Tx } from "@/server/lifecycle/transition";
 import type { Actor } from "@/server/registry/registry.schema";
 import { versionView } from "@/server/registry/registry-views";
 import { evidenceFromColumns, KIND_WORDS } from "@/server/registry/version-evidence";
-import { moveDeployment, moveDeploymentIn } from "./deployment-store";
+import { moveDeploymentIn } from "./deployment-store";
 import { deploymentView, findDeployment } from "./deployment-views";
 import { ZRollbackInput, ZStopResumeInput, ZSwitchInput, type ReleaseKind, type TRollbackInput, type TStopResumeInput, type TSwitchInput } from "./deployments.schema";
 import { servableVersion, versionByNumber } from "./pick-release";
-import { drainServing, stopServing } from "./resident-serving";
-import { bringDown, inFlight, loadRelease } from "./serving-runner";
+import { bringDown } from "./serving-runner";
+import { carryOutSwitch, planSwitch } from "./switch-carry";
+import { DOWNTIME_SWITCH } from "./switch-room";
 
 async function atRevision(tx: Tx, id: string, expected: number) {
   const d = await findDeployment(tx, id);
@@ -40,38 +41,26 @@ async function sameKind(tx: Tx, currentReleaseId: string | null, versionId: stri
 }
 
 /**
- * Appends the release and makes it current, through `switching`. Resident: the candidate
- * is loaded beside the old release and must answer ready before it becomes current (then
- * the old process is stopped); a candidate that fails leaves the old release serving.
+ * Appends the release and makes it current, through `switching` (switch-carry.ts says
+ * how: beside the current release when the computer has room for both, after unloading it
+ * when not); a candidate that fails to load never becomes current.
  */
 export async function release(db: Db, id: string, expected: number, versionId: string, kind: ReleaseKind, why: string, actor: Actor): Promise<void> {
+  // Decided before the transaction (it may probe the computer); the revision check makes it the plan of the state the caller saw.
+  const plan = await planSwitch(db, await findDeployment(db, id));
   const { d, r } = await db.$transaction(async (tx) => {
     const d = await atRevision(tx, id, expected);
-    if (d.state !== "ready") throw conflict(`The deployment is ${d.state}; it can switch only while ready (resume it first).`, { code: "not_ready" });
+    if (d.state !== "ready" && d.state !== "idle") throw conflict(`The deployment is ${d.state}; it can switch only while ready or idle (resume it first).`, { code: "not_ready" });
     await sameKind(tx, d.currentReleaseId, versionId);
     const last = await tx.deploymentRelease.findFirst({ where: { deploymentId: id }, orderBy: { number: "desc" } });
     const r = await tx.deploymentRelease.create({
       data: { deploymentId: id, number: (last?.number ?? 0) + 1, versionId, kind, why, actor: JSON.stringify(actor) },
     });
-    await moveDeploymentIn(tx, id, "switching", `switching to release ${r.number}`);
+    await moveDeploymentIn(tx, id, "switching", plan === "downtime" ? `${DOWNTIME_SWITCH} to release ${r.number}: the computer has no room for both, so the current release is unloaded first` : `switching to release ${r.number}`);
     if (kind !== "alias") await tx.deployment.update({ where: { id }, data: { followsAlias: null } });
     return { d, r };
   });
-  // On demand the next request's job reads the new version: nothing to load first.
-  const busy = inFlight();
-  busy.add(id);
-  const loaded = await (d.mode === "on_demand" ? Promise.resolve({ ok: true } as const) : loadRelease(db, d.targetId, r.id)).finally(() => busy.delete(id));
-  if (!loaded.ok) {
-    await stopServing(db, r.id);
-    await moveDeployment(db, id, "ready", `Release ${r.number} did not load (${loaded.why}); the previous release still serves.`);
-    return;
-  }
-  await moveDeployment(db, id, "ready", `serving release ${r.number}`, { currentReleaseId: r.id });
-  if (d.mode === "resident" && d.currentReleaseId) {
-    // New requests go to the candidate now; the old process finishes what it holds (a stream mid-way) first.
-    await drainServing(db, d.currentReleaseId);
-    await stopServing(db, d.currentReleaseId);
-  }
+  await carryOutSwitch(db, d, r, plan);
 }
 
 export async function switchTo(db: Db, raw: TSwitchInput, actor: Actor): Promise<void> {

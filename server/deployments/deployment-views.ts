@@ -4,7 +4,8 @@ import type { Db } from "@/server/db/client";
 import { notFound } from "@/server/errors";
 import type { Tx } from "@/server/lifecycle/transition";
 import { ZActor } from "@/server/registry/registry.schema";
-import { kindOfVersionRow } from "./release-kind";
+import { deploymentKind } from "./release-kind";
+import { storedCapacityGb, switchRoom } from "./switch-room";
 import { linkNote } from "./serving-link";
 import { DEFAULT_MEMORY_GB, isDeploymentState, RELEASE_KINDS, ZDeploymentMode, type DeploymentView, type ReleaseKind, type ReleaseView } from "./deployments.schema";
 
@@ -24,13 +25,6 @@ export const deploymentRoutes = (id: string) => ({
 export function servedRoutes(id: string, kind: ServingKind): Partial<ReturnType<typeof deploymentRoutes>> {
   const r = deploymentRoutes(id);
   return kind === "llm" ? { generate: r.generate, stream: r.stream, health: r.health } : { predict: r.predict, health: r.health };
-}
-
-/** The kind of model a deployment serves (the same for every release: deployment-actions sameKind). */
-export async function deploymentKind(db: Client, row: Pick<DeploymentRow, "currentReleaseId">): Promise<ServingKind> {
-  const release = row.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: row.currentReleaseId }, select: { versionId: true } }) : null;
-  const version = release ? await db.modelVersion.findUnique({ where: { id: release.versionId }, select: { receipt: true, baselineReceipt: true } }) : null;
-  return version ? kindOfVersionRow(version) : "tabular";
 }
 
 export async function findDeployment(db: Client, id: string): Promise<DeploymentRow> {
@@ -54,11 +48,12 @@ export async function releaseView(db: Client, row: ReleaseRow): Promise<ReleaseV
 }
 
 export async function deploymentView(db: Client, row: DeploymentRow): Promise<DeploymentView> {
-  const [target, model, release, kind] = await Promise.all([
+  const [target, model, release, kind, room] = await Promise.all([
     db.target.findUnique({ where: { id: row.targetId }, select: { id: true, name: true } }),
     db.registeredModel.findUnique({ where: { id: row.modelId }, select: { id: true, name: true } }),
     row.currentReleaseId ? db.deploymentRelease.findUnique({ where: { id: row.currentReleaseId } }) : null,
     deploymentKind(db, row),
+    storedCapacityGb(db, row.targetId).then((gb) => switchRoom(db, row, gb)),
   ]);
   if (!isDeploymentState(row.state)) throw new Error(`deployment ${row.id} has an unknown state "${row.state}"`);
   return {
@@ -76,6 +71,8 @@ export async function deploymentView(db: Client, row: DeploymentRow): Promise<De
     release: release ? await releaseView(db, release) : null,
     unreachable: unreachableOf(row),
     memory: row.mode === "resident" ? { gb: row.memoryGb ?? DEFAULT_MEMORY_GB[kind], isDefault: row.memoryGb === null } : null,
+    idleUnloadMinutes: row.mode === "resident" ? row.idleUnloadMinutes : null,
+    switchRoom: room,
     routes: deploymentRoutes(row.id),
     createdAt: row.createdAt,
   };

@@ -1,7 +1,8 @@
 /**
  * One pass of the controller's reconcile loop over deployments: a resident release whose
  * serving job ended by itself (crash, kill -9, memory budget) makes the deployment
- * `failed` with why, and is restarted within the bounds of restart-policy.ts; a deployment that follows an alias switches, through the same
+ * `failed` with why, and is restarted within the bounds of restart-policy.ts; one that
+ * unloaded after its idle time becomes `idle`; a deployment that follows an alias switches, through the same
  * guarded release, when the alias now points at another version.
  */
 import type { Db } from "@/server/db/client";
@@ -17,8 +18,12 @@ import { aliasTarget } from "@/server/registry/promote";
 import { lifecycleEvents } from "@/server/lifecycle/events";
 import { probeLinks } from "./serving-link";
 import { onServingEnded, pendingRestart, RESTART_PENDING } from "./restart-policy";
+import { DOWNTIME_SWITCH } from "./switch-room";
 
 const OWNER = { kind: "policy" as const, name: "follows alias" };
+
+const idleReason = (minutes: number | null) =>
+  `Unloaded after ${minutes === null ? "its idle time" : minutes < 1 ? `${Math.round(minutes * 60)} s` : `${minutes} min`} without a request; the next request loads it again (and waits for it).`;
 
 async function noticeEndedServing(db: Db, log: (line: string) => void): Promise<void> {
   const serving = await db.deployment.findMany({ where: { mode: "resident", state: "ready" } });
@@ -26,6 +31,11 @@ async function noticeEndedServing(db: Db, log: (line: string) => void): Promise<
     if (!d.currentReleaseId) continue;
     const job = await servingJobOf(db, d.currentReleaseId);
     if (!job || !isTerminal(job.state)) continue;
+    // A serving job succeeds only by unloading after its idle time (contracts/deployments/serving.ts).
+    if (job.state === "succeeded") {
+      await moveDeployment(db, d.id, "idle", idleReason(d.idleUnloadMinutes)).catch(() => null);
+      continue;
+    }
     const why = jobFailureText(await jobsService(db).get(job.id));
     const events = await lifecycleEvents(db).of("deployment", d.id);
     const decision = onServingEnded(events, { why, at: new Date(), cancelled: job.state === "cancelled" });
@@ -47,7 +57,7 @@ async function restartDue(db: Db, log: (line: string) => void): Promise<void> {
 }
 
 async function followAliases(db: Db, log: (line: string) => void): Promise<void> {
-  const following = await db.deployment.findMany({ where: { state: "ready", followsAlias: { not: null } } });
+  const following = await db.deployment.findMany({ where: { state: { in: ["ready", "idle"] }, followsAlias: { not: null } } });
   for (const d of following) {
     const target = await aliasTarget(db, d.modelId, d.followsAlias!);
     const current = d.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: d.currentReleaseId } }) : null;
@@ -65,7 +75,8 @@ const ORPHAN_AFTER_MS = 10_000;
 /**
  * A load or switch that no process is carrying on (the server restarted in the middle):
  * a `loading` deployment is brought up again (its serving job, found by release, may still
- * be running); a `switching` one goes back to its current release, which never stopped.
+ * be running); a `switching` one goes back to its current release, which never stopped,
+ * unless the switch had unloaded it first (no room for both): then it loads again.
  */
 async function resumeOrphans(db: Db, log: (line: string) => void): Promise<void> {
   const before = new Date(Date.now() - ORPHAN_AFTER_MS);
@@ -73,7 +84,10 @@ async function resumeOrphans(db: Db, log: (line: string) => void): Promise<void>
   for (const d of orphans) {
     if (inFlight().has(d.id)) continue;
     if (d.state === "loading") await startUp(db, d.id, log);
-    else await moveDeployment(db, d.id, "ready", "The switch was interrupted (the server restarted); the current release still serves.").catch(() => null);
+    else if ((d.reason ?? "").startsWith(DOWNTIME_SWITCH)) {
+      const moved = await moveDeployment(db, d.id, "loading", "The switch was interrupted (the server restarted) after the current release was unloaded; it loads again.").catch(() => null);
+      if (moved) await startUp(db, d.id, log);
+    } else await moveDeployment(db, d.id, "ready", "The switch was interrupted (the server restarted); the current release still serves.").catch(() => null);
   }
 }
 

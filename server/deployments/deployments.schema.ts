@@ -14,6 +14,9 @@ export const MIN_MEMORY_GB = 0.1;
 /** The serving process group's memory budget by kind when the deployment names none: an LLM holds its base model and torch besides the adapter. */
 export const DEFAULT_MEMORY_GB = { tabular: 2, llm: 4 } as const satisfies Record<ServingKind, number>;
 const reason = z.string().trim().min(1).max(500);
+/** Idle unload bounds in minutes: 6 seconds (the serving process checks twice a second) to 30 days (its lifetime). */
+export const MIN_IDLE_MINUTES = 0.1;
+export const MAX_IDLE_MINUTES = 30 * 24 * 60;
 
 export { DEPLOYMENT_MODES, ZDeploymentMode, type DeploymentMode } from "@/contracts/deployments/serving";
 
@@ -44,6 +47,12 @@ export const ZCreateDeploymentInput = z.strictObject({
    * the kind's default (DEFAULT_MEMORY_GB). At most what the computer has (checked on deploy).
    */
   memoryGb: z.number().min(MIN_MEMORY_GB, `A serving process needs at least ${MIN_MEMORY_GB} GB.`).max(4096).optional(),
+  /**
+   * Resident only: after this many minutes without a request its serving process unloads
+   * (state `idle`, its memory given back) and the next request loads it again, waiting
+   * for the load. Absent: it stays loaded until stopped.
+   */
+  idleUnloadMinutes: z.number().min(MIN_IDLE_MINUTES, `An idle time is at least ${MIN_IDLE_MINUTES * 60} seconds.`).max(MAX_IDLE_MINUTES).optional(),
 });
 export type TCreateDeploymentInput = z.input<typeof ZCreateDeploymentInput>;
 
@@ -95,9 +104,24 @@ export interface DeploymentView {
   unreachable: { since: Date; reason: string } | null;
   /** Resident: its serving process's memory budget in GB, and whether that is the kind's default; null on demand. */
   memory: { gb: number; isDefault: boolean } | null;
+  /** Resident: minutes without a request before its process unloads (state idle); null: never (and on demand). */
+  idleUnloadMinutes: number | null;
+  /**
+   * Resident: whether a switch loads the candidate beside the current release (`overlap`,
+   * no failed request) or, on a computer without room for both budgets, unloads the
+   * current one first (`downtime`: its routes answer 503 while the candidate loads, and
+   * the old release is loaded again if the candidate fails); `detail` says the memory
+   * behind it. Null on demand (nothing to load).
+   */
+  switchRoom: SwitchRoom | null;
   /** Paths of its public routes (the page prefixes the server's origin); `kind` says which it answers. */
   routes: { predict: string; generate: string; stream: string; health: string };
   createdAt: Date;
+}
+
+export interface SwitchRoom {
+  kind: "overlap" | "downtime";
+  detail: string;
 }
 
 export interface KeyView {

@@ -7,6 +7,7 @@
  */
 import type { ServeJobInput, ServingKind } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
+import type { Tx } from "@/server/lifecycle/transition";
 import { conflict } from "@/server/errors";
 import { experimentsRepository } from "@/server/experiments/experiments.repository";
 import { ZFineTuneSettings } from "@/server/finetune/finetune.schema";
@@ -19,6 +20,13 @@ export const servingKindOf = (e: Pick<VersionEvidence, "kind">): ServingKind => 
 
 /** The serving kind of a stored version row (its evidence column says which it is). */
 export const kindOfVersionRow = (row: { receipt: string; baselineReceipt: string }): ServingKind => servingKindOf(evidenceFromColumns(row));
+
+/** The kind of model a deployment serves (the same for every release: deployment-actions sameKind). */
+export async function deploymentKind(db: Db | Tx, row: { currentReleaseId: string | null }): Promise<ServingKind> {
+  const release = row.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: row.currentReleaseId }, select: { versionId: true } }) : null;
+  const version = release ? await db.modelVersion.findUnique({ where: { id: release.versionId }, select: { receipt: true, baselineReceipt: true } }) : null;
+  return version ? kindOfVersionRow(version) : "tabular";
+}
 
 export const ON_DEMAND_LLM_REFUSAL =
   "A LoRA fine-tune is served resident only: on demand, every request would load the base model again. Deploy it with --mode resident (on This computer).";

@@ -34,8 +34,8 @@ const LIFETIME_SECONDS = 30 * 24 * 3600;
 /** An LLM release may generate up to this many tokens per request (the contract's default is 256). */
 export const LLM_MAX_NEW_TOKENS = 1024;
 
-function serveInput(releaseId: string, exportSha256: string, spec: ServeSpec): ServeJobInput {
-  const common = { release: releaseId, export: `sha256:${exportSha256}` };
+function serveInput(releaseId: string, exportSha256: string, spec: ServeSpec, idleUnloadMinutes: number | null): ServeJobInput {
+  const common = { release: releaseId, export: `sha256:${exportSha256}`, ...(idleUnloadMinutes === null ? {} : { idleUnloadSeconds: Math.round(idleUnloadMinutes * 60) }) };
   if (spec.kind === "tabular") return common;
   return { ...common, base: `sha256:${spec.baseSha256}`, device: spec.device, limits: { maxNewTokens: LLM_MAX_NEW_TOKENS } };
 }
@@ -60,8 +60,12 @@ async function stageExport(db: Db, targetId: string, exportSha256: string): Prom
 /**
  * Starts (or finds) the serving job of a release. `memoryGb` is its process group's budget
  * (the supervisor stops it above this: failed / out_of_memory); null: the kind's default.
+ * `idleUnloadMinutes`: its process ends (the job succeeds) after that long without a request; null: never.
  */
-export async function startServing(db: Db, a: { targetId: string; releaseId: string; exportSha256: string; spec: ServeSpec; memoryGb: number | null }): Promise<string> {
+export async function startServing(
+  db: Db,
+  a: { targetId: string; releaseId: string; exportSha256: string; spec: ServeSpec; memoryGb: number | null; idleUnloadMinutes: number | null },
+): Promise<string> {
   const existing = await db.job.findUnique({ where: { opId: servingOpId(a.releaseId) } });
   if (existing && !isTerminal(existing.state)) return existing.id;
   await stageExport(db, a.targetId, a.exportSha256);
@@ -70,7 +74,7 @@ export async function startServing(db: Db, a: { targetId: string; releaseId: str
     targetId: a.targetId,
     recipe: SERVE_RECIPE[a.spec.kind],
     job: SERVE_JOB,
-    input: serveInput(a.releaseId, a.exportSha256, a.spec),
+    input: serveInput(a.releaseId, a.exportSha256, a.spec, a.idleUnloadMinutes),
     resources: { cpus: 1, ramGb: a.memoryGb ?? DEFAULT_MEMORY_GB[a.spec.kind] },
     priority: 10,
     deadlineSeconds: LIFETIME_SECONDS,
@@ -117,7 +121,11 @@ export async function awaitReady(db: Db, releaseId: string, timeoutMs = LOAD_TIM
         .catch((err: unknown) => ((last = (err as Error).message), null));
       if (h?.ok && h.value.state === "ready") return { ok: true };
     }
-    if (Date.now() > until) return { ok: false, why: `it did not answer ready within ${Math.round(timeoutMs / 1000)} s${last ? ` (last: ${last.slice(0, 300)})` : ""}` };
+    if (Date.now() > until) {
+      // A job the computer has not started yet waits for its resources (a training holding the memory): say that.
+      const waiting = job.state !== "running" && job.queuedReason ? `its serving job was still waiting to start: ${job.queuedReason}` : null;
+      return { ok: false, why: waiting ?? `it did not answer ready within ${Math.round(timeoutMs / 1000)} s${last ? ` (last: ${last.slice(0, 300)})` : ""}` };
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
 }

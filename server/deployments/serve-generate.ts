@@ -17,11 +17,12 @@ import { sseBlock } from "@/contracts/deployments/stream-events";
 import type { Db } from "@/server/db/client";
 import { isDomainError, unavailable } from "@/server/errors";
 import { recordRequest } from "./deployment-stats";
-import { deploymentKind } from "./deployment-views";
+import { deploymentKind } from "./release-kind";
 import type { ReleaseView } from "./deployments.schema";
 import { checkGenerate } from "./generate-request";
 import { LLM_MAX_NEW_TOKENS, clientFor } from "./resident-serving";
-import { answersRequests, current, notReady, servingRefusal, short, wrongRoute } from "./serve-request";
+import { answersRequests, current, notReady, servingNow, servingRefusal, short, wrongRoute } from "./serve-request";
+import { downtimeRefusal } from "./switch-room";
 import type { Refused, ServingClient } from "./serving-client";
 import { linkRefusal, noteAnswered, noteFailure } from "./serving-link";
 
@@ -49,8 +50,9 @@ interface LlmRequest {
 
 /** The ready LLM release a request goes to, and its checked body; throws what the route answers. */
 async function llmRequest(db: Db, id: string, body: unknown): Promise<LlmRequest> {
-  const { d, release } = await current(db, id);
-  if (!answersRequests(d.state) || !release) throw notReady(d.name, d.state, d.reason);
+  const { d, release } = await servingNow(db, id);
+  const downtime = downtimeRefusal(d.name, d.state, d.reason);
+  if (!answersRequests(d.state) || !release || downtime) throw downtime ?? notReady(d.name, d.state, d.reason);
   const record = (r: ReleaseView, ms: number, errorClass?: string) => recordRequest(db, { releaseId: r.id, deploymentId: d.id, ms, errorClass });
   try {
     if ((await deploymentKind(db, d)) !== "llm") throw wrongRoute(d.id, "tabular");

@@ -21,6 +21,9 @@ import { kindOfVersionRow } from "./release-kind";
 import { clientFor } from "./resident-serving";
 import type { Refused } from "./serving-client";
 import { linkRefusal, noteAnswered, noteFailure, probeLink } from "./serving-link";
+import { moveDeployment } from "./deployment-store";
+import { startUp } from "./serving-runner";
+import { downtimeRefusal } from "./switch-room";
 
 export const SERVING_LIMITS = ZServingLimits.parse({});
 
@@ -30,6 +33,32 @@ export async function current(db: Db, id: string) {
   const d = await findDeployment(db, id);
   const row = d.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: d.currentReleaseId } }) : null;
   return { d, release: row ? await releaseView(db, row) : null };
+}
+
+/** The `loading` reason of a deployment a request woke from idle: requests wait for such a load. */
+export const WAKE_REASON = "woken by a request after its idle unload";
+/** How long a request waits for a woken deployment to load before it is answered 503. */
+const WAKE_WAIT_MS = 120_000;
+
+/**
+ * The deployment as a request finds it, after waking it when idle (its process unloaded
+ * after its idle time): the request, and any that come while it loads, wait for the load
+ * (bounded by WAKE_WAIT_MS) instead of being refused.
+ */
+export async function servingNow(db: Db, id: string) {
+  let now = await current(db, id);
+  if (now.d.state === "idle") {
+    // Of requests that arrive together, one moves it (the others find it loading) and starts the load.
+    const woke = await moveDeployment(db, id, "loading", `${WAKE_REASON}: loading release ${now.release?.number ?? "?"} again`).then(() => true, () => false);
+    if (woke) await startUp(db, id);
+    now = await current(db, id);
+  }
+  const until = Date.now() + WAKE_WAIT_MS;
+  while (now.d.state === "loading" && (now.d.reason ?? "").startsWith(WAKE_REASON) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 200));
+    now = await current(db, id);
+  }
+  return now;
 }
 
 /**
@@ -124,10 +153,9 @@ async function predictResident(db: Db, deploymentId: string, release: ReleaseVie
 
 export async function predict(db: Db, id: string, body: unknown): Promise<DeploymentPredictResponse> {
   const started = Date.now();
-  const { d, release } = await current(db, id);
-  if (!answersRequests(d.state) || !release) {
-    throw notReady(d.name, d.state, d.reason);
-  }
+  const { d, release } = await servingNow(db, id);
+  const downtime = downtimeRefusal(d.name, d.state, d.reason);
+  if (!answersRequests(d.state) || !release || downtime) throw downtime ?? notReady(d.name, d.state, d.reason);
   try {
     const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
     if (kindOfVersionRow(version) === "llm") throw wrongRoute(d.id, "llm");

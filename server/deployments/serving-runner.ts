@@ -18,8 +18,8 @@ export async function loadRelease(db: Db, targetId: string, releaseId: string): 
   const version = versionView(await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } }));
   try {
     const spec = await serveSpecOf(db, version);
-    const { memoryGb } = await db.deployment.findUniqueOrThrow({ where: { id: release.deploymentId }, select: { memoryGb: true } });
-    await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256, spec, memoryGb });
+    const limits = await db.deployment.findUniqueOrThrow({ where: { id: release.deploymentId }, select: { memoryGb: true, idleUnloadMinutes: true } });
+    await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256, spec, ...limits });
   } catch (err) {
     return { ok: false, why: `its serving job could not start: ${(err as Error).message}` };
   }

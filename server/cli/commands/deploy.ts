@@ -7,13 +7,16 @@ import { refusalsKept } from "./models";
 import { deploymentJson, deploymentLine, keyLine, type DeploymentOut } from "./deploy-format";
 
 const DEPLOY_USAGE = `Usage:
-  trainyard deploy MODEL[:VERSION|@ALIAS] [--name N] [--mode resident|on-demand] [--computer NAME] [--memory-gb N] [--project NAME] [--json]
+  trainyard deploy MODEL[:VERSION|@ALIAS] [--name N] [--mode resident|on-demand] [--computer NAME] [--memory-gb N] [--idle-unload-minutes N] [--project NAME] [--json]
 MODEL is a model's name (any case) or id. MODEL:3 serves version 3 (pinned); MODEL@staging
 follows the alias "staging"; MODEL alone follows "selected". --mode on-demand (the default
 for a tabular model) runs a short predict job per request; a LoRA fine-tune is served
 resident (its default; on demand is refused), on /generate and /stream. --memory-gb N
 (resident only) is the serving process's memory budget: over it the process is stopped and
-the deployment says why (default 2 GB for a tabular model, 4 GB for a fine-tune).`;
+the deployment says why (default 2 GB for a tabular model, 4 GB for a fine-tune).
+--idle-unload-minutes N (resident only) unloads the serving process after N minutes
+without a request (the deployment is then idle and gives its memory back); the next
+request loads it again and waits for it. Without it the process stays loaded.`;
 
 const USAGE = `Usage:
   trainyard deployments list [--project NAME] [--json]
@@ -54,10 +57,14 @@ export async function deployCommand(argv: string[]): Promise<number> {
     mode: { type: "string" },
     computer: { type: "string" },
     "memory-gb": { type: "string" },
+    "idle-unload-minutes": { type: "string" },
   });
   const ref = positionals[0];
   const memoryGb = values["memory-gb"] === undefined ? undefined : Number(values["memory-gb"]);
   if (memoryGb !== undefined && !(Number.isFinite(memoryGb) && memoryGb > 0)) throw new CliError(`--memory-gb is a number of GB above 0, like 1.5 (got ${values["memory-gb"]}).\n${DEPLOY_USAGE}`, 2);
+  const idle = values["idle-unload-minutes"];
+  const idleUnloadMinutes = idle === undefined ? undefined : Number(idle);
+  if (idleUnloadMinutes !== undefined && !(Number.isFinite(idleUnloadMinutes) && idleUnloadMinutes > 0)) throw new CliError(`--idle-unload-minutes is a number of minutes above 0, like 15 or 0.5 (got ${idle}).\n${DEPLOY_USAGE}`, 2);
   if (!ref || positionals.length > 1) throw new CliError(DEPLOY_USAGE, 2);
   if (values.mode !== undefined && values.mode !== "resident" && values.mode !== "on-demand") throw new CliError(`--mode is resident or on-demand (got ${values.mode}).\n${DEPLOY_USAGE}`, 2);
   const conn = connect();
@@ -67,7 +74,7 @@ export async function deployCommand(argv: string[]): Promise<number> {
   const found = models.find((x) => x.id === model) ?? models.find((x) => sameName(x.name, model));
   if (!found) throw new CliError(`No model "${model}" in project "${values.project}" (have: ${models.map((x) => x.name).join(", ") || "none"}).`, 1, "not_found");
   const d = await refusalsKept(() =>
-    conn.api.deployments.create.mutate({ modelId: found.id, what, name: values.name, mode: values.mode === undefined ? undefined : values.mode === "resident" ? "resident" : "on_demand", computer: values.computer, memoryGb }),
+    conn.api.deployments.create.mutate({ modelId: found.id, what, name: values.name, mode: values.mode === undefined ? undefined : values.mode === "resident" ? "resident" : "on_demand", computer: values.computer, memoryGb, idleUnloadMinutes }),
   );
   const out = deploymentJson(d, conn.url);
   const routes = Object.entries(out.urls).map(([name, url]) => `  ${`${name}:`.padEnd(9)} ${name === "health" ? "GET " : "POST"} ${url}`);
