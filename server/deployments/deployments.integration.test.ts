@@ -273,4 +273,79 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     expect(() => process.kill(pid, 0)).not.toThrow();
     expect(await cliJson(server.url, ["deployments", "stop", "survivor-api"])).toMatchObject({ json: { state: "stopped" } });
   });
+
+  it("unloads a resident release after its idle time: health says idle, and the next request loads it again and is answered", async () => {
+    expect((await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "on-demand", "--idle-unload-minutes", "1"])).json.error?.code).toBe("idle_on_demand");
+    expect((await runCli(server.url, ["deploy", `${MODEL}:1`, "--idle-unload-minutes", "soon"]).done).stderr).toMatch(/--idle-unload-minutes is a number of minutes above 0/);
+    const since = new Date().toISOString();
+    const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "resident", "--idle-unload-minutes", "0.1", "--name", "idle-api"]);
+    expect(made.json).toMatchObject({ idleUnloadMinutes: 0.1, state: "loading" });
+    const d = ZMade.parse(made.json);
+    const key = (await cliJson(server.url, ["deployments", "keys", "create", "idle-api"])).json.key as string;
+    await waitFor("the idle-api release to load", async () => ((await call(d.urls.health, key)).body.state === "ready" ? true : undefined), 240_000, 300);
+    // Health checks are no requests: they do not keep it loaded.
+    const idle = await waitFor("idle-api to unload", async () => {
+      const h = (await call(d.urls.health, key)).body;
+      return h.state === "idle" ? h : undefined;
+    }, 60_000, 500);
+    expect(idle.reason).toMatch(/^Unloaded after 6 s without a request; the next request loads it again/);
+    const jobs = async () => (await server.client.jobs.list.query({ limit: 200 })).filter((j) => j.recipe === "serve-tabular" && j.createdAt >= since);
+    const [unloaded] = await jobs();
+    expect(unloaded).toMatchObject({ state: "succeeded" });
+    expect((await server.client.jobs.get.query({ id: unloaded!.id })).input).toMatchObject({ idleUnloadSeconds: 6 });
+    const t0 = Date.now();
+    const woken = await call(d.urls.predict, key, { rows: [GENTOO] });
+    console.log(`a request to an idle deployment answered in ${Date.now() - t0} ms (the load included)`);
+    expect(woken.status, JSON.stringify(woken.body)).toBe(200);
+    expect(ZDeploymentPredictResponse.parse(woken.body).predictions[0]!.prediction).toBe("Gentoo");
+    expect((await call(d.urls.health, key)).body).toMatchObject({ state: "ready" });
+    expect((await jobs()).map((j) => j.state).sort()).toEqual(["running", "succeeded"]);
+    expect(await cliJson(server.url, ["deployments", "stop", "idle-api"])).toMatchObject({ json: { state: "stopped" } });
+  });
+
+  it("switches without room for both releases by unloading first (503 switching meanwhile), and loads the old release again when the new one fails", async () => {
+    const computer = (await server.client.targets.list.query())[0]!;
+    const capacityGb = (await server.client.targets.get.query({ id: computer.id })).probe!.capacity.ramGb;
+    const budget = Math.floor(capacityGb * 0.6 * 10) / 10;
+    const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "resident", "--memory-gb", String(budget), "--name", "big-api"]);
+    expect(made.code, made.stderr).toBe(0);
+    const d = ZMade.parse(made.json);
+    const key = (await cliJson(server.url, ["deployments", "keys", "create", "big-api"])).json.key as string;
+    await waitFor("the big-api release to load", async () => ((await call(d.urls.health, key)).body.state === "ready" ? true : undefined), 240_000, 300);
+    const view = async () => (await server.client.deployments.show.query({ deploymentId: d.id })).deployment;
+    expect((await view()).switchRoom).toMatchObject({ kind: "downtime", detail: expect.stringMatching(/no room for both releases .*requests answer 503/) });
+
+    const answers: { status: number; code: unknown; retryAfter: string | null }[] = [];
+    let going = true;
+    const load = (async () => {
+      while (going) {
+        const r = await fetch(d.urls.predict, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ rows: [ROW] }) });
+        answers.push({ status: r.status, code: ((await r.json()) as { code?: unknown }).code, retryAfter: r.headers.get("retry-after") });
+      }
+    })();
+    const switched = await server.client.deployments.switch.mutate({ deploymentId: d.id, expectedRevision: (await view()).revision, version: 1, why: "a release that needs the memory" });
+    going = false;
+    await load;
+    expect(switched).toMatchObject({ state: "ready", release: { number: 2 }, reason: expect.stringMatching(/unloaded first/) });
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.length, JSON.stringify(answers)).toBeGreaterThan(0);
+    expect(refused.every((a) => a.status === 503 && a.code === "switching" && a.retryAfter === "5"), JSON.stringify(refused)).toBe(true);
+    expect((await call(d.urls.predict, key, { rows: [ROW] })).body).toMatchObject({ release: { number: 2 } });
+
+    // A candidate whose process dies while loading: the old release is loaded again and serves.
+    const running = async () => (await server.client.jobs.list.query({ limit: 200 })).filter((j) => j.recipe === "serve-tabular" && j.state === "running");
+    const before = new Set((await running()).map((j) => j.id));
+    const pending = server.client.deployments.switch.mutate({ deploymentId: d.id, expectedRevision: (await view()).revision, version: 1, why: "a release that will not load" });
+    await waitFor("the candidate's process to start loading", async () => {
+      const candidate = (await running()).find((j) => !before.has(j.id) && j.workerJobId);
+      const receipt = candidate ? (JSON.parse(readFileSync(path.join(home.workerHome, "receipts", `${candidate.workerJobId}.json`), "utf8")) as { recipeProcess?: { pid: number } }) : null;
+      if (!receipt?.recipeProcess) return undefined;
+      process.kill(receipt.recipeProcess.pid, "SIGKILL");
+      return true;
+    }, 60_000, 50);
+    const after = await pending;
+    expect(after).toMatchObject({ state: "ready", release: { number: 2 }, reason: expect.stringMatching(/^Release 3 did not load \(its serving process ended: .*\); the previous release was loaded again and serves\.$/) });
+    expect((await call(d.urls.predict, key, { rows: [GENTOO] })).body).toMatchObject({ release: { number: 2 } });
+    expect(await cliJson(server.url, ["deployments", "stop", "big-api"])).toMatchObject({ json: { state: "stopped" } });
+  });
 });
