@@ -7,11 +7,15 @@
  * that field, and filled in it answers a species with class probabilities from the
  * serving process. The curl and Python examples carry this server's URL and the key; the
  * OpenAPI document describes the route; the Deployments view counts the request, and Stop
- * ends it; a second Deploy under the taken name is refused next to the name field. axe on
- * the sheet, the deployment page and the Deployments view.
+ * ends it; a second Deploy under the taken name is refused next to the name field. A
+ * second training of the same data is registered as version 2; an on-demand deployment of
+ * version 1 switches to it behind its confirmation (with a why), answers from release 2,
+ * and rolls back to version 1 as release 3, its Releases list growing each time. axe on
+ * the sheet, the deployment pages (with the switch confirmation open) and the Deployments view.
  */
+import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
 import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trainWithRecommendedChoices } from "./steps";
 
@@ -19,8 +23,22 @@ const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
 const MODEL = "Penguin species";
 test.use({ actionTimeout: 60_000 });
 
+async function trpcQuery<T>(request: APIRequestContext, proc: string, input: unknown): Promise<T> {
+  const res = await request.get(`/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
+}
+
+async function trpcMutation<T>(request: APIRequestContext, proc: string, input: unknown): Promise<T> {
+  const res = await request.post(`/api/trpc/${proc}`, { data: { json: input } });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
+}
+
+type Experiment = { id: string; projectId: string; datasetId: string; settings: Record<string, unknown> };
+
 test("deploy a registered version from its Deploy button, see it ready, predict in the test console, copy the examples", async ({ page }, testInfo) => {
-  test.setTimeout(8 * 60_000);
+  test.setTimeout(14 * 60_000);
   const phone = testInfo.project.name === "phone";
   const fits = async () => {
     if (!phone) return;
@@ -28,12 +46,20 @@ test("deploy a registered version from its Deploy button, see it ready, predict 
     await expectLaidOutAtScreenWidth(page, 390);
   };
   await createProject(page, `Deploy ${testInfo.project.name} ${Date.now()}`);
-  await trainWithRecommendedChoices(page, PENGUINS, "species", 1);
+  const firstUrl = await trainWithRecommendedChoices(page, PENGUINS, "species", 1);
+  // A second training of the same data and settings meanwhile: version 2, for the switch below.
+  const first = await trpcQuery<Experiment>(page.request, "experiments.get", { id: firstUrl.split("/").pop() });
+  const second = await trpcMutation<{ id: string }>(page.request, "experiments.start", { opId: randomUUID(), projectId: first.projectId, datasetId: first.datasetId, settings: first.settings });
   await expect(page.getByTestId("experiment-status")).toContainText("Succeeded", { timeout: 5 * 60_000 });
   const register = page.getByRole("region", { name: "Register as a model version" });
   await register.getByLabel("New model name").fill(MODEL);
   await register.getByRole("button", { name: "Register this experiment" }).click();
   await expect(register.getByTestId("register-result")).toContainText(`Registered as version 1 of “${MODEL}”`);
+  await page.goto(firstUrl.replace(/[^/]+$/, second.id));
+  await expect(page.getByTestId("experiment-status")).toContainText("Succeeded", { timeout: 5 * 60_000 });
+  await register.getByRole("combobox", { name: "Model", exact: true }).selectOption({ label: `${MODEL} (1 version)` });
+  await register.getByRole("button", { name: "Register this experiment" }).click();
+  await expect(register.getByTestId("register-result")).toContainText(`Registered as version 2 of “${MODEL}”`);
   await register.getByRole("link", { name: "Open Models" }).click();
 
   // Deploy version 1, resident, on the computer it was trained on (the default).
@@ -71,6 +97,14 @@ test("deploy a registered version from its Deploy button, see it ready, predict 
   await expect(result).toContainText("release 1, version 1");
   await expect(result.getByRole("list", { name: "Class probabilities" }).getByRole("listitem")).toHaveCount(3);
 
+  // A resident switch says beforehand whether the computer holds both releases (no failed request) or means a short downtime.
+  await page.getByRole("button", { name: "Switch…", exact: true }).click();
+  const residentSwitch = page.getByRole("alertdialog", { name: /^Switch / });
+  await expect(residentSwitch.getByTestId("release-change")).toContainText("from release 1 (version 1) to version 2, as release 2");
+  await expect(residentSwitch.getByTestId("switch-effect").or(residentSwitch.getByTestId("switch-downtime"))).toContainText(/switch (loads|unloads)|no room for both/i);
+  await residentSwitch.getByRole("button", { name: "Cancel" }).click();
+  await expect(residentSwitch).toHaveCount(0);
+
   // The examples: this server's URL, the predict route, the key just created, a row of the schema.
   const origin = new URL(page.url()).origin;
   const curl = page.getByTestId("curl-example");
@@ -105,4 +139,54 @@ test("deploy a registered version from its Deploy button, see it ready, predict 
   await sheet.getByRole("button", { name: "Deploy version 1" }).click();
   await expect(sheet.getByTestId("deploy-refusal")).toContainText("already exists");
   await expect(sheet.getByLabel("Name (optional)").locator("xpath=following-sibling::*[1]")).toHaveAttribute("data-testid", "deploy-refusal");
+
+  // Under another name, on demand: it is ready at once (each request runs a short predict job).
+  const onDemand = `${MODEL} on demand`;
+  await sheet.getByLabel("Name (optional)").fill(onDemand);
+  await sheet.getByLabel(/^On demand/).check();
+  await sheet.getByRole("button", { name: "Deploy version 1" }).click();
+  await page.waitForURL(/\/ml\/deployments\/[^/]+$/);
+  await expect(page.getByTestId("deployment-state")).toHaveText("ready", { timeout: 60_000 });
+  const deployment = page.getByTestId("deployment-card");
+  await expect(deployment).toContainText("release 1 (version 1)");
+  const releases = page.getByRole("list", { name: "Releases, newest first" }).getByTestId("release-row");
+  await expect(releases).toHaveCount(1);
+  await expect(page.getByRole("button", { name: "Roll back…", exact: true })).toHaveCount(0);
+
+  // Switch… to version 2 with a why: the confirmation says what changes, then release 2 serves it.
+  await page.getByRole("button", { name: "Switch…", exact: true }).click();
+  const switchDialog = page.getByRole("alertdialog", { name: `Switch ${onDemand}` });
+  await expect(switchDialog.getByLabel("Version to serve")).toHaveValue("2");
+  await expect(switchDialog.getByTestId("release-change")).toHaveText(`Switch "${onDemand}" from release 1 (version 1) to version 2, as release 2.`);
+  await expect(switchDialog.getByTestId("switch-effect")).toContainText("the next request uses version 2");
+  await expect(switchDialog.getByRole("button", { name: "Switch to version 2" })).toBeDisabled();
+  await switchDialog.getByLabel("Why (kept with the release)").fill("the second training, to compare in use");
+  await expectNoSeriousAxeViolations(page);
+  await fits();
+  await switchDialog.getByRole("button", { name: "Switch to version 2" }).click();
+  await expect(switchDialog).toHaveCount(0, { timeout: 60_000 });
+  await expect(deployment).toContainText("release 2 (version 2)");
+  await expect(releases).toHaveCount(2);
+  await expect(releases.first()).toContainText("Release 2");
+  await expect(releases.first()).toContainText("the second training, to compare in use");
+
+  // The next request answers from release 2 (a key of this deployment: keys belong to one deployment).
+  await page.getByRole("button", { name: "Create a key" }).click();
+  await expect(page.getByTestId("new-key")).toBeVisible();
+  await consoleForm.getByRole("button", { name: "Send to the deployment" }).click();
+  await expect(result).toContainText("release 2, version 2", { timeout: 3 * 60_000 });
+
+  // Roll back… names the release it returns to; it becomes release 3, serving version 1 again.
+  await page.getByRole("button", { name: "Roll back…", exact: true }).click();
+  const rollbackDialog = page.getByRole("alertdialog", { name: `Roll back ${onDemand}` });
+  await expect(rollbackDialog.getByTestId("release-change")).toHaveText(`Roll back "${onDemand}" from release 2 (version 2) to version 1 (back to release 1), as release 3.`);
+  await rollbackDialog.getByLabel("Why (kept with the release)").fill("keep version 1 for now");
+  await rollbackDialog.getByRole("button", { name: "Roll back to version 1" }).click();
+  await expect(rollbackDialog).toHaveCount(0, { timeout: 60_000 });
+  await expect(deployment).toContainText("release 3 (version 1)");
+  await expect(releases).toHaveCount(3);
+  await expect(releases.first()).toContainText("rollback");
+  await expect(releases.first()).toContainText("keep version 1 for now (back to release 1)");
+  await expectNoSeriousAxeViolations(page);
+  await fits();
 });

@@ -7,16 +7,18 @@ import { useTRPC } from "@/components/providers/trpc";
 import { QueryState } from "@/components/ui/query-state";
 import { DeploymentCard } from "./deployment-card";
 import { KeysPanel } from "./keys-panel";
+import { ReleasesPanel } from "./releases-panel";
 import { ChatConsole } from "./chat-console";
 import { curlExample, curlStreamExample, exampleRow, pythonExample, pythonStreamExample } from "./route-examples";
 import { RouteExamplesPanel } from "./route-examples-panel";
 import { TestConsole } from "./test-console";
 
 /**
- * One deployment: its card (state, release, latency, Stop / Resume), its keys, copyable
- * curl and Python examples with one row built from the served version's feature schema,
- * and the test console; for a fine-tuned language model, stream examples and a chat
- * console. The schema comes from the version's experiment (models.show gives the
+ * One deployment: its card (state, release, latency, Stop / Resume / Switch / Roll back),
+ * its releases (an earlier one of another version can be rolled back to), its keys,
+ * copyable curl and Python examples with one row built from the served version's feature
+ * schema, and the test console; for a fine-tuned language model, stream examples and a
+ * chat console. The schema comes from the version's experiment (models.show gives the
  * experiment of each version).
  */
 export function DeploymentPage({ projectId, deploymentId }: { projectId: string; deploymentId: string }) {
@@ -24,6 +26,7 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
   const show = useQuery(trpc.deployments.show.queryOptions({ deploymentId }, { refetchInterval: 3000 }));
   const latency = useQuery(trpc.deployments.latency.queryOptions({ projectId }, { refetchInterval: 10_000 }));
   const d = show.data?.deployment;
+  const releases = show.data?.releases ?? [];
   const model = useQuery({ ...trpc.models.show.queryOptions({ modelId: d?.model.id ?? "" }), enabled: !!d });
   const version = model.data?.versions.find((v) => v.number === d?.release?.version);
   // Only a tabular version has a feature schema (experiments.get refuses a fine-tune's experiment).
@@ -46,7 +49,10 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
       <QueryState query={show} loading="Loading the deployment…" failure="Could not load the deployment" />
       {d && (
         <>
-          <DeploymentCard d={d} latency={latency.data?.[d.id]} />
+          <DeploymentCard d={d} latency={latency.data?.[d.id]} releases={releases} />
+          <Card title="Releases" id="deployment-releases-heading">
+            <ReleasesPanel d={d} releases={releases} />
+          </Card>
           <Card title="Keys" id="deployment-keys-heading">
             <KeysPanel deploymentId={d.id} onKey={setKey} />
           </Card>

@@ -5,3 +5,5 @@ import type { AppRouter } from "@/server/api/root";
 type Out = inferRouterOutputs<AppRouter>["deployments"];
 export type Deployment = Out["list"][number];
 export type LatencySummary = Out["latency"][string];
+/** One release of a deployment's history (deployments.show, newest first). */
+export type Release = Out["show"]["releases"][number];

@@ -11,7 +11,7 @@ import { Sheet } from "./sheet";
 
 type Mode = "resident" | "on_demand";
 /** Which control a refusal of deployments.create belongs next to (its details.code). */
-type Control = "what" | "mode" | "computer" | "name" | "memory" | "submit";
+type Control = "what" | "mode" | "computer" | "name" | "memory" | "idle" | "submit";
 const CONTROL_OF: Record<string, Control> = {
   export_missing: "what",
   alias_unset: "what",
@@ -21,7 +21,18 @@ const CONTROL_OF: Record<string, Control> = {
   name_taken: "name",
   memory_too_large: "memory",
   memory_on_demand: "memory",
+  idle_on_demand: "idle",
 };
+/** Which control a zod issue of the input belongs next to (its path's first key). */
+const CONTROL_OF_FIELD: Record<string, Control> = { name: "name", memoryGb: "memory", idleUnloadMinutes: "idle" };
+
+/** The control a refusal of deployments.create stands next to; the resident-only ones at Deploy when the mode is no longer resident. */
+function controlOf(error: unknown, mode: Mode): Control {
+  const e = error as { data?: { zodIssues?: { path?: (string | number)[] }[] | null } };
+  const field = e.data?.zodIssues?.map((i) => CONTROL_OF_FIELD[String(i.path?.[0])]).find(Boolean);
+  const at = CONTROL_OF[refusalOf(error)?.code ?? ""] ?? field ?? "submit";
+  return mode !== "resident" && (at === "memory" || at === "idle") ? "submit" : at;
+}
 
 const MODE_WORDS: Record<Mode, string> = {
   resident: "Resident: a serving process keeps the model loaded (fast answers, holds memory)",
@@ -57,6 +68,8 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
   const [name, setName] = useState("");
   // Empty: the kind's default budget (the server's DEFAULT_MEMORY_GB).
   const [memoryGb, setMemoryGb] = useState("");
+  // Empty: it never unloads.
+  const [idleMinutes, setIdleMinutes] = useState("");
   const defaultMemoryGb = version.identity.recipe === "tabular" ? 2 : 4;
   const chosenComputer = computer ?? home?.name ?? "";
   const create = useMutation(
@@ -67,8 +80,7 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
       },
     }),
   );
-  const refusal = refusalOf(create.error);
-  const at: Control | null = create.error ? (CONTROL_OF[refusal?.code ?? ""] ?? (create.error.data?.zodIssues?.some((i) => i.path?.[0] === "name") ? "name" : create.error.data?.zodIssues?.some((i) => i.path?.[0] === "memoryGb") ? "memory" : "submit")) : null;
+  const at: Control | null = create.error ? controlOf(create.error, mode) : null;
   const refusalAt = (c: Control) => at === c && <Refusal>{errorText(create.error)}</Refusal>;
   const defaultName = `${modelName}${what === "pinned" ? `-v${version.number}` : `-${what}`}`;
   const submit = () => {
@@ -79,6 +91,7 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
       ...(chosenComputer ? { computer: chosenComputer } : {}),
       ...(name.trim() ? { name: name.trim() } : {}),
       ...(mode === "resident" && memoryGb.trim() ? { memoryGb: Number(memoryGb) } : {}),
+      ...(mode === "resident" && idleMinutes.trim() ? { idleUnloadMinutes: Number(idleMinutes) } : {}),
     });
   };
   return (
@@ -139,7 +152,7 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
           {refusalAt("name")}
         </div>
         {mode === "resident" && (
-          <details className="flex flex-col gap-1" open={at === "memory"}>
+          <details className="flex flex-col gap-1" open={at === "memory" || at === "idle"}>
             <summary className="cursor-pointer font-medium">Advanced</summary>
             <label htmlFor="deploy-memory" className="mt-2">
               Memory budget of the serving process (GB)
@@ -160,6 +173,14 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
               Over it the serving process is stopped and the deployment says why. Empty: {defaultMemoryGb} GB. At most what the computer has.
             </p>
             {refusalAt("memory")}
+            <label htmlFor="deploy-idle" className="mt-2">
+              Unload after idle (minutes)
+            </label>
+            <input id="deploy-idle" type="number" inputMode="decimal" min={0.1} step={0.1} className="min-h-10 rounded-md border border-slate-400 px-2" value={idleMinutes} placeholder="never" aria-describedby="deploy-idle-help" onChange={(e) => setIdleMinutes(e.target.value)} />
+            <p id="deploy-idle-help" className="text-sm text-slate-700">
+              After this many minutes without a request the serving process unloads and gives its memory back; the next request loads it again and waits for the load. Empty: it stays loaded until stopped. At least 0.1 (6 seconds).
+            </p>
+            {refusalAt("idle")}
           </details>
         )}
         {refusalAt("submit")}
