@@ -14,25 +14,17 @@ import { z } from "zod";
 import { ZDeploymentHealth, type DeploymentStreamEvent } from "@/contracts/deployments/serving";
 import { readStreamEvents } from "@/contracts/deployments/stream-events";
 import { allowedModelFolder, hasEnded, SMALL, uploadExamples, waitForFineTune } from "@/server/finetune/finetune-test-support";
-import { runCli } from "@/server/testing/cli-process";
 import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
 import { waitFor } from "@/server/testing/server-harness";
+import { call, cliJson } from "./test-support";
 
 const MODEL = "Math helper";
 const ZMade = z.object({ id: z.string().min(1), kind: z.literal("llm"), urls: z.strictObject({ generate: z.string(), stream: z.string(), health: z.string() }) });
 
-async function cliJson(url: string, args: string[]) {
-  const r = await runCli(url, [...args, "--json"]).done;
-  return { code: r.code, json: JSON.parse(r.stdout || "{}") as Record<string, unknown>, stderr: r.stderr };
-}
 
 const post = (url: string, key: string | null, body: unknown) =>
   fetch(url, { method: "POST", headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), "content-type": "application/json" }, body: JSON.stringify(body) });
 
-async function call(url: string, key: string | null, body?: unknown) {
-  const r = body === undefined ? await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {} }) : await post(url, key, body);
-  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
-}
 
 /** Reads SSE blocks as they arrive; `until` may stop reading early (the caller then aborts). */
 const readEvents = (res: Response, until?: (e: DeploymentStreamEvent) => boolean) => readStreamEvents(res.body!, until);

@@ -15,20 +15,15 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { servingSocketPath, ZDeploymentPredictResponse } from "@/contracts/deployments/serving";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
-import { runCli } from "@/server/testing/cli-process";
 import { pidsWhere } from "@/server/testing/proc-scan";
 import { REPO, waitFor } from "@/server/testing/server-harness";
 import { sshLabForFile } from "@/server/testing/ssh-lab";
+import { call, cliJson, GENTOO, PENGUINS, ROW, ZMade } from "./test-support";
 
-const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 const MODEL = "Penguins on the lab";
 const COMPUTER = "Lab server";
-const ROW = { island: "Torgersen", bill_length_mm: 39.1, bill_depth_mm: 18.7, flipper_length_mm: 181, body_mass_g: 3750, sex: "male", year: 2007 };
-const GENTOO = { island: "Biscoe", bill_length_mm: 47.5, bill_depth_mm: 14.2, flipper_length_mm: 215, body_mass_g: 5400, sex: "female", year: 2008 };
-const ZMade = z.object({ id: z.string().min(1), urls: z.object({ predict: z.string(), health: z.string() }) });
 
 let projectId = "";
 let datasetId = "";
@@ -62,17 +57,6 @@ function startTraining(s: typeof server, targetId: string) {
   });
 }
 
-async function cliJson(args: string[]) {
-  const r = await runCli(server.url, [...args, "--json"]).done;
-  return { code: r.code, json: JSON.parse(r.stdout || "{}") as Record<string, unknown> & { error?: { code: string } }, stderr: r.stderr };
-}
-
-const call = (url: string, key: string, body?: unknown) =>
-  fetch(url, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
 /** Processes of the process group `pgid` still alive (not zombies), read from /proc. */
 const groupPids = (pgid: number) =>
@@ -85,11 +69,11 @@ describe("a resident deployment on an SSH computer", { timeout: 300_000 }, () =>
   beforeAll(trainedVersion, 400_000);
 
   it("serves through the SSH connection, beside a training, across dropped connections, a kill -9 and a switch; stop ends its process group", async () => {
-    const made = await cliJson(["deploy", `${MODEL}:1`, "--mode", "resident", "--computer", COMPUTER, "--name", "lab-api"]);
+    const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "resident", "--computer", COMPUTER, "--name", "lab-api"]);
     expect(made.code, made.stderr).toBe(0);
     expect(made.json).toMatchObject({ mode: "resident", state: "loading", release: { number: 1 } });
     const d = ZMade.parse(made.json);
-    const key = (await cliJson(["deployments", "keys", "create", "lab-api"])).json.key as string;
+    const key = (await cliJson(server.url, ["deployments", "keys", "create", "lab-api"])).json.key as string;
     await waitFor("the resident release to load on the lab", async () => {
       const h = await call(d.urls.health, key);
       if (h.body.state === "failed") throw new Error(`the deployment failed: ${String(h.body.reason)}`);
@@ -185,7 +169,7 @@ describe("a resident deployment on an SSH computer", { timeout: 300_000 }, () =>
     expect(current!.id).not.toBe(restarted.id);
     const group = receipt(current!.workerJobId!).recipeProcess.pid;
     expect(groupPids(group).length).toBeGreaterThan(0);
-    const stopped = await cliJson(["deployments", "stop", "lab-api"]);
+    const stopped = await cliJson(server.url, ["deployments", "stop", "lab-api"]);
     expect(stopped.json).toMatchObject({ state: "stopped" });
     expect(groupPids(group)).toEqual([]);
     expect((await predict()).status).toBe(503);

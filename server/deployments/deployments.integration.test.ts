@@ -22,19 +22,10 @@ import { ZDeploymentHealth, ZDeploymentPredictResponse, type DeploymentHealth } 
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
+import { call, cliJson, GENTOO, PENGUINS, ROW, ZMade } from "./test-support";
 
-const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 const MODEL = "Penguin species";
-const ROW = { island: "Torgersen", bill_length_mm: 39.1, bill_depth_mm: 18.7, flipper_length_mm: 181, body_mass_g: 3750, sex: "male", year: 2007 };
-const GENTOO = { island: "Biscoe", bill_length_mm: 47.5, bill_depth_mm: 14.2, flipper_length_mm: 215, body_mass_g: 5400, sex: "female", year: 2008 };
 
-/** What `trainyard deploy --json` prints, as far as these tests read it. */
-const ZMade = z.object({ id: z.string().min(1), urls: z.object({ predict: z.string(), health: z.string() }) });
-
-async function cliJson(url: string, args: string[]) {
-  const r = await runCli(url, [...args, "--json"]).done;
-  return { code: r.code, json: JSON.parse(r.stdout || "{}") as Record<string, unknown> & { error?: { code: string } }, stderr: r.stderr };
-}
 
 describe("a deployment of a registered tabular version", { timeout: 600_000 }, () => {
   let server: TestServer;
@@ -43,13 +34,6 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
   let b: z.infer<typeof ZMade>;
   let keyA = "";
   let keyB = "";
-
-  const call = (url: string, key: string | null, body?: unknown) =>
-    fetch(url, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
   beforeAll(async () => {
     home = makeTestHome();

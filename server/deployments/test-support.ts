@@ -1,0 +1,26 @@
+/** What the deployments integration tests share: the CLI with --json, a call to a deployment's route with a key, penguins rows. */
+import path from "node:path";
+import { z } from "zod";
+import { runCli } from "@/server/testing/cli-process";
+import { REPO } from "@/server/testing/server-harness";
+
+export const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
+export const ROW = { island: "Torgersen", bill_length_mm: 39.1, bill_depth_mm: 18.7, flipper_length_mm: 181, body_mass_g: 3750, sex: "male", year: 2007 };
+export const GENTOO = { island: "Biscoe", bill_length_mm: 47.5, bill_depth_mm: 14.2, flipper_length_mm: 215, body_mass_g: 5400, sex: "female", year: 2008 };
+
+/** What `trainyard deploy --json` prints for a tabular deployment, as far as the tests read it. */
+export const ZMade = z.object({ id: z.string().min(1), urls: z.object({ predict: z.string(), health: z.string() }) });
+
+/** `trainyard ARGS --json` against the server at `url`: exit code, the parsed object, stderr. */
+export async function cliJson(url: string, args: string[]) {
+  const r = await runCli(url, [...args, "--json"]).done;
+  return { code: r.code, json: JSON.parse(r.stdout || "{}") as Record<string, unknown> & { error?: { code: string } }, stderr: r.stderr };
+}
+
+/** A GET (no body) or a JSON POST to a deployment's route, with `key` as its Bearer key when given. */
+export const call = (url: string, key: string | null, body?: unknown) =>
+  fetch(url, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
