@@ -15,25 +15,13 @@
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trainWithRecommendedChoices } from "./steps";
+import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trainWithRecommendedChoices, trpcMutation, trpcQuery } from "./steps";
 
 const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
 const MODEL = "Penguin species";
 test.use({ actionTimeout: 60_000 });
-
-async function trpcQuery<T>(request: APIRequestContext, proc: string, input: unknown): Promise<T> {
-  const res = await request.get(`/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
-}
-
-async function trpcMutation<T>(request: APIRequestContext, proc: string, input: unknown): Promise<T> {
-  const res = await request.post(`/api/trpc/${proc}`, { data: { json: input } });
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
-}
 
 type Experiment = { id: string; projectId: string; datasetId: string; settings: Record<string, unknown> };
 

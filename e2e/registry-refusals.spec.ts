@@ -11,26 +11,14 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trainWithRecommendedChoices } from "./steps";
+import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trainWithRecommendedChoices, trpcMutation, trpcQuery } from "./steps";
 
 const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
 const MODEL = "Penguin species";
 const HOME = process.env.TRAINYARD_E2E_HOME!;
 test.use({ actionTimeout: 60_000 });
-
-async function trpcQuery<T>(request: APIRequestContext, proc: string, input: unknown): Promise<T> {
-  const res = await request.get(`/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
-}
-
-async function trpcMutation<T>(request: APIRequestContext, proc: string, input: unknown): Promise<T> {
-  const res = await request.post(`/api/trpc/${proc}`, { data: { json: input } });
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
-}
 
 type Experiment = { id: string; projectId: string; datasetId: string; status: string; settings: Record<string, unknown> };
 type Shown = { model: { id: string; revision: number }; versions: { number: number; exportSha256: string }[] };

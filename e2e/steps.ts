@@ -1,5 +1,5 @@
 /** Steps several specs share: creating a project, opening the Add server form, the phone layout check. */
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /** Creates a project on the Projects page; creating it opens it. */
 export async function createProject(page: Page, name: string) {
@@ -68,4 +68,18 @@ export async function trainWithRecommendedChoices(page: Page, file: string, targ
 export async function expectLaidOutAtScreenWidth(page: Page, width: number) {
   const { inner, scroll } = await page.evaluate(() => ({ inner: window.innerWidth, scroll: document.documentElement.scrollWidth }));
   expect({ inner, scroll }).toEqual({ inner: width, scroll: width });
+}
+
+/** A tRPC query through the signed-in page's request context (superjson's envelope), answered 200. */
+export async function trpcQuery<T>(request: APIRequestContext, proc: string, input: unknown): Promise<T> {
+  const res = await request.get(`/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
+}
+
+/** A tRPC mutation, likewise. */
+export async function trpcMutation<T>(request: APIRequestContext, proc: string, input: unknown): Promise<T> {
+  const res = await request.post(`/api/trpc/${proc}`, { data: { json: input } });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
 }
