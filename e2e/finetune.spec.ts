@@ -164,6 +164,13 @@ test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs
   await expect(chat.getByTestId("chat-assistant")).toHaveCount(1);
   await expectNoSeriousAxeViolations(page);
   if (phone) await expectLaidOutAtScreenWidth(page, 390);
+  // Switch… and Stop… are one tap away, on a phone too; with one version there is nothing to switch to, and the confirmation says so.
+  for (const name of ["Switch…", "Stop…"]) expect((await page.getByRole("button", { name, exact: true }).boundingBox())?.height).toBeGreaterThanOrEqual(40);
+  await page.getByRole("button", { name: "Switch…", exact: true }).click();
+  const switchDialog = page.getByRole("alertdialog", { name: /^Switch / });
+  await expect(switchDialog).toContainText("no other registered version");
+  if (phone) await expectLaidOutAtScreenWidth(page, 390);
+  await switchDialog.getByRole("button", { name: "Cancel" }).click();
   // Stopped, so its serving process does not hold memory for the specs after this one.
   await page.getByRole("button", { name: "Stop…" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Stop it" }).click();
