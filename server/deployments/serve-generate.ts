@@ -21,8 +21,7 @@ import { deploymentKind } from "./release-kind";
 import type { ReleaseView } from "./deployments.schema";
 import { checkGenerate } from "./generate-request";
 import { LLM_MAX_NEW_TOKENS, clientFor } from "./resident-serving";
-import { answersRequests, current, notReady, servingNow, servingRefusal, short, wrongRoute } from "./serve-request";
-import { downtimeRefusal } from "./switch-room";
+import { current, servingNow, servingRefusal, short, wrongRoute } from "./serve-request";
 import type { Refused, ServingClient } from "./serving-client";
 import { linkRefusal, noteAnswered, noteFailure } from "./serving-link";
 
@@ -51,8 +50,6 @@ interface LlmRequest {
 /** The ready LLM release a request goes to, and its checked body; throws what the route answers. */
 async function llmRequest(db: Db, id: string, body: unknown): Promise<LlmRequest> {
   const { d, release } = await servingNow(db, id);
-  const downtime = downtimeRefusal(d.name, d.state, d.reason);
-  if (!answersRequests(d.state) || !release || downtime) throw downtime ?? notReady(d.name, d.state, d.reason);
   const record = (r: ReleaseView, ms: number, errorClass?: string) => recordRequest(db, { releaseId: r.id, deploymentId: d.id, ms, errorClass });
   try {
     if ((await deploymentKind(db, d)) !== "llm") throw wrongRoute(d.id, "tabular");

@@ -36,16 +36,18 @@ export async function current(db: Db, id: string) {
 }
 
 /** The `loading` reason of a deployment a request woke from idle: requests wait for such a load. */
-export const WAKE_REASON = "woken by a request after its idle unload";
+const WAKE_REASON = "woken by a request after its idle unload";
 /** How long a request waits for a woken deployment to load before it is answered 503. */
 const WAKE_WAIT_MS = 120_000;
 
 /**
- * The deployment as a request finds it, after waking it when idle (its process unloaded
- * after its idle time): the request, and any that come while it loads, wait for the load
- * (bounded by WAKE_WAIT_MS) instead of being refused.
+ * The deployment and release a request goes to, after waking it when idle (its process
+ * unloaded after its idle time): the request, and any that come while it loads, wait for
+ * the load (bounded by WAKE_WAIT_MS) instead of being refused. Throws what the route
+ * answers when it does not answer requests now (503 not_ready, or switching during a
+ * switch that unloaded the current release first).
  */
-export async function servingNow(db: Db, id: string) {
+export async function servingNow(db: Db, id: string): Promise<{ d: Awaited<ReturnType<typeof current>>["d"]; release: ReleaseView }> {
   let now = await current(db, id);
   if (now.d.state === "idle") {
     // Of requests that arrive together, one moves it (the others find it loading) and starts the load.
@@ -58,7 +60,10 @@ export async function servingNow(db: Db, id: string) {
     await new Promise((r) => setTimeout(r, 200));
     now = await current(db, id);
   }
-  return now;
+  const { d, release } = now;
+  const downtime = downtimeRefusal(d.name, d.state, d.reason);
+  if (!answersRequests(d.state) || !release || downtime) throw downtime ?? notReady(d.name, d.state, d.reason);
+  return { d, release };
 }
 
 /**
@@ -154,8 +159,6 @@ async function predictResident(db: Db, deploymentId: string, release: ReleaseVie
 export async function predict(db: Db, id: string, body: unknown): Promise<DeploymentPredictResponse> {
   const started = Date.now();
   const { d, release } = await servingNow(db, id);
-  const downtime = downtimeRefusal(d.name, d.state, d.reason);
-  if (!answersRequests(d.state) || !release || downtime) throw downtime ?? notReady(d.name, d.state, d.reason);
   try {
     const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
     if (kindOfVersionRow(version) === "llm") throw wrongRoute(d.id, "llm");
