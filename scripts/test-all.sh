@@ -39,7 +39,7 @@ run_tier pytest python3 training/tools/run_pytests.py -q --junitxml="$PWD/$resul
 # recipe environments pytest just built; about 3 minutes, most of it the web build).
 run_tier fresh-clone node tests/fresh-clone/fresh-clone.mjs --junit "$PWD/$results/fresh-clone.xml"
 run_tier web-build node bin/trainyard.mjs build
-run_tier integration npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json"
+run_tier integration npx vitest run --project integration --maxWorkers=2 --reporter=default --reporter=json --outputFile.json="$results/integration.json"
 TRAINYARD_E2E_REPORT="$PWD/$results/e2e.json" run_tier e2e npx playwright test
 
 node scripts/test-totals.mjs "$results" "${tier_names[*]}" "${tier_status[*]}"

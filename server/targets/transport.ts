@@ -17,11 +17,12 @@ import {
   REQUEST_SCHEMAS,
   RESPONSE_SCHEMAS,
   ZErrorResponse,
-  type ErrorCode,
   type TWorkerRequest,
   type WorkerOp,
 } from "@/contracts/worker";
 import type { z } from "zod";
+import { controlSession } from "./control-session";
+import { WorkerProtocolError, WorkerRefused, WorkerUnreachable } from "./transport-errors";
 
 export type ResponseOf<O extends WorkerOp> = z.infer<(typeof RESPONSE_SCHEMAS)[O]>;
 
@@ -31,30 +32,7 @@ export interface WorkerTransport {
   exec<R extends TWorkerRequest>(request: R): Promise<ResponseOf<R["op"]>>;
 }
 
-export class WorkerUnreachable extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WorkerUnreachable";
-  }
-}
-
-export class WorkerRefused extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-    this.name = "WorkerRefused";
-  }
-}
-
-export class WorkerProtocolError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WorkerProtocolError";
-  }
-}
+export { WorkerProtocolError, WorkerRefused, WorkerUnreachable };
 
 const MAX_STDOUT_BYTES = 8 * 1024 * 1024;
 
@@ -101,6 +79,14 @@ export interface LocalTransportOptions {
   nodePath?: string;
 }
 
+/**
+ * Quick operations (reading receipts, logs and outputs; submit and cancel, which only write
+ * a receipt and start a detached supervisor) go through the long-lived control session;
+ * the rest (probe runs Python discovery, prepare builds environments, put/import/gc move
+ * bytes) each get their own process, so none of them holds up the quick ones.
+ */
+const SESSION_OPS: ReadonlySet<WorkerOp> = new Set<WorkerOp>(["inspect", "list", "logs", "cancel", "submit", "artifacts", "fetch", "peek"]);
+
 /** The worker bundle as a child process of this server: stdin/stdout pipe, killed on timeout. */
 export function localTransport(opts: LocalTransportOptions): WorkerTransport {
   const node = opts.nodePath ?? process.execPath;
@@ -111,12 +97,15 @@ export function localTransport(opts: LocalTransportOptions): WorkerTransport {
       if (!existsSync(opts.bundlePath)) {
         return Promise.reject(new WorkerUnreachable(`the worker on ${opts.label} cannot run: ${opts.bundlePath} does not exist`));
       }
+      // Only what Node and Python discovery need: the server's secrets stay out of jobs.
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/", LANG: "C.UTF-8" } as unknown as NodeJS.ProcessEnv;
+      if (SESSION_OPS.has(request.op)) {
+        return controlSession({ label: opts.label, node, bundlePath: opts.bundlePath, workerHome: opts.workerHome, env })
+          .send(request.op, body, opts.timeoutMs)
+          .then((line) => decodeResponse(request.op, line.trim(), opts.label) as ResponseOf<R["op"]>);
+      }
       return new Promise((resolve, reject) => {
-        const child = spawn(node, [opts.bundlePath, "control", "--home", opts.workerHome], {
-          stdio: ["pipe", "pipe", "pipe"],
-          // Only what Node and Python discovery need: the server's secrets stay out of jobs.
-          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/", LANG: "C.UTF-8" } as unknown as NodeJS.ProcessEnv,
-        });
+        const child = spawn(node, [opts.bundlePath, "control", "--home", opts.workerHome], { stdio: ["pipe", "pipe", "pipe"], env });
         const out: Buffer[] = [];
         let outBytes = 0;
         let err = "";

@@ -1,8 +1,11 @@
 // trainyard-worker CLI entry.
 //   control --home DIR               one JSON request on stdin -> one JSON response on stdout
+//   control --home DIR --serve       the same, one request per line, answered in order, one
+//                                    line each, until stdin ends (saves a Node start per call)
 //   supervise --home DIR --job ID    (internal) the detached per-job supervisor
 //   supervise --home DIR --job ID --reap   (internal) stop a job whose supervisor is gone
 //   version                          print version and protocol
+import { createInterface } from "node:readline";
 import { loadConfig } from "./config";
 import { control } from "./control";
 import { Home } from "./home";
@@ -27,6 +30,19 @@ async function readStdin(limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * Requests one per line, handled one at a time: each answer is written before the next
+ * request is read, so the caller matches answers to requests by order. Every request is
+ * handled exactly as a one-shot `control` would handle it (config and home read afresh).
+ */
+async function serve(homeArg: string): Promise<void> {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    const res = await control(homeArg, Buffer.from(line, "utf8"));
+    await new Promise<void>((resolve) => process.stdout.write(JSON.stringify(res) + "\n", () => resolve()));
+  }
+}
+
 async function main(): Promise<number> {
   const cmd = process.argv[2];
   const homeArg = arg("--home");
@@ -37,6 +53,10 @@ async function main(): Promise<number> {
   if (!homeArg) {
     process.stderr.write("usage: trainyard-worker control --home DIR  (request JSON on stdin)\n");
     return 64;
+  }
+  if (cmd === "control" && process.argv.includes("--serve")) {
+    await serve(homeArg);
+    return 0;
   }
   if (cmd === "control") {
     const raw = await readStdin(MAX_REQUEST_BYTES);
