@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "@/server/api/root";
 import { closeDb, openDb } from "@/server/db/client";
+import { waitFor } from "@/server/testing/server-harness";
 import { cli, REPO, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
 
 interface Endpoint {
@@ -162,7 +163,8 @@ describe("every route, page and procedure with an owner password set", () => {
     server = await startServer({ home });
     const db = openDb(path.join(home, "trainyard.db"));
     try {
-      const target = await db.target.findFirstOrThrow();
+      // The server adds This computer's target row in its first reconcile pass, just after it answers.
+      const target = await waitFor("This computer's target row", () => db.target.findFirst().then((t) => t ?? undefined));
       await db.deployment.create({ data: { id: deploymentId, projectId: "p", name: "access", nameKey: "access", mode: "on_demand", targetId: target.id, modelId: "m", state: "stopped" } });
       await db.deploymentKey.create({ data: { deploymentId, name: "access", prefix: deploymentKey.slice(0, 10), keyHash: createHash("sha256").update(deploymentKey).digest("hex") } });
     } finally {

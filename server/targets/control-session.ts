@@ -11,6 +11,8 @@
  * replaced by a fresh process on the next call. An idle session ends by itself.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { Socket } from "node:net";
+import type { Readable, Writable } from "node:stream";
 import { WorkerUnreachable } from "./transport-errors";
 
 const IDLE_MS = 15_000;
@@ -102,15 +104,13 @@ class ControlSession {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     this.child.ref();
-    (this.child.stdout as unknown as { ref?: () => void }).ref?.();
+    pipeOf(this.child.stdout)?.ref();
   }
 
   /** Idle: it may not keep the server (or a test) running, and it ends after IDLE_MS. */
   private detach() {
     this.child.unref();
-    (this.child.stdout as unknown as { unref?: () => void }).unref?.();
-    (this.child.stderr as unknown as { unref?: () => void }).unref?.();
-    (this.child.stdin as unknown as { unref?: () => void }).unref?.();
+    for (const stream of [this.child.stdout, this.child.stderr, this.child.stdin]) pipeOf(stream)?.unref();
     if (this.idle) clearTimeout(this.idle);
     this.idle = setTimeout(() => this.end(), IDLE_MS);
     this.idle.unref();
@@ -147,4 +147,9 @@ export function controlSession(spec: SessionSpec): ControlSession {
   });
   sessions.set(key, session);
   return session;
+}
+
+/** spawn's "pipe" stdio streams are sockets; only a socket can be unref'd so an idle session lets the process exit. */
+function pipeOf(stream: Readable | Writable | null): Socket | null {
+  return stream instanceof Socket ? stream : null;
 }
