@@ -3,9 +3,13 @@
  * worker bundle: many calls share one process and each gets its own answer, in order,
  * when they are sent at once; a refusal stays a typed refusal; a session killed with calls
  * in it fails those calls as unreachable (never as a job failure) and the next call starts
- * a fresh one; a quiet session ends by itself; slow operations still get their own process.
+ * a fresh one; a quiet session ends by itself; slow operations (a large put among them)
+ * still get their own process, and a small put goes through the session.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WORKER_PROTOCOL } from "@/contracts/worker";
 import { makeHome, submitJob, waitFor, type WorkerHome } from "@/worker/testing/harness";
@@ -21,6 +25,14 @@ function sessionPids(): number[] {
     .split("\n")
     .filter((l) => l.includes(" control --home " + w.home + " --serve"))
     .map((l) => Number(l.trim().split(/\s+/)[0]));
+}
+
+/** Writes `bytes` as the store's incoming part (as an upload does) and puts it. */
+function putPart(bytes: Buffer) {
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  mkdirSync(path.join(w.home, "incoming"), { recursive: true });
+  writeFileSync(path.join(w.home, "incoming", `${sha256}.part`), bytes);
+  return t.exec({ protocol: WORKER_PROTOCOL, op: "put", sha256, bytes: bytes.length });
 }
 
 beforeAll(async () => {
@@ -69,6 +81,17 @@ describe("the control session", () => {
     const probe = await t.exec({ protocol: WORKER_PROTOCOL, op: "probe" });
     expect(probe.capacity.cpus).toBe(2);
     expect(sessionPids()).toHaveLength(0);
+    // A put over 16 MiB hashes for a while: its own process too, and it is stored.
+    const large = await putPart(Buffer.alloc(17 * 1024 * 1024, 7));
+    expect(large).toMatchObject({ complete: true });
+    expect(sessionPids()).toHaveLength(0);
+  });
+
+  it("a small put (an upload, an on-demand prediction's rows) is stored through the session", async () => {
+    const small = await putPart(Buffer.from("a,b\n1,2\n"));
+    expect(small).toMatchObject({ complete: true });
+    expect(readFileSync(small.path!, "utf8")).toBe("a,b\n1,2\n");
+    expect(sessionPids()).toHaveLength(1);
   });
 
   it("the worker's --serve answers each line in order, a bad line with bad_request, and ends with its input", async () => {

@@ -82,10 +82,21 @@ export interface LocalTransportOptions {
 /**
  * Quick operations (reading receipts, logs and outputs; submit and cancel, which only write
  * a receipt and start a detached supervisor) go through the long-lived control session;
- * the rest (probe runs Python discovery, prepare builds environments, put/import/gc move
- * bytes) each get their own process, so none of them holds up the quick ones.
+ * the rest (probe runs Python discovery, prepare builds environments, import/gc and a large
+ * put move bytes) each get their own process, so none of them holds up the quick ones.
  */
 const SESSION_OPS: ReadonlySet<WorkerOp> = new Set<WorkerOp>(["inspect", "list", "logs", "cancel", "submit", "artifacts", "fetch", "peek"]);
+/**
+ * A put hashes its bytes before storing them: up to this size that takes a few tens of
+ * milliseconds, less than starting a process (~0.3 s, paid by every upload and on-demand
+ * prediction); a larger one gets its own process so the session's quick calls never wait on it.
+ */
+const SESSION_PUT_MAX_BYTES = 16 * 1024 * 1024;
+
+function goesThroughSession(request: TWorkerRequest): boolean {
+  if (request.op === "put") return request.bytes <= SESSION_PUT_MAX_BYTES;
+  return SESSION_OPS.has(request.op);
+}
 
 /** The worker bundle as a child process of this server: stdin/stdout pipe, killed on timeout. */
 export function localTransport(opts: LocalTransportOptions): WorkerTransport {
@@ -99,7 +110,7 @@ export function localTransport(opts: LocalTransportOptions): WorkerTransport {
       }
       // Only what Node and Python discovery need: the server's secrets stay out of jobs.
       const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/", LANG: "C.UTF-8" } as unknown as NodeJS.ProcessEnv;
-      if (SESSION_OPS.has(request.op)) {
+      if (goesThroughSession(request)) {
         return controlSession({ label: opts.label, node, bundlePath: opts.bundlePath, workerHome: opts.workerHome, env })
           .send(request.op, body, opts.timeoutMs)
           .then((line) => decodeResponse(request.op, line.trim(), opts.label) as ResponseOf<R["op"]>);
