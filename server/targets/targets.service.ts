@@ -53,6 +53,9 @@ function presentationOf(kind: string): Pick<TargetView, "thisComputer" | "descri
   return { thisComputer: false, description: `Reached over ${kind}.`, notCheckedHint: "Not checked yet. Use “Check again” to ask its worker what it has.", dataNote: null, setUpOverSsh: false };
 }
 
+const PROBES = Symbol.for("trainyard.probesInFlight");
+const probesInFlight = () => ((globalThis as { [PROBES]?: Map<string, Promise<TargetDetailView>> })[PROBES] ??= new Map());
+
 export function toTargetView(t: TargetRow, all: TargetRow[] = []): TargetView {
   return {
     id: t.id,
@@ -134,8 +137,22 @@ export function targetsService(db: Db = getDb()) {
     }
   }
 
+  /**
+   * One probe per computer (and config revision) at a time: a probe runs Python discovery
+   * (about a second), and the server's first reconcile pass, an upload's environment check
+   * and a page's "Check again" asking at the same moment all want the same answer.
+   */
   async function probe(id: string): Promise<TargetDetailView> {
     const t = await requireTarget(id);
+    const key = `${t.id}:${t.revision}`;
+    const running = probesInFlight().get(key);
+    if (running) return running;
+    const asked = probeNow(t).finally(() => probesInFlight().delete(key));
+    probesInFlight().set(key, asked);
+    return asked;
+  }
+
+  async function probeNow(t: TargetRow): Promise<TargetDetailView> {
     let res: TProbe;
     try {
       res = await execOn(t, { protocol: WORKER_PROTOCOL, op: "probe" });

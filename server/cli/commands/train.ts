@@ -187,6 +187,8 @@ export async function trainCommand(argv: string[]): Promise<number> {
       // downloads (at 2 s it cost a quick penguins run about 1 s of its ~22).
       everyMs: 1000,
       timeoutMs: (maxMinutes ?? 60) * 60_000 + 30 * 60_000,
+      // Each new step brings quick polls back for a few seconds: the steps after training are short.
+      changeKey: describeProgress,
       onWait: log,
       onTick: (e) => {
         const line = describeProgress(e);
