@@ -1,7 +1,8 @@
 /**
- * Probes of one computer asked at the same moment (the server's first reconcile pass, an
- * upload's environment check, "Check again") share one worker probe and one answer; a
- * probe asked after it ended is a new one. Real worker bundle on This computer.
+ * A check that needs a recent probe (an upload's environment check) while a probe runs
+ * (the server's first reconcile pass) shares that probe and its answer; one asked after it
+ * ended is a new one, and an explicit probe ("Check again", after Set up) always asks the
+ * worker afresh. Real worker bundle on This computer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/config/env";
@@ -33,16 +34,19 @@ afterAll(async () => {
 });
 
 describe("probing a computer", () => {
-  it("asked three times at once, runs one probe and gives all three its answer", async () => {
+  it("a fresh-probe check during a probe shares it; an explicit probe never does", async () => {
     const targets = targetsService(db);
-    const [a, b, c] = await Promise.all([targets.probe(targetId), targets.probe(targetId), targets.freshProbe(targetId, 0)]);
-    expect(a).toBe(b);
+    const running = targets.probe(targetId);
+    const [a, b, c] = await Promise.all([running, targets.freshProbe(targetId, 0), targets.freshProbe(targetId, 0)]);
     expect(a.probedAt).not.toBeNull();
+    expect(b.target.probedAt?.toISOString()).toBe(a.probedAt);
     expect(c.target.probedAt?.toISOString()).toBe(a.probedAt);
-    expect(c.probe).toEqual(a.probe);
+    expect(b.probe).toEqual(a.probe);
 
-    const later = await targets.probe(targetId);
-    expect(later).not.toBe(a);
-    expect(Date.parse(later.probedAt!)).toBeGreaterThan(Date.parse(a.probedAt!));
+    const later = await targets.freshProbe(targetId, 0);
+    expect(Date.parse(later.target.probedAt!.toISOString())).toBeGreaterThan(Date.parse(a.probedAt!));
+
+    const [first, second] = await Promise.all([targets.probe(targetId), targets.probe(targetId)]);
+    expect(first).not.toBe(second);
   });
 });

@@ -138,18 +138,27 @@ export function targetsService(db: Db = getDb()) {
   }
 
   /**
-   * One probe per computer (and config revision) at a time: a probe runs Python discovery
-   * (about a second), and the server's first reconcile pass, an upload's environment check
-   * and a page's "Check again" asking at the same moment all want the same answer.
+   * A probe always asks the worker afresh (after Set up or "Check again" an answer from
+   * before would be wrong); while it runs, freshProbe's callers share it (probeOrJoin).
    */
   async function probe(id: string): Promise<TargetDetailView> {
     const t = await requireTarget(id);
     const key = `${t.id}:${t.revision}`;
-    const running = probesInFlight().get(key);
-    if (running) return running;
-    const asked = probeNow(t).finally(() => probesInFlight().delete(key));
+    const asked = probeNow(t).finally(() => {
+      if (probesInFlight().get(key) === asked) probesInFlight().delete(key);
+    });
     probesInFlight().set(key, asked);
     return asked;
+  }
+
+  /**
+   * The probe running now for this computer (and config revision), or a new one: a probe
+   * runs Python discovery (about a second), and the server's first reconcile pass and an
+   * upload's environment check asking at the same moment want the same answer.
+   */
+  async function probeOrJoin(id: string): Promise<TargetDetailView> {
+    const t = await requireTarget(id);
+    return probesInFlight().get(`${t.id}:${t.revision}`) ?? probe(id);
   }
 
   async function probeNow(t: TargetRow): Promise<TargetDetailView> {
@@ -188,7 +197,7 @@ export function targetsService(db: Db = getDb()) {
       const t = await requireTarget(id);
       const stored = parseProbe(t.probe);
       if (stored && t.probedAt && Date.now() - t.probedAt.getTime() < maxAgeMs) return { target: t, probe: stored };
-      const fresh = await probe(id);
+      const fresh = await probeOrJoin(id);
       return { target: await requireTarget(id), probe: fresh.probe! };
     },
   };
