@@ -36,20 +36,6 @@ function isUniqueViolation(err: unknown): boolean {
   return e?.code === "P2002" || /Unique constraint/i.test(e?.message ?? "");
 }
 
-/** One probe per target at a time: 50 concurrent admissions must not start 50 workers. */
-const PROBES = Symbol.for("trainyard.probesInFlight");
-function sharedFreshProbe(db: Db, targetId: string, maxAgeMs: number) {
-  const g = globalThis as { [PROBES]?: Map<string, ReturnType<ReturnType<typeof targetsService>["freshProbe"]>> };
-  const map = (g[PROBES] ??= new Map());
-  let p = map.get(targetId);
-  if (!p) {
-    p = targetsService(db).freshProbe(targetId, maxAgeMs);
-    map.set(targetId, p);
-    void p.finally(() => map.delete(targetId)).catch(() => {});
-  }
-  return p;
-}
-
 export function recipeOnTarget(probe: TProbe, targetName: string, recipe: string) {
   const r = probe.recipes.find((x) => x.name === recipe);
   if (!r) {
@@ -105,7 +91,7 @@ export function jobsService(db: Db = getDb()) {
     if (!target.enabled) throw badInput(`${target.name} is disabled; enable it before starting jobs there.`);
     let probe: TProbe;
     try {
-      probe = (await sharedFreshProbe(db, target.id, PROBE_MAX_AGE_MS)).probe;
+      probe = (await targets.freshProbe(target.id, PROBE_MAX_AGE_MS)).probe;
     } catch (err) {
       throw unavailable(`Cannot start ${input.recipe}.${input.job} on ${target.name}: ${(err as Error).message}`);
     }
@@ -114,7 +100,7 @@ export function jobsService(db: Db = getDb()) {
     let recipe = recipeOnTarget(probe, target.name, input.recipe);
     if (!recipe.environmentReady) {
       // The stored probe may predate a build that has just finished: ask once more.
-      probe = (await sharedFreshProbe(db, target.id, 0).catch(() => ({ probe }))).probe;
+      probe = (await targets.freshProbe(target.id, 0).catch(() => ({ probe }))).probe;
       recipe = recipeOnTarget(probe, target.name, input.recipe);
     }
     if (recipe.jobs.length && !recipe.jobs.includes(input.job)) {

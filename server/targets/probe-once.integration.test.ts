@@ -1,8 +1,9 @@
 /**
  * A check that needs a recent probe (an upload's environment check) while a probe runs
  * (the server's first reconcile pass) shares that probe and its answer; one asked after it
- * ended is a new one, and an explicit probe ("Check again", after Set up) always asks the
- * worker afresh. Real worker bundle on This computer.
+ * ended, or one that accepts nothing older than its own call (maxAgeMs 0: "a build has just
+ * finished"), is a new one, and an explicit probe ("Check again", after Set up) always asks
+ * the worker afresh. Real worker bundle on This computer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/config/env";
@@ -37,7 +38,7 @@ describe("probing a computer", () => {
   it("a fresh-probe check during a probe shares it; an explicit probe never does", async () => {
     const targets = targetsService(db);
     const running = targets.probe(targetId);
-    const [a, b, c] = await Promise.all([running, targets.freshProbe(targetId, 0), targets.freshProbe(targetId, 0)]);
+    const [a, b, c] = await Promise.all([running, targets.freshProbe(targetId, 60_000), targets.freshProbe(targetId, 60_000)]);
     expect(a.probedAt).not.toBeNull();
     expect(b.target.probedAt?.toISOString()).toBe(a.probedAt);
     expect(c.target.probedAt?.toISOString()).toBe(a.probedAt);
@@ -48,5 +49,11 @@ describe("probing a computer", () => {
 
     const [first, second] = await Promise.all([targets.probe(targetId), targets.probe(targetId)]);
     expect(first).not.toBe(second);
+
+    // Joining would hand back the very answer of the probe in flight; its own probe gives another.
+    const before = targets.probe(targetId);
+    await new Promise((r) => setTimeout(r, 5));
+    const [earlier, anew] = await Promise.all([before, targets.freshProbe(targetId, 0)]);
+    expect(anew.probe).not.toBe(earlier.probe);
   });
 });

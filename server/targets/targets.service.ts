@@ -53,8 +53,13 @@ function presentationOf(kind: string): Pick<TargetView, "thisComputer" | "descri
   return { thisComputer: false, description: `Reached over ${kind}.`, notCheckedHint: "Not checked yet. Use “Check again” to ask its worker what it has.", dataNote: null, setUpOverSsh: false };
 }
 
+/**
+ * The probe running now per computer and when it started. Global, because the route
+ * handlers and the reconcile loop each have their own copy of this module.
+ */
 const PROBES = Symbol.for("trainyard.probesInFlight");
-const probesInFlight = () => ((globalThis as { [PROBES]?: Map<string, Promise<TargetDetailView>> })[PROBES] ??= new Map());
+type ProbeInFlight = { startedAt: number; answer: Promise<TargetDetailView> };
+const probesInFlight = () => ((globalThis as { [PROBES]?: Map<string, ProbeInFlight> })[PROBES] ??= new Map());
 
 export function toTargetView(t: TargetRow, all: TargetRow[] = []): TargetView {
   return {
@@ -137,28 +142,16 @@ export function targetsService(db: Db = getDb()) {
     }
   }
 
-  /**
-   * A probe always asks the worker afresh (after Set up or "Check again" an answer from
-   * before would be wrong); while it runs, freshProbe's callers share it (probeOrJoin).
-   */
-  async function probe(id: string): Promise<TargetDetailView> {
-    const t = await requireTarget(id);
-    const key = `${t.id}:${t.revision}`;
-    const asked = probeNow(t).finally(() => {
-      if (probesInFlight().get(key) === asked) probesInFlight().delete(key);
-    });
-    probesInFlight().set(key, asked);
-    return asked;
-  }
-
-  /**
-   * The probe running now for this computer (and config revision), or a new one: a probe
-   * runs Python discovery (about a second), and the server's first reconcile pass and an
-   * upload's environment check asking at the same moment want the same answer.
-   */
-  async function probeOrJoin(id: string): Promise<TargetDetailView> {
-    const t = await requireTarget(id);
-    return probesInFlight().get(`${t.id}:${t.revision}`) ?? probe(id);
+  /** Always asks the worker afresh: after Set up or "Check again" an earlier answer would be wrong. */
+  function probe(id: string): Promise<TargetDetailView> {
+    // Registered before the first await, so a freshProbe asked in the same moment joins it.
+    const answer: Promise<TargetDetailView> = requireTarget(id)
+      .then(probeNow)
+      .finally(() => {
+        if (probesInFlight().get(id)?.answer === answer) probesInFlight().delete(id);
+      });
+    probesInFlight().set(id, { startedAt: Date.now(), answer });
+    return answer;
   }
 
   async function probeNow(t: TargetRow): Promise<TargetDetailView> {
@@ -192,12 +185,19 @@ export function targetsService(db: Db = getDb()) {
       const t = await requireTarget(id);
       return { ...toTargetView(t, await repo.list()), probe: parseProbe(t.probe) };
     },
-    /** Probe when the stored one is missing or older than maxAgeMs. */
+    /**
+     * The stored probe when it is younger than maxAgeMs; else the probe running now when it
+     * started within maxAgeMs (so 0 always asks anew), else a new one. A probe runs Python
+     * discovery (about a second): 50 admissions at once, or the server's first reconcile
+     * pass and an upload's environment check, must not each start one.
+     */
     async freshProbe(id: string, maxAgeMs: number): Promise<{ target: TargetRow; probe: TProbe }> {
+      const acceptFrom = Date.now() - maxAgeMs;
       const t = await requireTarget(id);
       const stored = parseProbe(t.probe);
       if (stored && t.probedAt && Date.now() - t.probedAt.getTime() < maxAgeMs) return { target: t, probe: stored };
-      const fresh = await probeOrJoin(id);
+      const running = probesInFlight().get(id);
+      const fresh = await (running && running.startedAt >= acceptFrom ? running.answer : probe(id));
       return { target: await requireTarget(id), probe: fresh.probe! };
     },
   };
