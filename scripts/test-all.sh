@@ -27,8 +27,24 @@ run_tier() { # name, command...
   echo "=== $name: exit $code in $((SECONDS - started)) s ==="
 }
 
-run_tier typecheck npx tsc --noEmit
+# tsc and ESLint each use one CPU: run them side by side, each tier's output printed whole.
+run_tier_beside() { # name, command... (in the background; finish_tier_beside records it)
+  local name=$1; shift
+  beside_name=$name beside_started=$SECONDS
+  "$@" >"$results/$name.log" 2>&1 &
+  beside_pid=$!
+}
+finish_tier_beside() {
+  wait "$beside_pid"
+  local code=$?
+  echo; echo "=== $beside_name (beside the tier above) ==="
+  cat "$results/$beside_name.log"
+  tier_names+=("$beside_name"); tier_status+=("$code")
+  echo "=== $beside_name: exit $code in $((SECONDS - beside_started)) s ==="
+}
+run_tier_beside typecheck npx tsc --noEmit
 run_tier lint npx eslint .
+finish_tier_beside
 run_tier worker-bundle node scripts/build-worker.mjs
 run_tier unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
 # pytest first among the slow tiers: it builds every recipe environment (into
