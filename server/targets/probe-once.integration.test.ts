@@ -2,8 +2,8 @@
  * A check that needs a recent probe (an upload's environment check) while a probe runs
  * (the server's first reconcile pass) shares that probe and its answer; one asked after it
  * ended, or one that accepts nothing older than its own call (maxAgeMs 0: "a build has just
- * finished"), is a new one, and an explicit probe ("Check again", after Set up) always asks
- * the worker afresh. Real worker bundle on This computer.
+ * finished"), or one for a changed configuration, is a new one, and an explicit probe
+ * ("Check again", after Set up) always asks the worker afresh. Real worker bundle on This computer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/config/env";
@@ -55,5 +55,12 @@ describe("probing a computer", () => {
     await new Promise((r) => setTimeout(r, 5));
     const [earlier, anew] = await Promise.all([before, targets.freshProbe(targetId, 0)]);
     expect(anew.probe).not.toBe(earlier.probe);
+
+    // A probe of the computer's earlier configuration does not answer for the new one.
+    const old = targets.probe(targetId);
+    await new Promise((r) => setTimeout(r, 5));
+    await db.target.update({ where: { id: targetId }, data: { revision: { increment: 1 }, probe: null, probedAt: null } });
+    const [oldAnswer, newAnswer] = await Promise.all([old, targets.freshProbe(targetId, 60_000)]);
+    expect(newAnswer.probe).not.toBe(oldAnswer.probe);
   });
 });

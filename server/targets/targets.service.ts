@@ -54,11 +54,12 @@ function presentationOf(kind: string): Pick<TargetView, "thisComputer" | "descri
 }
 
 /**
- * The probe running now per computer and when it started. Global, because the route
- * handlers and the reconcile loop each have their own copy of this module.
+ * The probe running now per computer, when it started and which revision of the computer's
+ * configuration it asks (a changed address must not be answered by the old one). Global,
+ * because the route handlers and the reconcile loop each have their own copy of this module.
  */
 const PROBES = Symbol.for("trainyard.probesInFlight");
-type ProbeInFlight = { startedAt: number; answer: Promise<TargetDetailView> };
+type ProbeInFlight = { startedAt: number; revision: Promise<number | null>; answer: Promise<TargetDetailView> };
 const probesInFlight = () => ((globalThis as { [PROBES]?: Map<string, ProbeInFlight> })[PROBES] ??= new Map());
 
 export function toTargetView(t: TargetRow, all: TargetRow[] = []): TargetView {
@@ -145,12 +146,11 @@ export function targetsService(db: Db = getDb()) {
   /** Always asks the worker afresh: after Set up or "Check again" an earlier answer would be wrong. */
   function probe(id: string): Promise<TargetDetailView> {
     // Registered before the first await, so a freshProbe asked in the same moment joins it.
-    const answer: Promise<TargetDetailView> = requireTarget(id)
-      .then(probeNow)
-      .finally(() => {
-        if (probesInFlight().get(id)?.answer === answer) probesInFlight().delete(id);
-      });
-    probesInFlight().set(id, { startedAt: Date.now(), answer });
+    const target = requireTarget(id);
+    const answer: Promise<TargetDetailView> = target.then(probeNow).finally(() => {
+      if (probesInFlight().get(id)?.answer === answer) probesInFlight().delete(id);
+    });
+    probesInFlight().set(id, { startedAt: Date.now(), revision: target.then((t) => t.revision, () => null), answer });
     return answer;
   }
 
@@ -187,7 +187,7 @@ export function targetsService(db: Db = getDb()) {
     },
     /**
      * The stored probe when it is younger than maxAgeMs; else the probe running now when it
-     * started within maxAgeMs (so 0 always asks anew), else a new one. A probe runs Python
+     * started within maxAgeMs (so 0 always asks anew) for this configuration revision, else a new one. A probe runs Python
      * discovery (about a second): 50 admissions at once, or the server's first reconcile
      * pass and an upload's environment check, must not each start one.
      */
@@ -197,7 +197,8 @@ export function targetsService(db: Db = getDb()) {
       const stored = parseProbe(t.probe);
       if (stored && t.probedAt && Date.now() - t.probedAt.getTime() < maxAgeMs) return { target: t, probe: stored };
       const running = probesInFlight().get(id);
-      const fresh = await (running && running.startedAt >= acceptFrom ? running.answer : probe(id));
+      const joinable = running && running.startedAt >= acceptFrom && (await running.revision) === t.revision;
+      const fresh = await (joinable ? running.answer : probe(id));
       return { target: await requireTarget(id), probe: fresh.probe! };
     },
   };
