@@ -106,6 +106,11 @@ export function ExperimentActions({ exp }: { exp: ExperimentDetailView }) {
                   : "; it frees no stored files"}
                 . This cannot be undone.
               </p>
+              {preview.data.keeps.map((k) => (
+                <p key={k.what}>
+                  Stays: its {k.what} ({formatBytes(k.bytes)}), {k.why}.
+                </p>
+              ))}
               <Button variant="danger" className="self-start" disabled={del.isPending} onClick={() => del.mutate({ id: exp.id })}>
                 {del.isPending ? "Deleting…" : "Delete this experiment"}
               </Button>

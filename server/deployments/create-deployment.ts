@@ -59,8 +59,9 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
   const mode = modeFor(kind, input.mode);
   // The fine-tune's base model is an output of its import_base job, kept where it was trained.
   const targetId = await computerFor(db, input.computer, version.targetId, kind === "llm" ? "trained_here" : mode);
+  // A version without its own serving record (older, its experiment gone) is refused here, not at its first request.
+  await serveSpecOf(db, version);
   if (mode === "resident") {
-    if (kind === "llm") await serveSpecOf(db, version);
     if (input.memoryGb !== undefined) await checkMemoryBudget(db, targetId, input.memoryGb);
   } else if (input.memoryGb !== undefined) {
     throw badInput("A memory budget is for a resident deployment's serving process; an on-demand request runs a short predict job with its own. Deploy with --mode resident, or leave the budget out.", { code: "memory_on_demand" });

@@ -1,20 +1,17 @@
 /**
  * What serving a registry version takes, by its kind: a tabular version is its export
  * alone (serve-tabular); a LoRA fine-tune's is its adapter export on the base model it was
- * trained on (serve-llm), the fine-tune's import_base output where it was trained (found
- * where Try it finds it: trainedAdapterOf). Only a resident process serves an LLM: an
+ * trained on (serve-llm), the fine-tune's import_base output where it was trained, by the
+ * hash the version recorded at registration (version-serving.ts). Only a resident process serves an LLM: an
  * on-demand request would load the base model for every call.
  */
-import type { ServeJobInput, ServingKind } from "@/contracts/deployments/serving";
+import type { ServingKind } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import type { Tx } from "@/server/lifecycle/transition";
-import { conflict } from "@/server/errors";
-import { experimentsRepository } from "@/server/experiments/experiments.repository";
-import { ZFineTuneSettings } from "@/server/finetune/finetune.schema";
-import { trainedAdapterOf } from "@/server/finetune/finetune.views";
 import { evidenceFromColumns, type VersionEvidence } from "@/server/registry/version-evidence";
+import { servingOfVersion, type ServeSpec } from "@/server/registry/version-serving";
 
-export type ServeSpec = { kind: "tabular" } | { kind: "llm"; baseSha256: string; device: NonNullable<ServeJobInput["device"]> };
+export type { ServeSpec };
 
 export const servingKindOf = (e: Pick<VersionEvidence, "kind">): ServingKind => (e.kind === "lora" ? "llm" : "tabular");
 
@@ -31,13 +28,7 @@ export async function deploymentKind(db: Db | Tx, row: { currentReleaseId: strin
 export const ON_DEMAND_LLM_REFUSAL =
   "A LoRA fine-tune is served resident only: on demand, every request would load the base model again. Deploy it with --mode resident (on This computer).";
 
-/** What the serving job of a version needs besides its export (CONFLICT when the base is gone). */
-export async function serveSpecOf(db: Db, version: { experimentId: string; number: number; evidence: Pick<VersionEvidence, "kind"> }): Promise<ServeSpec> {
-  if (servingKindOf(version.evidence) === "tabular") return { kind: "tabular" };
-  const exp = await experimentsRepository(db).find(version.experimentId);
-  const trained = exp ? await trainedAdapterOf(db, exp) : null;
-  if (!exp || !trained) {
-    throw conflict(`Version ${version.number}'s fine-tune no longer has its base model (its import_base output): it cannot be served. Fine-tune it again and register that.`, { code: "base_missing" });
-  }
-  return { kind: "llm", baseSha256: trained.baseSha256, device: ZFineTuneSettings.parse(JSON.parse(exp.settings)).device };
+/** What the serving job of a version needs besides its export: the version's own record, never its experiment's. */
+export async function serveSpecOf(db: Db, version: { id: string; number: number }): Promise<ServeSpec> {
+  return (await servingOfVersion(db, version)).serve;
 }

@@ -8,9 +8,10 @@
 import { ZDeploymentMode, ZServePrediction, ZServingLimits, type DeploymentHealth, type DeploymentPredictResponse, type ServingKind } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import { DomainError, isDomainError, unavailable } from "@/server/errors";
-import { experimentsService } from "@/server/experiments/experiments.service";
+import { exportArchivePath } from "@/server/experiments/chain-results";
+import { ExportInvalid, verifyExportArchive } from "@/server/exports/verify-export";
 import { runPredictJob, stageBytes } from "@/server/predictions/predict-job";
-import { verifiedModel } from "@/server/predictions/predictions.service";
+import { servingOfVersion } from "@/server/registry/version-serving";
 import { TRY_ROW_TIMEOUT_MS } from "@/server/predictions/predictions.schema";
 import { csvLine } from "@/server/tables/csv";
 import { recordRequest } from "./deployment-stats";
@@ -103,18 +104,24 @@ function toCsv(names: string[], rows: Row[]): string {
 }
 
 /**
- * The release's feature schema, read without hashing its export: the archive is verified
- * where it is used (the on-demand predict job's model below, the serving process when it
- * loads), not again on every request of a resident release.
+ * The release's feature schema, from its version's own serving record (never the
+ * experiment, which may be gone), read without hashing its export: the archive is verified
+ * where it is used (the on-demand predict below, the serving process when it loads), not
+ * again on every request of a resident release.
  */
-async function featuresOf(db: Db, experimentId: string) {
-  return (await experimentsService(db).get(experimentId)).results?.featureSchema?.features ?? [];
+async function featuresOf(db: Db, version: { id: string; number: number }) {
+  return (await servingOfVersion(db, version)).featureSchema?.features ?? [];
 }
 
-async function predictOnDemand(db: Db, targetId: string, experimentId: string, names: string[], rows: Row[]) {
-  const { modelSha256 } = await verifiedModel(db, experimentId);
+async function predictOnDemand(db: Db, targetId: string, version: { number: number; modelSha256: string; exportSha256: string }, names: string[], rows: Row[]) {
+  try {
+    await verifyExportArchive(exportArchivePath(version.exportSha256), version.exportSha256);
+  } catch (err) {
+    if (err instanceof ExportInvalid) throw unavailable(`Version ${version.number}'s model was not used: ${err.message}`);
+    throw err;
+  }
   const sha = await stageBytes(db, Buffer.from(toCsv(names, rows), "utf8"), "the rows to predict");
-  const out = await runPredictJob(db, { targetId, modelSha256, featuresSha256: sha, timeoutMs: TRY_ROW_TIMEOUT_MS, label: "The prediction" });
+  const out = await runPredictJob(db, { targetId, modelSha256: version.modelSha256, featuresSha256: sha, timeoutMs: TRY_ROW_TIMEOUT_MS, label: "The prediction" });
   return out.rows.map((r) => {
     // The job's parquet is read untyped; a value the contract does not allow is the job's fault (500), not the caller's.
     const p = ZServePrediction.safeParse(out.classes.length ? { prediction: r.prediction, probabilities: r.probabilities } : { prediction: r.prediction });
@@ -162,12 +169,12 @@ export async function predict(db: Db, id: string, body: unknown): Promise<Deploy
   try {
     const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
     if (kindOfVersionRow(version) === "llm") throw wrongRoute(d.id, "llm");
-    const features = await featuresOf(db, version.experimentId);
+    const features = await featuresOf(db, version);
     if (!features.length) throw unavailable(`Version ${release.version} has no feature schema, so it cannot answer predictions.`);
     const rows = checkRows(body, features, SERVING_LIMITS);
     const answered =
       d.mode === "on_demand"
-        ? { predictions: await predictOnDemand(db, d.targetId, version.experimentId, features.map((f) => f.name), rows), release }
+        ? { predictions: await predictOnDemand(db, d.targetId, version, features.map((f) => f.name), rows), release }
         : await predictResident(db, d.id, release, rows);
     await recordRequest(db, { releaseId: answered.release.id, deploymentId: d.id, ms: Date.now() - started });
     return { predictions: answered.predictions, release: short(answered.release) };

@@ -39,7 +39,6 @@ export function experimentsRepository(db: Db = getDb()) {
       }),
     active: () => db.experiment.findMany({ where: { status: { in: [...experimentLifecycle.active] } }, select: { id: true } }),
     countInProject: (projectId: string) => db.experiment.count({ where: { projectId, kind: { notIn: [...SEARCH_PART_KINDS] } } }),
-    countByExport: (exportSha256: string) => db.experiment.count({ where: { exportSha256 } }),
     requestCancel: (id: string) =>
       db.experiment.updateMany({ where: { id, cancelRequestedAt: null }, data: { cancelRequestedAt: new Date() } }),
     markBudgetStart: (id: string) => db.experiment.update({ where: { id }, data: { startedAt: new Date() } }),

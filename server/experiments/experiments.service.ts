@@ -3,15 +3,13 @@
  * delete. The chain itself is advanced by chain-advance.ts, driven by job events and a
  * periodic sweep (chain-loop.ts).
  */
-import { rm } from "node:fs/promises";
-import path from "node:path";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
 import { publish } from "@/server/events/bus";
+import { exportHolders, removeExportIfUnheld, versionsWords } from "@/server/exports/export-holders";
 import { intentHash } from "@/server/jobs/intent-hash";
 import { targetsService } from "@/server/targets/targets.service";
 import { scheduleAdvance } from "./chain-advance";
-import { exportArchivePath } from "./chain-results";
 import { isExperimentTerminal } from "./experiment-state";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
 import { SEARCH_PART_KINDS, ZStartExperimentInput, type TStartExperimentInput } from "./experiments.schema";
@@ -143,14 +141,22 @@ export function experimentsService(db: Db = getDb()) {
       });
     },
 
+    /** What deleting frees, and what stays because a registry version serves from it. */
     async deletePreview(id: string) {
       const exp = await require(id);
+      const holders = exp.exportSha256 ? await exportHolders(db, exp.exportSha256) : null;
+      const archive = { what: "export archive", bytes: Number(exp.exportBytes ?? 0) };
+      const heldElsewhere = holders && (holders.versions.length > 0 || holders.experiments > 1);
       return {
         id,
         name: exp.name,
         canDelete: isExperimentTerminal(exp.status),
         reason: isExperimentTerminal(exp.status) ? null : "It is still running: cancel it first.",
-        frees: exp.exportSha256 ? [{ what: "export archive", bytes: Number(exp.exportBytes ?? 0) }] : [],
+        frees: holders && !heldElsewhere ? [archive] : [],
+        keeps:
+          holders && heldElsewhere
+            ? [{ ...archive, why: holders.versions.length ? `registered as ${versionsWords(holders.versions)}, which keeps it` : "another experiment has the same export" }]
+            : [],
       };
     },
 
@@ -160,9 +166,8 @@ export function experimentsService(db: Db = getDb()) {
         throw conflict(`"${exp.name}" is still ${exp.status}; cancel it and wait until it has stopped before deleting it.`);
       }
       await repo.delete(id);
-      if (exp.exportSha256 && (await repo.countByExport(exp.exportSha256)) === 0) {
-        await rm(path.dirname(exportArchivePath(exp.exportSha256)), { recursive: true, force: true });
-      }
+      // A registered version owns its copy of what it serves: the archive goes only when nothing holds it.
+      if (exp.exportSha256) await removeExportIfUnheld(db, exp.exportSha256);
       publish({ type: "experiment.changed", experimentId: id, projectId: exp.projectId, status: "deleted" });
       return { deleted: true };
     },

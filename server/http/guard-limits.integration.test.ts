@@ -92,6 +92,24 @@ describe("a locked server on loopback, no proxy", () => {
   });
   afterAll(() => server?.stop());
 
+  it("answers TRACE, CONNECT-like and made-up methods 405 with Allow, on pages, tRPC and deployment routes alike", async () => {
+    for (const [method, pathName] of [["TRACE", "/"], ["TRACE", "/api/trpc/projects.list"], ["PROPFIND", "/api/deployments/x/predict"], ["BREW", "/login"]] as const) {
+      const answer = await new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {
+        const req = http.request({ host: "127.0.0.1", port: server.port, method, path: pathName, headers: { host: `127.0.0.1:${server.port}` } }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body: text }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+      expect(answer.status, `${method} ${pathName}: ${answer.body}`).toBe(405);
+      expect(answer.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+      expect(JSON.parse(answer.body)).toMatchObject({ code: "method_not_allowed" });
+    }
+  });
+
   it("answers a 200 MiB login POST with 413 without the server's memory growing", async () => {
     // Warm the route so the comparison measures the body, not first-request compilation.
     await post(server.port, "/api/auth/login", { host: `127.0.0.1:${server.port}` }, wrongLogin);

@@ -24,7 +24,7 @@ export { CLIENT_HEADER, PRINCIPAL_HEADER } from "./guard-marker";
 export type GuardResult =
   | { ok: true; principal: Principal }
   | { ok: true; deploymentKey: DeploymentKeyGrant }
-  | { ok: false; status: number; code: GuardRefusal; message: string; redirect?: string };
+  | { ok: false; status: number; code: GuardRefusal; message: string; redirect?: string; headers?: Record<string, string> };
 
 /** Why the guard refused a request: the `code` of its JSON answer, as route handlers answer theirs. */
 export type GuardRefusal =
@@ -36,7 +36,15 @@ export type GuardRefusal =
   | "sign_in_required"
   | "session_refused"
   | "read_only_token"
-  | "deployment_key_refused";
+  | "deployment_key_refused"
+  | "method_not_allowed";
+
+/**
+ * The methods any route of this server declares; any other (TRACE, CONNECT, made-up
+ * words) is answered 405 here, before Next.js, which has no answer of its own for them.
+ */
+export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+const SERVED = new Set<string>(SERVED_METHODS);
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -93,13 +101,16 @@ export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Pr
   delete req.headers[DEPLOYMENT_KEY_HEADER];
   req.headers[CLIENT_HEADER] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], opts.trustedProxy);
 
+  const method = req.method ?? "GET";
+  if (!SERVED.has(method)) {
+    return { ok: false, status: 405, code: "method_not_allowed", message: `The method ${method} is not served here.`, headers: { allow: SERVED_METHODS.join(", ") } };
+  }
   const target = normaliseRequestPath(req.url ?? "/");
   if (!target.ok) return refuse(400, "bad_path", `Request refused: ${target.reason}.`);
   const host = req.headers.host;
   if (!host || !opts.allowedHosts.has(hostNameOf(host))) {
     return refuse(421, "unknown_host", `This Trainyard server does not answer to the name "${host ?? ""}".`);
   }
-  const method = req.method ?? "GET";
   const mutation = !SAFE_METHODS.has(method);
   if (mutation) {
     const origin = req.headers.origin;

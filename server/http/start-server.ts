@@ -7,7 +7,8 @@ import http from "node:http";
 import next from "next";
 import type { AppConfig } from "@/server/config/env";
 import { ensureHome } from "@/server/config/home";
-import { closeDb, openDb } from "@/server/db/client";
+import { closeDb, getDb, openDb } from "@/server/db/client";
+import { backfillVersionServing, backfillWords } from "@/server/registry/backfill-serving";
 import { prepareDatabase, repoMigrationPaths } from "@/server/db/prepare-database";
 import { ownerService } from "@/server/auth/owner.service";
 import type { HomePaths } from "@/server/config/home";
@@ -70,6 +71,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     if (applied.length) log(`database upgraded: ${applied.join(", ")}`);
     openDb(home.dbFile);
     cleanups.push(() => closeDb());
+    const backfilled = backfillWords(await backfillVersionServing(getDb()));
+    if (backfilled) log(backfilled);
 
     const owner = ownerService();
     if (!isLoopbackHost(config.host) && !(await owner.hasPassword())) {
@@ -98,7 +101,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
             if (verdict.redirect) {
               res.writeHead(303, { Location: verdict.redirect }).end();
             } else {
-              res.writeHead(verdict.status, { "content-type": "application/json" });
+              res.writeHead(verdict.status, { ...verdict.headers, "content-type": "application/json" });
               res.end(JSON.stringify({ error: verdict.message, code: verdict.code, details: null }));
             }
             return;

@@ -6,14 +6,14 @@ import type { Db } from "@/server/db/client";
 import { badInput } from "@/server/errors";
 import { ensureManagedExport } from "./managed-export";
 import { markExport } from "./version-store";
-import { exportStepOf } from "./version-source";
+import { parseVersionServing } from "./version-serving";
 import type { VersionView } from "./registry-views";
 
 export async function checkVersionExport(db: Db, v: VersionView): Promise<VersionView> {
   // A removed version stays in the history but never takes an alias again.
   if (v.status === "removed") throw badInput(`Version ${v.number} was removed from the registry; it cannot be selected.`, { code: "version_removed" });
-  const exp = await db.experiment.findUnique({ where: { id: v.experimentId }, select: { opId: true, kind: true } });
-  const found = await ensureManagedExport(db, v.exportSha256, exp?.opId ?? "", exportStepOf(exp?.kind ?? "tabular"));
+  const row = await db.modelVersion.findUnique({ where: { id: v.id }, select: { serving: true } });
+  const found = await ensureManagedExport(db, v.exportSha256, parseVersionServing(row?.serving ?? null)?.exportJobOpId ?? null);
   await markExport(db, v.id, found.present, found.present ? (found.restored ? "restored from the worker by hash" : null) : found.reason);
   return { ...v, status: found.present ? "registered" : "export_missing" };
 }

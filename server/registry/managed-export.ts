@@ -9,7 +9,6 @@ import { mkdir, rename } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@/server/db/client";
 import { exportArchivePath } from "@/server/experiments/chain-results";
-import { ownOpId } from "@/server/experiments/chain-jobs";
 import { copyOutputFile } from "@/server/experiments/job-outputs";
 import { verifyExportArchive } from "@/server/exports/verify-export";
 
@@ -18,10 +17,11 @@ export type ManagedExport = { present: true; restored: boolean; bytes: number } 
 const words = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
- * Makes sure the archive with `sha256` is in managed storage, restoring it from the job of
- * `experimentOpId` that made it (`step`: package for tabular, export for a fine-tune) if needed.
+ * Makes sure the archive with `sha256` is in managed storage, restoring it from the job that
+ * made it (`exportJobOpId`: the package step of a tabular chain, the export step of a
+ * fine-tune) if needed.
  */
-export async function ensureManagedExport(db: Db, sha256: string, experimentOpId: string, step: string): Promise<ManagedExport> {
+export async function ensureManagedExport(db: Db, sha256: string, exportJobOpId: string | null): Promise<ManagedExport> {
   const file = exportArchivePath(sha256);
   let damage: string;
   try {
@@ -30,7 +30,7 @@ export async function ensureManagedExport(db: Db, sha256: string, experimentOpId
   } catch (err) {
     damage = words(err);
   }
-  const job = await db.job.findUnique({ where: { opId: ownOpId(experimentOpId, step) } });
+  const job = exportJobOpId ? await db.job.findUnique({ where: { opId: exportJobOpId } }) : null;
   if (!job || job.state !== "succeeded") return { present: false, reason: `${damage}; the job that made it is gone, so it cannot be restored.` };
   try {
     const incoming = path.join(path.dirname(path.dirname(file)), "incoming");

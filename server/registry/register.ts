@@ -20,6 +20,7 @@ import { findModel, modelView, versionView, type ModelView, type VersionView } f
 import { markExportIn } from "./version-store";
 import { evidenceColumns } from "./version-evidence";
 import { exportStepOf, versionFields } from "./version-source";
+import { servingOfExperiment } from "./version-serving";
 
 export interface RegisterResult {
   model: ModelView;
@@ -103,7 +104,9 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
     if (again) return again;
   }
   await checkBounds(db, exp.projectId, modelId, exportSha256, Number(exp.exportBytes ?? 0));
-  const stored = await ensureManagedExport(db, exportSha256, exp.opId, exportStepOf(exp.kind));
+  const serving = await servingOfExperiment(db, exp);
+  if (!serving.ok) throw conflict(`"${exp.name}" cannot be registered: ${serving.reason}, so it could never be served. Fine-tune it again and register that.`, { code: "base_missing" });
+  const stored = await ensureManagedExport(db, exportSha256, ownOpId(exp.opId, exportStepOf(exp.kind)));
   const exportNote = stored.present ? (stored.restored ? "The export was missing or damaged and was restored from the worker by its hash." : null) : `Export missing: ${stored.reason}`;
   try {
     const versionId = await db.$transaction(async (tx) => {
@@ -128,6 +131,7 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
           settings: exp.settings,
           identity: JSON.stringify({ recipe: train.recipe, recipeVersion: train.recipeVersion, environmentId: train.environmentId, trainJobId: train.id }),
           targetId: exp.targetId,
+          serving: JSON.stringify(serving.serving),
         },
       });
       await markExportIn(tx, row.id, stored.present, stored.present ? null : stored.reason);

@@ -2,13 +2,15 @@
  * Removing versions (retention): a removed version stops counting against the project's
  * registered-export budget and can no longer be promoted or rolled back to; its row, its
  * evidence and every alias event that names it stay, so the history still reads. A
- * version any alias points at (selected, staging…) is refused. The archive file is kept:
- * it is also the export of the experiment the version came from, whose page still offers
- * it for download. Several versions (the retention sheet's choice) go in one transaction:
- * all or none.
+ * version any alias points at (selected, staging…) or any deployment serves (its current
+ * release, whatever its state: a stopped deployment can be started again) is refused. The
+ * archive file goes once nothing holds it (export-holders.ts): an experiment that still
+ * exists keeps it for its own download. Several versions (the retention sheet's choice)
+ * go in one transaction: all or none.
  */
 import type { Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
+import { removeExportIfUnheld } from "@/server/exports/export-holders";
 import { transitionIn, type Tx } from "@/server/lifecycle/transition";
 import type { TRemoveVersionInput, TRemoveVersionsInput } from "./registry.schema";
 import { findModel, findVersion, versionView, type VersionView } from "./registry-views";
@@ -24,6 +26,13 @@ async function removeIn(tx: Tx, modelName: string, row: VersionRow, reason: stri
     const names = aliases.map((a) => a.name).join(", ");
     throw conflict(`Version ${row.number} of "${modelName}" is in use (${names}); move the alias to another version before removing it.`, { code: "version_in_use" });
   }
+  const serving = await tx.deployment.findMany({ where: { modelId: row.modelId, currentReleaseId: { not: null } }, select: { name: true, state: true, currentReleaseId: true } });
+  const releases = await tx.deploymentRelease.findMany({ where: { id: { in: serving.map((d) => d.currentReleaseId!) }, versionId: row.id }, select: { id: true } });
+  const users = serving.filter((d) => releases.some((r) => r.id === d.currentReleaseId));
+  if (users.length) {
+    const names = users.map((d) => `"${d.name}" (${d.state})`).join(", ");
+    throw conflict(`Version ${row.number} of "${modelName}" is served by ${names}; switch or delete the deployment before removing it.`, { code: "version_deployed" });
+  }
   await transitionIn(tx, versionStore, row.id, "removed", { reason });
   return versionView(await tx.modelVersion.findUniqueOrThrow({ where: { id: row.id } }));
 }
@@ -31,12 +40,14 @@ async function removeIn(tx: Tx, modelName: string, row: VersionRow, reason: stri
 export async function removeVersion(db: Db, input: TRemoveVersionInput): Promise<VersionView> {
   const model = await findModel(db, input.modelId);
   const version = await findVersion(db, model.id, input.version);
-  return db.$transaction(async (tx) => removeIn(tx, model.name, await tx.modelVersion.findUniqueOrThrow({ where: { id: version.id } }), input.reason));
+  const removed = await db.$transaction(async (tx) => removeIn(tx, model.name, await tx.modelVersion.findUniqueOrThrow({ where: { id: version.id } }), input.reason));
+  await removeExportIfUnheld(db, removed.exportSha256);
+  return removed;
 }
 
 /** Removes every named version of the project, or none (the first refusal says which and why). */
 export async function removeVersions(db: Db, input: TRemoveVersionsInput): Promise<VersionView[]> {
-  return db.$transaction(async (tx) => {
+  const removed = await db.$transaction(async (tx) => {
     const models = await tx.registeredModel.findMany({ where: { projectId: input.projectId } });
     const names = new Map(models.map((m) => [m.id, m.name]));
     const rows = await tx.modelVersion.findMany({ where: { id: { in: input.versionIds }, modelId: { in: models.map((m) => m.id) } } });
@@ -46,4 +57,6 @@ export async function removeVersions(db: Db, input: TRemoveVersionsInput): Promi
     for (const row of rows) removed.push(await removeIn(tx, names.get(row.modelId) ?? "", row, input.reason));
     return removed;
   });
+  for (const sha of new Set(removed.map((v) => v.exportSha256))) await removeExportIfUnheld(db, sha);
+  return removed;
 }

@@ -49,7 +49,7 @@ describe("allowed folders through the real server", () => {
     ["/proc/self", /system folder \/proc/],
     ["/", /whole disk/],
     [path.join(data, "etc-link"), /etc-link cannot be allowed: .*it leads to \/etc/],
-    [path.join(userHome, ".ssh"), /\.ssh cannot be allowed: it is an SSH folder/],
+    [path.join(userHome, ".ssh"), /\.ssh cannot be allowed: it is a credentials folder \(\.ssh\)/],
     [path.join(home, "datasets"), /inside Trainyard's own home/],
     [base, /contains Trainyard's own home/],
   ])("settings.update refuses %s with 400 and the reason", async (root, reason) => {

@@ -43,14 +43,22 @@ describe("allowed-root rule", () => {
 
   it("judges a symlink by where it leads", () => {
     expect(rootRefusal(path.join(data, "etc-link"), ctx)).toMatch(/system folder \/etc.*it leads to \/etc/);
-    expect(rootRefusal(path.join(base, "keys-link"), ctx)).toMatch(/SSH folder/);
+    expect(rootRefusal(path.join(base, "keys-link"), ctx)).toMatch(/credentials folder \(\.ssh\)/);
     expect(rootRefusal(path.join(base, "store-link"), ctx)).toMatch(/inside Trainyard's own home/);
   });
 
   it("refuses the user's ~/.ssh, anything inside it, and any .ssh folder", () => {
-    expect(rootRefusal(path.join(userHome, ".ssh"), ctx)).toMatch(/SSH folder.*private keys/);
-    expect(rootRefusal(path.join(userHome, ".ssh", "keys"), ctx)).toMatch(/SSH folder/);
-    expect(rootRefusal("/home/someone-else/.ssh", ctx)).toMatch(/SSH folder/);
+    expect(rootRefusal(path.join(userHome, ".ssh"), ctx)).toMatch(/credentials folder \(\.ssh\).*keys or passwords/);
+    expect(rootRefusal(path.join(userHome, ".ssh", "keys"), ctx)).toMatch(/credentials folder \(\.ssh\)/);
+    expect(rootRefusal("/home/someone-else/.ssh", ctx)).toMatch(/credentials folder \(\.ssh\)/);
+  });
+
+  it("refuses the other credential folders by the same rule, and not the home folder that holds them", () => {
+    for (const place of [".aws", ".gnupg", ".docker", ".kube", ".config/gcloud", ".password-store", ".azure", ".local/share/keyrings"]) {
+      expect(rootRefusal(path.join(userHome, place), ctx), place).toMatch(new RegExp(`credentials folder \\(${place.replace(/\./g, "\\.")}\\)`));
+      expect(rootRefusal(path.join("/srv/other", place, "inner"), ctx), place).toMatch(/credentials folder/);
+    }
+    expect(rootRefusal(path.join(userHome, ".config"), ctx)).toBeNull();
   });
 
   it("refuses Trainyard's own home, a folder inside it and a folder that contains it", () => {

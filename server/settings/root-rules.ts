@@ -9,8 +9,9 @@
  *   kernel and process state, devices, runtime secrets), /usr, /bin, /sbin and /lib*
  *   (installed programs: no one keeps training data there) and /var/lib (service state:
  *   databases, container images, keys);
- * - the user's `~/.ssh`, anything inside it, and any `.ssh` folder (keys live there); a
- *   folder that merely contains `~/.ssh` (the home folder) is not refused by this rule;
+ * - credential folders (contracts/worker/secret-folders.ts: `~/.ssh`, `.aws`, `.gnupg`,
+ *   `.docker`, `.kube`, `.config/gcloud`, password stores…), anything inside one, by name
+ *   or through a link; a folder that merely contains one (the home folder) is not refused;
  * - Trainyard's own home (TRAINYARD_HOME: the database, sessions, the store), anything
  *   inside it, and any folder that contains it.
  *
@@ -20,6 +21,7 @@
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
+import { SECRET_PLACES, secretPlaceOf } from "@/contracts/worker/secret-folders";
 
 /** System folders refused as roots, inside roots, and as containers of roots. */
 export const SYSTEM_FOLDERS = ["/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/var/lib"] as const;
@@ -70,11 +72,10 @@ export function rootRefusal(root: string, ctx: RootRuleContext): string | null {
       }
     }
   }
-  const ssh = forms(path.join(ctx.userHome, ".ssh"));
   for (const c of candidates) {
-    if (ssh.some((s) => isWithin(c, s)) || c.split(path.sep).includes(".ssh")) {
-      return `it is an SSH folder (${path.join(ctx.userHome, ".ssh")} or a .ssh folder) or inside one${shown(c)}; it holds private keys`;
-    }
+    // The same rule the worker applies to every file it reads (contracts/worker/secret-folders.ts).
+    const secret = secretPlaceOf(c) ?? SECRET_PLACES.find((p) => forms(path.join(ctx.userHome, p)).some((s) => isWithin(c, s)));
+    if (secret) return `it is a credentials folder (${secret}) or inside one${shown(c)}; it holds keys or passwords, not data`;
   }
   const home = forms(ctx.trainyardHome);
   for (const c of candidates) {

@@ -69,7 +69,7 @@ describe("data settings", () => {
       details: { field: "allowedRoots", root: "/etc" },
     });
     await expect(save(path.join(data, "etc-link"))).rejects.toThrow(/etc-link cannot be allowed: .*it leads to \/etc/);
-    await expect(save(path.join(userHome, ".ssh"))).rejects.toThrow(/SSH folder/);
+    await expect(save(path.join(userHome, ".ssh"))).rejects.toThrow(/credentials folder \(\.ssh\)/);
     await expect(save(path.join(trainyardHome, "datasets"))).rejects.toThrow(/inside Trainyard's own home/);
     await expect(save(tmp)).rejects.toThrow(/contains Trainyard's own home/);
     expect((await svc.get()).revision).toBe(s.revision);

@@ -108,6 +108,21 @@ describe("key folders", () => {
   });
 });
 
+describe("credential folders", () => {
+  it("refuses a file in any credential folder under an allowed root, and a .netrc file, by the settings' rule", () => {
+    for (const place of [".aws", ".gnupg", ".docker", ".kube", ".config/gcloud", ".password-store"]) {
+      fs.mkdirSync(path.join(root, place), { recursive: true });
+      fs.writeFileSync(path.join(root, place, "credentials"), "x\n1\n");
+      expect(codeOf(() => openInRoots(path.join(root, place, "credentials"), [root])), place).toBe("path_not_allowed");
+    }
+    fs.writeFileSync(path.join(root, ".netrc"), "machine example login a password b\n");
+    expect(codeOf(() => openInRoots(path.join(root, ".netrc"), [root]))).toBe("path_not_allowed");
+    fs.mkdirSync(path.join(root, ".config", "app"), { recursive: true });
+    fs.writeFileSync(path.join(root, ".config", "app", "data.csv"), "x\n1\n");
+    expect(codeOf(() => openInRoots(path.join(root, ".config", "app", "data.csv"), [root]))).toBe("opened");
+  });
+});
+
 describe("copyOpened", () => {
   it("hashes the opened file in one pass, even when its path becomes a FIFO during the copy", () => {
     const file = path.join(root, "data", "a.csv");

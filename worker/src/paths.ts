@@ -8,6 +8,7 @@
 // only from the returned descriptor, never by path again. Linux only (/proc).
 import fs from "node:fs";
 import path from "node:path";
+import { secretPlaceOf } from "../../contracts/worker/secret-folders";
 import { WorkerError } from "./errors";
 
 function inside(child: string, root: string): boolean {
@@ -52,17 +53,13 @@ export function checkReadablePath(userPath: string, roots: string[]): string {
   return real;
 }
 
-// SSH keys stay unreadable even under an allowed folder that contains them (a home folder):
-// the settings refuse a .ssh folder as a root, and this refuses any file below one.
-const SECRET_FOLDERS = new Set([".ssh"]);
-
-function inSecretFolder(real: string): boolean {
-  return path.dirname(real).split(path.sep).some((part) => SECRET_FOLDERS.has(part));
-}
-
+// Credentials stay unreadable even under an allowed folder that contains them (a home
+// folder): the settings refuse such a folder as a root, and this refuses any file in one,
+// by the same rule (contracts/worker/secret-folders.ts).
 function refuseSecret(userPath: string, real: string): void {
-  if (inSecretFolder(real)) {
-    throw new WorkerError("path_not_allowed", `path ${userPath} is inside a .ssh folder (${path.dirname(real)}); key folders are never read, even under an allowed folder`);
+  const secret = secretPlaceOf(real, true);
+  if (secret) {
+    throw new WorkerError("path_not_allowed", `path ${userPath} is ${secret} or inside it (${path.dirname(real)}); credential folders are never read, even under an allowed folder`);
   }
 }
 

@@ -1,0 +1,40 @@
+/**
+ * The one-time copy that makes versions registered before versions kept their own serving
+ * record self-contained (version-serving.ts): run at every start, it touches only versions
+ * whose record is still empty, so after the first start it finds nothing. A version whose
+ * experiment is already gone cannot be copied; it is named in the server log, and deploying
+ * it is refused with the same words (servingOfVersion).
+ */
+import type { Db } from "@/server/db/client";
+import { experimentsRepository } from "@/server/experiments/experiments.repository";
+import { servingOfExperiment } from "./version-serving";
+
+export interface BackfillOutcome {
+  copied: number;
+  /** "version 2 of Peng: its experiment is gone" */
+  unable: string[];
+}
+
+export async function backfillVersionServing(db: Db): Promise<BackfillOutcome> {
+  const rows = await db.modelVersion.findMany({ where: { serving: null }, select: { id: true, number: true, modelId: true, experimentId: true } });
+  const outcome: BackfillOutcome = { copied: 0, unable: [] };
+  for (const row of rows) {
+    const exp = await experimentsRepository(db).find(row.experimentId);
+    const serving = exp ? await servingOfExperiment(db, exp) : ({ ok: false, reason: "its experiment is gone" } as const);
+    if (serving.ok) {
+      await db.modelVersion.updateMany({ where: { id: row.id, serving: null }, data: { serving: JSON.stringify(serving.serving) } });
+      outcome.copied++;
+    } else {
+      const model = await db.registeredModel.findUnique({ where: { id: row.modelId }, select: { name: true } });
+      outcome.unable.push(`version ${row.number} of "${model?.name ?? row.modelId}": ${serving.reason}`);
+    }
+  }
+  return outcome;
+}
+
+/** The server log's words for an outcome; null when there was nothing to do. */
+export function backfillWords(o: BackfillOutcome): string | null {
+  if (!o.copied && !o.unable.length) return null;
+  const unable = o.unable.length ? `; ${o.unable.length} cannot be served any more (${o.unable.join("; ")})` : "";
+  return `registry: ${o.copied} version(s) now keep their own serving record${unable}`;
+}

@@ -1,0 +1,75 @@
+/**
+ * What serving a version takes besides its export, owned by the version (ModelVersion
+ * .serving): copied from its experiment once, at registration, so that serving, deploying,
+ * downloading and restoring a version never read the experiment or its job rows again, and
+ * deleting the experiment cannot break it.
+ *
+ * - `featureSchema`: the columns a tabular version predicts from (null for a fine-tune);
+ * - `serve`: a tabular version serves its export alone; a LoRA fine-tune serves its adapter
+ *   on the base model it was trained on (the import_base output, by hash) on its device;
+ * - `exportJobOpId`: the job whose output the export archive is, so a damaged archive can be
+ *   restored from its worker by hash.
+ */
+import { z } from "zod";
+import { ZLoraDevice } from "@/contracts/recipes/llm-lora";
+import { ZFeatureSchema } from "@/contracts/recipes/tabular";
+import { parseStoredJson } from "@/server/db/stored-json";
+import type { Db } from "@/server/db/client";
+import { conflict } from "@/server/errors";
+import { parseStoredResults } from "@/server/experiments/chain-results";
+import { ownOpId } from "@/server/experiments/chain-jobs";
+import { ZFineTuneSettings } from "@/server/experiments/pipelines/lora-settings";
+import { trainedAdapterOf } from "@/server/finetune/finetune.views";
+import type { ExperimentRow } from "@/server/experiments/experiments.repository";
+import { exportStepOf } from "./version-source";
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const ZServeSpec = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("tabular") }),
+  z.strictObject({ kind: z.literal("llm"), baseSha256: sha256, device: ZLoraDevice }),
+]);
+export type ServeSpec = z.infer<typeof ZServeSpec>;
+
+export const ZVersionServing = z.strictObject({
+  version: z.literal(1),
+  featureSchema: ZFeatureSchema.nullable(),
+  serve: ZServeSpec,
+  exportJobOpId: z.string().min(1),
+});
+export type VersionServing = z.infer<typeof ZVersionServing>;
+
+export const parseVersionServing = (text: string | null): VersionServing | null => parseStoredJson(ZVersionServing, text);
+
+/**
+ * The serving record of a succeeded experiment, or why none can be made (a fine-tune whose
+ * base model output is gone).
+ */
+export async function servingOfExperiment(db: Db, exp: ExperimentRow): Promise<{ ok: true; serving: VersionServing } | { ok: false; reason: string }> {
+  const exportJobOpId = ownOpId(exp.opId, exportStepOf(exp.kind));
+  if (exp.kind === "finetune") {
+    const trained = await trainedAdapterOf(db, exp);
+    if (!trained) return { ok: false, reason: "its fine-tune no longer has its base model (the import_base output)" };
+    const { device } = ZFineTuneSettings.parse(JSON.parse(exp.settings));
+    return { ok: true, serving: { version: 1, featureSchema: null, serve: { kind: "llm", baseSha256: trained.baseSha256, device }, exportJobOpId } };
+  }
+  // null: results from a train job that wrote none; serving then refuses as it always did.
+  const featureSchema = parseStoredResults(exp.results)?.featureSchema ?? null;
+  return { ok: true, serving: { version: 1, featureSchema, serve: { kind: "tabular" }, exportJobOpId } };
+}
+
+/**
+ * A version's serving record (CONFLICT when it has none: it was registered before versions
+ * kept their own, and its experiment was deleted before the one-time copy could be made).
+ */
+export async function servingOfVersion(db: Db, version: { id: string; number: number }): Promise<VersionServing> {
+  const row = await db.modelVersion.findUnique({ where: { id: version.id }, select: { serving: true } });
+  const serving = parseVersionServing(row?.serving ?? null);
+  if (!serving) {
+    throw conflict(
+      `Version ${version.number} has no serving record: it was registered before versions kept their own, and the experiment it came from is gone, so what serving it takes is unknown. Train it again and register that.`,
+      { code: "not_self_contained" },
+    );
+  }
+  return serving;
+}
