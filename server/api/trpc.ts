@@ -56,3 +56,17 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 /** Reachable by whoever passed the request guard (the owner, a token, or open loopback). */
 export const procedure = t.procedure.use(authenticated).use(domainErrors);
+
+/**
+ * The owner's own credentials: sessions and API tokens. Only the owner's session (or open
+ * loopback, where there is no owner password) reaches these: a token, however wide, can
+ * neither mint another token (which would outlive its own revocation) nor end the owner's
+ * sessions. The CLI's `trainyard token create` works on the machine itself, not through here.
+ */
+const ownerCredentials = t.middleware(({ ctx, next }) => {
+  if (ctx.principal?.kind === "token") {
+    throw new TRPCError({ code: "FORBIDDEN", message: "API tokens cannot manage sessions or tokens: sign in with the owner password, or use `trainyard token` on the server's machine." });
+  }
+  return next();
+});
+export const ownerProcedure = procedure.use(ownerCredentials);

@@ -290,6 +290,19 @@ describe("API tokens with expiry and scope", () => {
     expect((await trpcMutation(server, "projects.create", bearer(full), { name: "Written by a writer" })).status).toBe(200);
     expect(JSON.stringify(await (await listProjects(server, bearer(t))).json())).not.toMatch(/Written by a reader/);
   });
+
+  it("refuses every token, even a full one, to mint tokens, list or end sessions, or revoke tokens (a short-lived token used to mint one without expiry)", async () => {
+    const short = (await token(["create", "short-writer", "--expires", "1h"])).stdout.trim();
+    const minted = await trpcMutation(server, "auth.createToken", bearer(short), { name: "forever" });
+    expect(minted.status).toBe(403);
+    expect(((await minted.json()) as { error: string }).error).toMatch(/cannot manage sessions or tokens/);
+    for (const proc of ["auth.sessions", "auth.tokens"]) expect((await trpcQuery(server, proc, bearer(short))).status, proc).toBe(403);
+    expect((await trpcMutation(server, "auth.signOutEverywhere", bearer(short))).status).toBe(403);
+    expect((await trpcMutation(server, "auth.revokeToken", bearer(short), { id: "anything" })).status).toBe(403);
+    expect((await token(["list"])).stdout).not.toMatch(/forever/);
+    // The token still does what a full token is for.
+    expect((await trpcMutation(server, "projects.create", bearer(short), { name: "Written by a short-lived writer" })).status).toBe(200);
+  });
 });
 
 describe("the sign-in page", () => {

@@ -1,4 +1,4 @@
-import { procedure, router } from "../trpc";
+import { ownerProcedure, procedure, router } from "../trpc";
 import { ownerService } from "@/server/auth/owner.service";
 import { ZCreateTokenInput, ZSessionIdInput, ZTokenIdInput } from "@/server/auth/auth.schema";
 
@@ -8,15 +8,15 @@ const currentSession = (p: Principal) => (p.kind === "owner" ? p.sessionId : nul
 
 export const authRouter = router({
   status: procedure.query(async ({ ctx }) => ({ passwordSet: await ownerService().hasPassword(), principal: ctx.principal.kind })),
-  sessions: procedure.query(({ ctx }) => ownerService().listSessions(currentSession(ctx.principal))),
-  revokeSession: procedure.input(ZSessionIdInput).mutation(({ input }) => ownerService().revokeSession(input.id)),
+  sessions: ownerProcedure.query(({ ctx }) => ownerService().listSessions(currentSession(ctx.principal))),
+  revokeSession: ownerProcedure.input(ZSessionIdInput).mutation(({ input }) => ownerService().revokeSession(input.id)),
   /** Ends every session, this one included; returns how many ended. */
-  signOutEverywhere: procedure.mutation(() => ownerService().endAllSessions(null)),
-  tokens: procedure.query(() => ownerService().listTokens()),
-  createToken: procedure.input(ZCreateTokenInput).mutation(({ input }) =>
+  signOutEverywhere: ownerProcedure.mutation(() => ownerService().endAllSessions(null)),
+  tokens: ownerProcedure.query(() => ownerService().listTokens()),
+  createToken: ownerProcedure.input(ZCreateTokenInput).mutation(({ input }) =>
     ownerService().createToken(input.name, { expires: input.expires, readOnly: input.readOnly }),
   ),
-  revokeToken: procedure.input(ZTokenIdInput).mutation(async ({ input }) => {
+  revokeToken: ownerProcedure.input(ZTokenIdInput).mutation(async ({ input }) => {
     await ownerService().revokeTokenById(input.id);
   }),
 });
