@@ -42,6 +42,8 @@ const mayRetry = (failure: Refused | Error) => (failure instanceof Error ? true 
 
 interface LlmRequest {
   deploymentId: string;
+  /** The registered model's public name: what the stream's metadata names (never a path of the serving process). */
+  modelName: string;
   release: ReleaseView;
   request: Upstream;
   record: (release: ReleaseView, ms: number, errorClass?: string) => Promise<void>;
@@ -55,7 +57,8 @@ async function llmRequest(db: Db, id: string, body: unknown): Promise<LlmRequest
     if ((await deploymentKind(db, d)) !== "llm") throw wrongRoute(d.id, "tabular");
     const refused = linkRefusal(d.id);
     if (refused) throw refused;
-    return { deploymentId: d.id, release, record, request: upstreamBody(checkGenerate(body, { maxNewTokens: LLM_MAX_NEW_TOKENS })) };
+    const model = await db.registeredModel.findUnique({ where: { id: d.modelId }, select: { name: true } });
+    return { deploymentId: d.id, modelName: model?.name ?? d.name, release, record, request: upstreamBody(checkGenerate(body, { maxNewTokens: LLM_MAX_NEW_TOKENS })) };
   } catch (err) {
     await record(release, 0, isDomainError(err) ? err.reason : "internal");
     throw err;
@@ -137,7 +140,7 @@ export async function openStream(db: Db, id: string, body: unknown, signal: Abor
         if (!open) noteAnswered(r.deploymentId);
         open = true;
         opened({ started: true });
-        if (e.type === "metadata") send({ type: "metadata", release: short(release), model: e.model });
+        if (e.type === "metadata") send({ type: "metadata", release: short(release), model: `${r.modelName} v${release.version}` });
         else if (e.type === "delta") {
           text += e.text;
           send(e);
