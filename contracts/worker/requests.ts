@@ -98,6 +98,12 @@ export const ZGcRequest = z.object({
    * is collected, and a blob an active job reads is kept. The answer says what became of each.
    */
   blobs: z.array(ZSha256).min(1).max(1000).optional(),
+  /**
+   * Only these ended jobs' folders (an inference job's rows and predictions, once answered),
+   * whatever their age; their receipts stay, marked gcAt. An active job is left alone.
+   * Goes with `blobs` or alone.
+   */
+  jobIds: z.array(z.string().regex(/^[A-Za-z0-9_-]{1,128}$/)).min(1).max(100).optional(),
 });
 
 export const REQUEST_SCHEMAS = {

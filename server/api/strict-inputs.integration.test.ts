@@ -2,6 +2,7 @@
 // with an extra field (top level and nested) answer 400 naming the field, and so does
 // the upload route's query string; the same requests without it succeed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TRPC_MAX_BATCH } from "@/contracts/api-limits";
 import { startServer, type ServerProcess } from "@/tests/support/server-process";
 
 let server: ServerProcess;
@@ -48,5 +49,21 @@ describe("unknown fields at the API edge", () => {
     const res = await fetch(`${server.url}/api/datasets/upload?${q}`, { method: "POST", body: "a,b\n1,2\n" });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/Unrecognized key: "overwrite"/);
+  });
+});
+
+describe("bounded batches", () => {
+  it("answers a batch of TRPC_MAX_BATCH calls and refuses one more with 400, running none of it", async () => {
+    const batch = (n: number) => {
+      const paths = Array.from({ length: n }, () => "projects.list").join(",");
+      const input = Object.fromEntries(Array.from({ length: n }, (_, i) => [i, { json: { includeArchived: true } }]));
+      return fetch(`${server.url}/api/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`);
+    };
+    const ok = await batch(TRPC_MAX_BATCH);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as unknown[]).length).toBe(TRPC_MAX_BATCH);
+    const refused = await batch(TRPC_MAX_BATCH + 1);
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toMatch(/batch/i);
   });
 });

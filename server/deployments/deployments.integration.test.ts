@@ -14,7 +14,7 @@
  * the same serving process.
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -26,6 +26,16 @@ import { call, cliJson, GENTOO, PENGUINS, ROW, ZMade } from "./test-support";
 
 const MODEL = "Penguin species";
 
+
+/** Every file under `dir` whose bytes contain `text` (the database and its WAL included). */
+function filesContaining(dir: string, text: string): string[] {
+  const needle = Buffer.from(text);
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return filesContaining(full, text);
+    return e.isFile() && readFileSync(full).includes(needle) ? [full] : [];
+  });
+}
 
 describe("a deployment of a registered tabular version", { timeout: 600_000 }, () => {
   let server: TestServer;
@@ -90,6 +100,15 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     const generate = await call(`${server.url}/api/deployments/${a.id}/generate`, keyA, { prompt: "hi" });
     expect(generate).toMatchObject({ status: 404, body: { code: "wrong_kind", details: { use: [`/api/deployments/${a.id}/predict`] } } });
     expect(JSON.stringify(shown)).not.toContain(keyA);
+  });
+
+  it("keeps nothing of an on-demand request: a sentinel value in its rows is found nowhere in the data home afterwards", async () => {
+    const sentinel = `sentinel-${randomUUID()}`;
+    // Twice at once with the same rows (one shared blob), then once more.
+    const answers = await Promise.all([0, 1].map(() => call(a.urls.predict, keyA, { rows: [{ ...ROW, sex: sentinel }] })));
+    answers.push(await call(a.urls.predict, keyA, { rows: [{ ...ROW, sex: sentinel }, GENTOO] }));
+    for (const r of answers) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(filesContaining(home.home, sentinel)).toEqual([]);
   });
 
   it("refuses rows that do not match the feature schema, field by field, before any job runs", async () => {

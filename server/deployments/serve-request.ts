@@ -10,7 +10,7 @@ import type { Db } from "@/server/db/client";
 import { DomainError, isDomainError, unavailable } from "@/server/errors";
 import { exportArchivePath } from "@/server/experiments/chain-results";
 import { ExportInvalid, verifyExportArchive } from "@/server/exports/verify-export";
-import { runPredictJob, stageBytes } from "@/server/predictions/predict-job";
+import { predictAndForget } from "@/server/predictions/predict-and-forget";
 import { servingOfVersion } from "@/server/registry/version-serving";
 import { TRY_ROW_TIMEOUT_MS } from "@/server/predictions/predictions.schema";
 import { csvLine } from "@/server/tables/csv";
@@ -120,8 +120,9 @@ async function predictOnDemand(db: Db, targetId: string, version: { number: numb
     if (err instanceof ExportInvalid) throw unavailable(`Version ${version.number}'s model was not used: ${err.message}`);
     throw err;
   }
-  const sha = await stageBytes(db, Buffer.from(toCsv(names, rows), "utf8"), "the rows to predict");
-  const out = await runPredictJob(db, { targetId, modelSha256: version.modelSha256, featuresSha256: sha, timeoutMs: TRY_ROW_TIMEOUT_MS, label: "The prediction" });
+  // Nothing of a request is kept: the job's rows and predictions go once they are read.
+  const csv = Buffer.from(toCsv(names, rows), "utf8");
+  const out = await predictAndForget(db, { targetId, modelSha256: version.modelSha256, csv, timeoutMs: TRY_ROW_TIMEOUT_MS, label: "The prediction" });
   return out.rows.map((r) => {
     // The job's parquet is read untyped; a value the contract does not allow is the job's fault (500), not the caller's.
     const p = ZServePrediction.safeParse(out.classes.length ? { prediction: r.prediction, probabilities: r.probabilities } : { prediction: r.prediction });

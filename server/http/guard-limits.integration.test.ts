@@ -92,8 +92,8 @@ describe("a locked server on loopback, no proxy", () => {
   });
   afterAll(() => server?.stop());
 
-  it("answers TRACE, CONNECT-like and made-up methods 405 with Allow, on pages, tRPC and deployment routes alike", async () => {
-    for (const [method, pathName] of [["TRACE", "/"], ["TRACE", "/api/trpc/projects.list"], ["PROPFIND", "/api/deployments/x/predict"], ["BREW", "/login"]] as const) {
+  it("answers TRACE and WebDAV methods (any a route does not declare) 405 with Allow, on pages, tRPC and deployment routes alike", async () => {
+    for (const [method, pathName] of [["TRACE", "/"], ["TRACE", "/api/trpc/projects.list"], ["PROPFIND", "/api/deployments/x/predict"], ["MKCOL", "/login"]] as const) {
       const answer = await new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {
         const req = http.request({ host: "127.0.0.1", port: server.port, method, path: pathName, headers: { host: `127.0.0.1:${server.port}` } }, (res) => {
           let text = "";

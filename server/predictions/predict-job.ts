@@ -78,7 +78,7 @@ export function jobFailureText(job: Pick<JobDetailView, "state" | "reason" | "de
 
 export async function runPredictJob(
   db: Db,
-  a: { targetId: string; modelSha256: string; featuresSha256: string; timeoutMs: number; label: string },
+  a: { targetId: string; modelSha256: string; featuresSha256: string; timeoutMs: number; label: string; onAdmitted?: (jobId: string) => void },
 ): Promise<PredictOutcome> {
   const jobs = jobsService(db);
   const started = Date.now();
@@ -94,6 +94,7 @@ export async function runPredictJob(
     priority: 10, // a person is waiting for this answer
     deadlineSeconds: Math.ceil(a.timeoutMs / 1000) + 60,
   });
+  a.onAdmitted?.(job.id);
   let detail = await jobs.get(job.id);
   while (!isTerminal(detail.state)) {
     if (Date.now() - started > a.timeoutMs) {

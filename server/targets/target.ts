@@ -64,4 +64,9 @@ export interface Target {
   withFile<T>(workerPath: string, fn: (localFile: string) => Promise<T>): Promise<T>;
   /** Asks the worker to remove these store blobs (its `gc` naming them); it keeps one an active job reads. */
   removeBlobs(sha256s: string[]): Promise<BlobRemoval[]>;
+  /**
+   * Asks the worker to remove what an answered request left: the named ended jobs' folders
+   * (rows and predictions; receipts stay) and the named blobs (the rows it read).
+   */
+  forgetRequest(jobIds: string[], sha256s: string[]): Promise<void>;
 }

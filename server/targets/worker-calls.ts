@@ -1,6 +1,7 @@
 /**
  * The part of a Target that is the same on every computer: worker requests through
- * `execOn` (which records reachability), and removing blobs through the worker's `gc`.
+ * `execOn` (which records reachability), and removing blobs and an answered request's job
+ * folders through the worker's `gc`.
  */
 import { WORKER_PROTOCOL, type TWorkerRequest, type WorkerOp } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
@@ -13,7 +14,7 @@ import { WorkerProtocolError, type ResponseOf } from "./transport";
 // keeps that gc from collecting any job folder, and its answer (no `named`) is refused below.
 const NOTHING_ELSE_DAYS = 36_500;
 
-export function workerCalls(row: TargetRow, db: Db): Pick<Target, "exec" | "removeBlobs"> {
+export function workerCalls(row: TargetRow, db: Db): Pick<Target, "exec" | "removeBlobs" | "forgetRequest"> {
   async function exec<O extends WorkerOp>(op: O, body: RequestBody<O>): Promise<ResponseOf<O>> {
     const request = { protocol: WORKER_PROTOCOL, op, ...body } as TWorkerRequest;
     return (await targetsService(db).execOn(row, request)) as ResponseOf<O>;
@@ -26,5 +27,10 @@ export function workerCalls(row: TargetRow, db: Db): Pick<Target, "exec" | "remo
     return res.named;
   }
 
-  return { exec, removeBlobs };
+  async function forgetRequest(jobIds: string[], sha256s: string[]): Promise<void> {
+    if (!jobIds.length && !sha256s.length) return;
+    await exec("gc", { dryRun: false, olderThanDays: NOTHING_ELSE_DAYS, ...(jobIds.length ? { jobIds } : {}), ...(sha256s.length ? { blobs: sha256s } : {}) });
+  }
+
+  return { exec, removeBlobs, forgetRequest };
 }

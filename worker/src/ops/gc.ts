@@ -2,11 +2,13 @@
 // incoming parts older than a day, and — only with includeStore — store blobs older
 // than N days that no active job references. A job dir whose checkpoints an active job
 // resumes from (`checkpoints:<jobId>` in its inputRefs) is kept until that job ends. A dry
-// run reports the same list. A request naming `blobs` removes only those (see gcNamed).
+// run reports the same list. A request naming `blobs` or `jobIds` removes only those
+// (gcNamed, gcJobs).
 import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import type { ZGcRequest } from "../../../contracts/worker/requests";
+import type { TReceipt } from "../../../contracts/worker/receipt";
 import { isActive, isTerminal } from "../../../contracts/worker/states";
 import { verifiedMarker } from "../blob-verify";
 import { nowIso } from "../fsx";
@@ -27,6 +29,14 @@ function makeWritable(p: string): void {
   if (!st || st.isSymbolicLink()) return;
   fs.chmodSync(p, st.mode | 0o200);
   if (st.isDirectory()) for (const n of fs.readdirSync(p)) makeWritable(path.join(p, n));
+}
+
+/** A job's folder and output index go; its receipt stays, marked gcAt. */
+function removeJobDir(home: Ctx["home"], r: TReceipt): void {
+  makeWritable(r.jobDir);
+  fs.rmSync(r.jobDir, { recursive: true, force: true });
+  if (r.outputSha256) fs.rmSync(home.outputIndex(r.outputSha256), { force: true });
+  updateReceipt(home, r.jobId, (x) => ({ ...x, gcAt: nowIso() }));
 }
 
 type NamedOutcome = "removed" | "absent" | "in_use";
@@ -62,8 +72,27 @@ function gcNamed(ctx: Ctx, shas: string[], dryRun: boolean) {
   return { dryRun, jobs: [], incoming: [], blobs, freedBytes, named };
 }
 
+/** Removes the folders of exactly the named ended jobs (their receipts stay, marked gcAt). */
+function gcJobs(ctx: Ctx, jobIds: string[], dryRun: boolean): { jobs: string[]; freedBytes: number } {
+  const { home } = ctx;
+  const jobs: string[] = [];
+  let freedBytes = 0;
+  for (const r of listReceipts(home).receipts.filter((x) => jobIds.includes(x.jobId))) {
+    if (!isTerminal(r.state) || r.gcAt || !fs.existsSync(r.jobDir)) continue;
+    jobs.push(r.jobId);
+    freedBytes += duBytes(r.jobDir);
+    if (!dryRun) removeJobDir(home, r);
+  }
+  return { jobs, freedBytes };
+}
+
 export function gc(ctx: Ctx, req: z.output<typeof ZGcRequest>) {
-  if (req.blobs) return gcNamed(ctx, req.blobs, req.dryRun);
+  if (req.blobs || req.jobIds) {
+    const named = req.blobs ? gcNamed(ctx, req.blobs, req.dryRun) : { dryRun: req.dryRun, jobs: [], incoming: [], blobs: [], freedBytes: 0, named: [] };
+    if (!req.jobIds) return named;
+    const jobs = gcJobs(ctx, req.jobIds, req.dryRun);
+    return { ...named, jobs: jobs.jobs, freedBytes: named.freedBytes + jobs.freedBytes };
+  }
   const { home } = ctx;
   const cutoff = Date.now() - req.olderThanDays * 86_400_000;
   const { receipts } = listReceipts(home);
@@ -80,11 +109,7 @@ export function gc(ctx: Ctx, req: z.output<typeof ZGcRequest>) {
     if (!fs.existsSync(r.jobDir)) continue;
     jobs.push(r.jobId);
     freedBytes += duBytes(r.jobDir);
-    if (req.dryRun) continue;
-    makeWritable(r.jobDir);
-    fs.rmSync(r.jobDir, { recursive: true, force: true });
-    if (r.outputSha256) fs.rmSync(home.outputIndex(r.outputSha256), { force: true });
-    updateReceipt(home, r.jobId, (x) => ({ ...x, gcAt: nowIso() }));
+    if (!req.dryRun) removeJobDir(home, r);
   }
 
   const dayAgo = Date.now() - 86_400_000;

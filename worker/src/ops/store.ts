@@ -18,8 +18,12 @@ import { currentReceipt } from "./jobs";
 export async function put(ctx: Ctx, req: z.output<typeof ZPutRequest>) {
   const blob = ctx.home.blob(req.sha256);
   const done = { complete: true, offset: req.bytes, sha256: req.sha256, bytes: req.bytes, path: blob };
-  if (fs.existsSync(blob)) return done;
   const part = ctx.home.part(req.sha256);
+  if (fs.existsSync(blob)) {
+    // The bytes are stored already: a part for them (this upload's copy) is never needed again.
+    fs.rmSync(part, { force: true });
+    return done;
+  }
   const size = fs.statSync(part, { throwIfNoEntry: false })?.size ?? 0;
   if (size < req.bytes) return { complete: false, offset: size, sha256: req.sha256, bytes: req.bytes, path: null };
   const actual = await sha256File(part);
@@ -34,6 +38,7 @@ export async function put(ctx: Ctx, req: z.output<typeof ZPutRequest>) {
     storeBlob(ctx.home, part, req.sha256);
   } catch (err) {
     if (!fs.existsSync(blob)) throw err; // lost a race to an identical put: fine
+    fs.rmSync(part, { force: true });
   }
   return done;
 }
