@@ -16,6 +16,7 @@ import { targetsService } from "@/server/targets/targets.service";
 import { datasetsService, ensureBlobOn } from "@/server/datasets";
 import { freeCpus, opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
 import { budgetNote } from "./chain-budget";
+import { stepFailureReason } from "./failure-words";
 import { phaseOf, readySteps, type AnyPipeline, type ChainBase } from "./pipeline";
 import { LORA } from "./pipelines/lora";
 import { TABULAR } from "./pipelines/tabular";
@@ -137,7 +138,8 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   }
   if (status !== "running") {
     const bad = [...jobs.entries()].find(([, j]) => j.state === status);
-    const why = bad ? `step ${bad[0]} ${status}${bad[1].reason ? ` (${bad[1].reason})` : ""}${bad[1].detail ? `: ${bad[1].detail}` : ""}` : status;
+    const label = pipeline.steps.find((s) => s.name === bad?.[0])?.label ?? bad?.[0];
+    const why = bad ? stepFailureReason(label!, bad[1]) : status;
     if (status !== "unknown") await cancelActive(db, jobs, own);
     await experimentTransition(db, exp, status, { reason: why });
     return;

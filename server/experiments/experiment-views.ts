@@ -12,7 +12,7 @@ import { experimentsRepository, type ExperimentRow } from "./experiments.reposit
 import { storedProfile } from "@/server/datasets/datasets.views";
 import { parseStoredResults, type ExperimentResults } from "./chain-results";
 import { mistakeRows, type MistakeRows } from "./mistake-rows";
-import { explainFailure, type FailureView, type RecipeError } from "./failure-words";
+import { explainFailure, recipeError, type FailureView } from "./failure-words";
 import {
   experimentOutcome,
   phaseViews,
@@ -144,15 +144,6 @@ export function toListView(e: ExperimentRow): ExperimentListView {
     seconds: Math.round((end.getTime() - e.createdAt.getTime()) / 1000),
   };
 }
-
-const recipeError = (report: string | null | undefined): RecipeError | null => {
-  try {
-    const r = report ? (JSON.parse(report) as { error?: RecipeError | null }) : null;
-    return r?.error && typeof r.error === "object" ? r.error : null;
-  } catch {
-    return null;
-  }
-};
 
 export async function toDetailView(db: Db, e: ExperimentRow): Promise<ExperimentDetailView> {
   const base = toListView(e);

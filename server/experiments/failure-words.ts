@@ -113,3 +113,23 @@ export function explainFailure(f: FailureFacts): FailureView | null {
       return { summary: said ? `${f.stepLabel} stopped with an error: ${said}` : `${f.stepLabel} stopped with an error and left no message.`, action: RUN_AGAIN, technical };
   }
 }
+
+/** The recipe's own error in a job's stored report (contracts: report.error); null when it wrote none. */
+export function recipeError(report: string | null | undefined): RecipeError | null {
+  try {
+    const r = report ? (JSON.parse(report) as { error?: RecipeError | null }) : null;
+    return r?.error && typeof r.error === "object" ? r.error : null;
+  } catch {
+    return null; // a report that is not JSON carries no recipe error
+  }
+}
+
+/**
+ * An experiment's reason when one of its steps ended badly: the step as people know it
+ * ("Checking the time and memory") and what its recipe said, which for a refusal names the
+ * fix ("maxSteps 12 would fit"), instead of the step's internal name and a reason code.
+ */
+export function stepFailureReason(stepLabel: string, job: { state: string; reason: string | null; detail: string | null; report: string | null }): string {
+  const view = explainFailure({ stepLabel, state: job.state, reason: job.reason, detail: job.detail, error: recipeError(job.report) });
+  return view ? `${stepLabel}: ${view.summary}` : `${stepLabel} ended ${job.state.replace("_", " ")}.`;
+}

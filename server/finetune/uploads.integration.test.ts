@@ -92,6 +92,14 @@ describe("POST /api/finetune/uploads", () => {
     expect(refused.body).toMatchObject({ code: "not_a_model" });
     expect(String(refused.body.error)).toMatch(/model\.gguf is not a GGUF file/);
     expect(existsSync(blobOf(sha256(fake)))).toBe(false);
+    // A trailing dot or space, or another case, does not slip random bytes past the check.
+    const random = Buffer.from(Array.from({ length: 256 }, (_, i) => (i * 37) % 256));
+    for (const name of ["x.gguf.", "x.GGUF", "x.gguf "]) {
+      const r = await request("POST", uploadPath(name), { body: random });
+      expect(r.status, name).toBe(400);
+      expect(r.body).toMatchObject({ code: "not_a_model" });
+    }
+    expect(existsSync(blobOf(sha256(random)))).toBe(false);
     expect(incoming()).toEqual([]);
   });
 

@@ -50,8 +50,14 @@ export interface ModelFileStatus {
 
 const GGUF_MAGIC = Buffer.from("GGUF");
 
+/**
+ * Whether a name says GGUF as the loaders read it: case, and trailing dots and spaces
+ * (which some file systems drop), do not hide it (`x.GGUF.` is a GGUF name).
+ */
+export const namesGguf = (fileName: string) => /\.gguf[.\s]*$/i.test(fileName);
+
 async function refuseFakeGguf(fileName: string, tmpPath: string): Promise<void> {
-  if (!fileName.toLowerCase().endsWith(".gguf")) return;
+  if (!namesGguf(fileName)) return;
   const file = await open(tmpPath, "r");
   try {
     const head = Buffer.alloc(4);
