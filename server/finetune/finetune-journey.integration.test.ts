@@ -87,7 +87,8 @@ describe("fine-tuning a language model through the API", { timeout: 600_000 }, (
     const exp = await server.client.finetune.start.mutate({ opId: op, projectId, datasetId, settings: { base: { kind: "path", path: damaged }, ...SMALL } });
     const ended = await waitForFineTune(server, exp.experiment.id, "the import to fail", hasEnded);
     expect(ended.experiment.status).toBe("failed");
-    expect(ended.experiment.reason).toMatch(/import_base/);
+    // Named as the step a person saw, with what the import said (not the internal step name).
+    expect(ended.experiment.reason).toMatch(/^Importing the base model: /);
     expect(ended.base).toBeNull();
     expect(ended.checks).toBeNull();
     expect(ended.training).toBeNull();
