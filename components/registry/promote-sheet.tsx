@@ -1,4 +1,5 @@
 "use client";
+import { DEFAULT_REASONS } from "@/contracts/registry/default-reasons";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
@@ -50,7 +51,7 @@ export function PromoteSheet({ modelId, version, onClose }: { modelId: string; v
   const decision = refreshed?.decision ?? p?.decision;
   const revision = refreshed?.revision ?? p?.model.revision;
   const ack = decision && p ? acknowledgementWords(decision, version, p.current?.number ?? null) : null;
-  const ready = decision && canPromote(decision) && reason.trim().length > 0 && (ack === null || accepted);
+  const ready = decision && canPromote(decision) && (ack === null || accepted);
   return (
     <Sheet title={`Promote version ${version}?`} onClose={onClose}>
       {!frozen && !preview.error && <Loading label="Comparing with the selected version…" />}
@@ -60,7 +61,7 @@ export function PromoteSheet({ modelId, version, onClose }: { modelId: string; v
           className="flex flex-col gap-3"
           onSubmit={(e) => {
             e.preventDefault();
-            if (ready) promote.mutate({ modelId, version, reason: reason.trim(), acceptRegression: ack !== null && accepted, expectedRevision: revision });
+            if (ready) promote.mutate({ modelId, version, reason: reason.trim() || undefined, acceptRegression: ack !== null && accepted, expectedRevision: revision });
           }}
         >
           {refreshed && (
@@ -91,7 +92,7 @@ export function PromoteSheet({ modelId, version, onClose }: { modelId: string; v
           {!canPromote(decision) && decision.verdict !== "already_selected" && <ErrorMessage>Version {version} cannot be promoted: {decision.reason}</ErrorMessage>}
           {canPromote(decision) && (
             <>
-              <ReasonField value={reason} onChange={setReason} />
+              <ReasonField value={reason} onChange={setReason} optionalAs={DEFAULT_REASONS.promote} />
               {ack && (
                 <label className="flex items-start gap-2">
                   <input type="checkbox" checked={accepted} onChange={(e) => setAccepted(e.target.checked)} className="mt-1 h-4 w-4" />

@@ -1,4 +1,5 @@
 "use client";
+import { DEFAULT_REASONS } from "@/contracts/registry/default-reasons";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
@@ -29,7 +30,7 @@ export function RollbackSheet(props: { modelId: string; from: number; to: number
         className="flex flex-col gap-3"
         onSubmit={(e) => {
           e.preventDefault();
-          if (reason.trim()) rollback.mutate({ modelId, to, reason: reason.trim(), expectedRevision: revision });
+          rollback.mutate({ modelId, to, reason: reason.trim() || undefined, expectedRevision: revision });
         }}
       >
         {cmp.isPending && <Loading label="Comparing the two versions…" />}
@@ -49,7 +50,7 @@ export function RollbackSheet(props: { modelId: string; from: number; to: number
             <p>{cmp.data.comparability.reason}</p>
           </>
         )}
-        <ReasonField value={reason} onChange={setReason} />
+        <ReasonField value={reason} onChange={setReason} optionalAs={DEFAULT_REASONS.rollback} />
         {refusal && (
           <ErrorMessage>
             {refusal.message}
@@ -58,7 +59,7 @@ export function RollbackSheet(props: { modelId: string; from: number; to: number
         )}
         <ConfirmButtons
           label={rollback.isPending ? "Rolling back…" : `Roll back to version ${to}`}
-          disabled={!reason.trim() || rollback.isPending || refusal?.code === "stale_revision"}
+          disabled={rollback.isPending || refusal?.code === "stale_revision"}
           onClose={onClose}
         />
       </form>

@@ -31,11 +31,20 @@ export function Sheet({ title, onClose, children }: { title: string; onClose: ()
 }
 
 /** The reason every alias move records with its event. */
-export function ReasonField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+/** The reason recorded with an event; `optionalAs`: left empty, it is recorded in those words. */
+export function ReasonField({ value, onChange, optionalAs }: { value: string; onChange: (v: string) => void; optionalAs?: string }) {
   return (
     <label className="flex flex-col gap-1">
-      <span className="font-medium">Reason (recorded with the event)</span>
-      <textarea value={value} onChange={(e) => onChange(e.target.value)} rows={2} maxLength={2000} required className="rounded-md border border-slate-400 p-2" />
+      <span className="font-medium">{optionalAs ? "Reason (optional, recorded with the event)" : "Reason (recorded with the event)"}</span>
+      <textarea
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        rows={2}
+        maxLength={2000}
+        required={!optionalAs}
+        placeholder={optionalAs ? `“${optionalAs}” when left empty` : undefined}
+        className="rounded-md border border-slate-400 p-2"
+      />
     </label>
   );
 }

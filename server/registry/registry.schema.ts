@@ -2,6 +2,7 @@
  * The model registry's inputs (strict, checked at the API edge) and its bounds. The views
  * it answers are in registry-views.ts; the gate's decision in gate.ts.
  */
+import { DEFAULT_REASONS } from "@/contracts/registry/default-reasons";
 import { z } from "zod";
 
 export const LIMITS = {
@@ -18,6 +19,14 @@ export const SELECTED = "selected";
 
 const id = z.string().min(1).max(64);
 const reason = z.string().trim().min(1, "Say why (a reason is recorded with the event).").max(LIMITS.reasonMax);
+/** Promote and rollback: optional, recorded as DEFAULT_REASONS when empty. Removing versions still asks why. */
+const optionalReason = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .max(LIMITS.reasonMax)
+    .optional()
+    .transform((s) => s || fallback);
 /** A model name as a person types it; uniqueness (case-insensitive) is checked per project. */
 export const ZModelName = z
   .string()
@@ -52,7 +61,7 @@ export const ZPromoteInput = z.strictObject({
   /** The version number (1, 2, …) within the model. */
   version: z.int().positive(),
   alias: ZAliasName.default(SELECTED),
-  reason,
+  reason: optionalReason(DEFAULT_REASONS.promote),
   /** Needed when the gate finds the pair not comparable, or the candidate not better. */
   acceptRegression: z.boolean().default(false),
   /** The model revision the caller decided on; a stale one is a CONFLICT. */
@@ -64,7 +73,7 @@ export const ZRollbackInput = z.strictObject({
   modelId: id,
   /** An earlier selected version; default: the one selected before the current one. */
   to: z.int().positive().optional(),
-  reason,
+  reason: optionalReason(DEFAULT_REASONS.rollback),
   expectedRevision: z.int().positive().optional(),
 });
 export type TRollbackInput = z.infer<typeof ZRollbackInput>;

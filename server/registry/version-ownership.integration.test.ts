@@ -105,8 +105,10 @@ describe("a registered version after the deletes around it", { timeout: 900_000 
   });
 
   it("deleting the experiment of a promoted version says the export stays, keeps it, and the version still deploys, predicts, downloads and compares", async () => {
-    const promoted = await cliJson(server.url, ["models", "promote", "Peng", "1", "--reason", "first release"]);
+    // One confirmation: no reason given is recorded in plain words.
+    const promoted = await cliJson(server.url, ["models", "promote", "Peng", "1"]);
     expect(promoted.code, promoted.stderr).toBe(0);
+    expect(promoted.json).toMatchObject({ event: { kind: "promote", reason: "promoted" } });
     const preview = await server.client.experiments.deletePreview.query({ id: experimentId });
     expect(preview.frees).toEqual([]);
     expect(preview.keeps).toEqual([expect.objectContaining({ what: "export archive", why: expect.stringContaining('version 1 of "Peng"') })]);

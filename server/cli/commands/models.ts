@@ -10,8 +10,8 @@ const USAGE = `Usage:
   trainyard models list [--project NAME] [--json]
   trainyard models show MODEL [--project NAME] [--json]
   trainyard models register --experiment ID --model NAME [--json]
-  trainyard models promote MODEL VERSION --reason TEXT [--accept-regression] [--expected-revision N] [--alias NAME] [--json]
-  trainyard models rollback MODEL [--to VERSION] --reason TEXT [--expected-revision N] [--json]
+  trainyard models promote MODEL VERSION [--reason TEXT] [--accept-regression] [--expected-revision N] [--alias NAME] [--json]
+  trainyard models rollback MODEL [--to VERSION] [--reason TEXT] [--expected-revision N] [--json]
   trainyard models history MODEL [--json]
   trainyard models compare MODEL VERSION VERSION [--json]
   trainyard models retention [--project NAME] [--json]
@@ -103,12 +103,11 @@ export async function modelsCommand(argv: string[]): Promise<number> {
     case "promote": {
       const m = await findModel(conn, project, need(positionals[0], "MODEL"));
       const version = number(positionals[1], "VERSION");
-      const reason = need(values.reason, "--reason TEXT");
       const r = await refusalsKept(() =>
         conn.api.models.promote.mutate({
           modelId: m.id,
           version,
-          reason,
+          reason: values.reason,
           acceptRegression: values["accept-regression"],
           expectedRevision: expectedRevision ?? m.revision,
           alias: values.alias,
@@ -121,8 +120,7 @@ export async function modelsCommand(argv: string[]): Promise<number> {
     case "rollback": {
       const m = await findModel(conn, project, need(positionals[0], "MODEL"));
       const to = values.to === undefined ? undefined : number(values.to, "--to");
-      const reason = need(values.reason, "--reason TEXT");
-      const r = await refusalsKept(() => conn.api.models.rollback.mutate({ modelId: m.id, to, reason, expectedRevision }));
+      const r = await refusalsKept(() => conn.api.models.rollback.mutate({ modelId: m.id, to, reason: values.reason, expectedRevision }));
       print(json, moveJson(r), () => `Rolled back "${r.model.name}" to version ${r.model.selected?.number} (revision ${r.model.revision}).`);
       return 0;
     }
