@@ -151,11 +151,16 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   // A probe of the last minute that shows the environment ready is enough (admission trusts
   // it too); prepareEnvironment probes afresh, about a second per call on the critical path.
   const { target: probed, probe } = await targetsService(db).freshProbe(exp.targetId, PROBE_MAX_AGE_MS);
-  for (const recipe of new Set(ready.map((s) => s.recipe))) {
+  // Before the first job, every environment the chain will need is made ready: building one
+  // (the first training on a computer) never counts against the budget, which starts with
+  // the first job. A build already in flight (started at enrolment, or by another
+  // experiment) is joined, not started again.
+  const needed = jobs.size === 0 ? pipeline.steps.map((s) => s.recipe) : ready.map((s) => s.recipe);
+  for (const recipe of new Set(needed)) {
     if (recipeOnTarget(probe, probed.name, recipe).environmentReady) continue;
     const env = await prepareEnvironment(exp.targetId, recipe, db);
     if (!env.ready) {
-      await repo.setNote(exp.id, `Setting up the ${recipe} tools on this computer (first use; job ${env.job?.id ?? "?"}).`);
+      await repo.setNote(exp.id, `Setting up the training environment (first time on this computer: the ${recipe} tools, job ${env.job?.id ?? "?"}); the time budget starts after it.`);
       return;
     }
   }
