@@ -21,8 +21,7 @@ import { z } from "zod";
 import { ZDeploymentHealth, ZDeploymentPredictResponse, type DeploymentHealth } from "@/contracts/deployments/serving";
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
-import { upload, waitForProfile } from "@/server/datasets/test-support";
-import { call, cliJson, GENTOO, PENGUINS, ROW, ZMade } from "./test-support";
+import { call, cliJson, GENTOO, ROW, trainedPenguins, ZMade } from "./test-support";
 
 const MODEL = "Penguin species";
 
@@ -49,20 +48,8 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     home = makeTestHome();
     server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
     const projectId = (await server.client.projects.create.mutate({ name: "Default" })).id;
-    const uploaded = await upload(server, projectId, "penguins.csv", readFileSync(PENGUINS));
-    expect((await waitForProfile(server, uploaded.body.datasetId!)).status).toBe("ready");
-    const exp = await server.client.experiments.start.mutate({
-      opId: randomUUID(),
-      projectId,
-      datasetId: uploaded.body.datasetId!,
-      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
-    });
-    const done = await waitFor("the training to end", async () => {
-      const d = await server.client.experiments.get.query({ id: exp.id });
-      return d.status !== "running" ? d : undefined;
-    }, 400_000, 1000);
-    expect(done.status, done.note ?? "").toBe("succeeded");
-    await server.client.models.register.mutate({ experimentId: exp.id, newModelName: MODEL });
+    const { experimentId } = await trainedPenguins(server, projectId);
+    await server.client.models.register.mutate({ experimentId, newModelName: MODEL });
   });
   afterAll(() => server?.stop());
 

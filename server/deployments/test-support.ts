@@ -1,8 +1,12 @@
 /** What the deployments integration tests share: the CLI with --json, a call to a deployment's route with a key, penguins rows. */
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { expect } from "vitest";
 import { z } from "zod";
+import { upload, waitForProfile } from "@/server/datasets/test-support";
 import { runCli } from "@/server/testing/cli-process";
-import { REPO } from "@/server/testing/server-harness";
+import { REPO, waitFor, type TestServer } from "@/server/testing/server-harness";
 
 export const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 export const ROW = { island: "Torgersen", bill_length_mm: 39.1, bill_depth_mm: 18.7, flipper_length_mm: 181, body_mass_g: 3750, sex: "male", year: 2007 };
@@ -24,3 +28,22 @@ export const call = (url: string, key: string | null, body?: unknown) =>
     headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+
+/** Uploads penguins into `projectId` and trains a Quick baseline on species to success; its ids. */
+export async function trainedPenguins(server: TestServer, projectId: string): Promise<{ datasetId: string; experimentId: string }> {
+  const uploaded = await upload(server, projectId, "penguins.csv", readFileSync(PENGUINS));
+  const datasetId = uploaded.body.datasetId!;
+  expect((await waitForProfile(server, datasetId)).status).toBe("ready");
+  const exp = await server.client.experiments.start.mutate({
+    opId: randomUUID(),
+    projectId,
+    datasetId,
+    settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+  });
+  const done = await waitFor("the training to end", async () => {
+    const d = await server.client.experiments.get.query({ id: exp.id });
+    return d.status !== "running" ? d : undefined;
+  }, 400_000, 1000);
+  expect(done.status, done.note ?? "").toBe("succeeded");
+  return { datasetId, experimentId: exp.id };
+}

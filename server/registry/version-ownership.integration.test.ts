@@ -7,14 +7,13 @@
  * comparing what remains; the one-time copy of older versions' serving records at start,
  * and what it says of a version it cannot make whole.
  */
-import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZDeploymentPredictResponse } from "@/contracts/deployments/serving";
-import { upload, waitForProfile } from "@/server/datasets/test-support";
-import { call, cliJson, GENTOO, PENGUINS, ROW, ZMade } from "@/server/deployments/test-support";
+import { call, cliJson, GENTOO, ROW, trainedPenguins, ZMade } from "@/server/deployments/test-support";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { refusal } from "./registry-test-support";
 
@@ -65,21 +64,7 @@ describe("a registered version after the deletes around it", { timeout: 900_000 
     home = makeTestHome();
     server = await startTestServer({ home, env: REAL_TRAINING });
     projectId = (await server.client.projects.create.mutate({ name: "Default" })).id;
-    const uploaded = await upload(server, projectId, "penguins.csv", readFileSync(PENGUINS));
-    datasetId = uploaded.body.datasetId!;
-    expect((await waitForProfile(server, datasetId)).status).toBe("ready");
-    const exp = await server.client.experiments.start.mutate({
-      opId: randomUUID(),
-      projectId,
-      datasetId,
-      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
-    });
-    experimentId = exp.id;
-    const done = await waitFor("the training to end", async () => {
-      const d = await server.client.experiments.get.query({ id: exp.id });
-      return d.status !== "running" ? d : undefined;
-    }, 400_000, 1000);
-    expect(done.status, done.note ?? "").toBe("succeeded");
+    ({ datasetId, experimentId } = await trainedPenguins(server, projectId));
   });
   afterAll(() => server?.stop());
 
