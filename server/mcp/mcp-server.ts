@@ -21,7 +21,10 @@ export function trainyardMcpServer(scope: ProjectScope, access: { mayWrite: bool
     server.registerTool(
       tool.name,
       {
-        description: `${tool.description} (Project "${scope.projectName}".)`,
+        // Fixed words only: a tool's description is text the agent trusts, and a project's name
+        // is the user's data (a name can be written as an instruction). Names reach the agent in
+        // results, as data.
+        description: tool.description,
         inputSchema: tool.input,
         outputSchema: tool.output,
         annotations: { readOnlyHint: !tool.writes, destructiveHint: false, openWorldHint: false },

@@ -76,6 +76,8 @@ describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
       additionalProperties: false,
     });
     expect(tools.find((t) => t.name === "compare_experiments")!.inputSchema).toMatchObject({ properties: { experimentIds: { type: "array", minItems: 2 } } });
+    // No user data in the trusted text: the project's name is not in any description.
+    expect(JSON.stringify(tools.map((t) => t.description))).not.toContain("Penguins");
     for (const t of tools) {
       expect(t.outputSchema, t.name).toMatchObject({ type: "object" });
       expect(t.annotations?.readOnlyHint, t.name).toBe(true);
