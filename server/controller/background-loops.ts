@@ -8,6 +8,7 @@ import type { HomePaths } from "@/server/config/home";
 import { getDb } from "@/server/db/client";
 import { startChainLoop } from "@/server/experiments/chain-loop";
 import { startSearchLoop } from "@/server/searches/search-loop";
+import { backfillVersionServing, backfillWords } from "@/server/registry/backfill-serving";
 import { startReconcileLoop } from "./reconcile-loop";
 import { clearControllerRuntime, repoRootFromHere, setControllerRuntime } from "@/server/config/runtime";
 
@@ -17,6 +18,14 @@ export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => 
   const stopReconcile = startReconcileLoop(runtime, getDb());
   const stopChains = startChainLoop(getDb());
   const stopSearches = startSearchLoop(getDb());
+  // The one-time copy of older versions' serving records: at most a few reads per version, once.
+  void backfillVersionServing(getDb()).then(
+    (o) => {
+      const words = backfillWords(o);
+      if (words) console.log(words);
+    },
+    (err: unknown) => console.error(`registry: copying versions' serving records failed: ${(err as Error).message}`),
+  );
   return async () => {
     await stopSearches();
     await stopChains();

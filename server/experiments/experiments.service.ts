@@ -6,7 +6,7 @@
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
 import { publish } from "@/server/events/bus";
-import { exportHolders, removeExportIfUnheld, versionsWords } from "@/server/exports/export-holders";
+import { exportHolders, removeExportIfUnheld, versionsWords } from "@/server/experiments/export-holders";
 import { intentHash } from "@/server/jobs/intent-hash";
 import { targetsService } from "@/server/targets/targets.service";
 import { scheduleAdvance } from "./chain-advance";

@@ -12,35 +12,19 @@ import { isDomainError } from "@/server/errors";
 import { isActive } from "@/server/jobs/job-state";
 import { readOutput } from "@/server/jobs/read-output";
 import { targetsRepository } from "@/server/targets/targets.repository";
-import { stepJobs, type StepJob } from "@/server/experiments/chain-jobs";
+import type { StepJob } from "@/server/experiments/chain-jobs";
 import { experimentsRepository, type ExperimentRow } from "@/server/experiments/experiments.repository";
 import { isExperimentTerminal } from "@/server/experiments/experiment-state";
-import { LORA, loraLookupContext, type LoraStep } from "@/server/experiments/pipelines/lora";
+import { LORA } from "@/server/experiments/pipelines/lora";
 import { ZFineTuneSettings, type FineTuneView, type LossPoint } from "./finetune.schema";
 import { parseFineTuneResults, withoutFiles } from "@/server/experiments/pipelines/lora-results";
+import { fineTuneJobs, trainedAdapterOf, type FineTuneJobs } from "@/server/experiments/pipelines/lora-adapter";
 import { liveTraining } from "./training-progress";
 
 /** Train job states a new attempt can continue from (the worker's checkpoints ref accepts these). */
 const STOPPED = new Set(["failed", "cancelled", "timed_out"]);
 
-export type FineTuneJobs = Map<LoraStep, StepJob>;
-
-export async function fineTuneJobs(db: Db, e: ExperimentRow): Promise<FineTuneJobs> {
-  return stepJobs(db, LORA.steps, loraLookupContext(e));
-}
-
-/**
- * The trained adapter and the import_base output it adapts (worker outputs, by hash), once
- * both jobs succeeded; null before. One home for where a fine-tune's base model is: Try it
- * generates with them, an LLM deployment serves the export on that base.
- */
-export async function trainedAdapterOf(db: Db, e: ExperimentRow): Promise<{ baseSha256: string; adapterSha256: string } | null> {
-  const jobs = await fineTuneJobs(db, e);
-  const base = jobs.get("import_base");
-  const train = jobs.get("train");
-  if (base?.state !== "succeeded" || !base.outputSha256 || train?.state !== "succeeded" || !train.outputSha256) return null;
-  return { baseSha256: base.outputSha256, adapterSha256: train.outputSha256 };
-}
+export { fineTuneJobs, trainedAdapterOf, type FineTuneJobs };
 
 /** A finished step's JSON output; null while it has none or while its computer does not answer. */
 async function outputOf<S extends z.ZodType>(db: Db, job: StepJob | undefined, file: string, schema: S & RecipeOutputSchema): Promise<z.output<S> | null> {

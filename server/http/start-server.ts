@@ -7,8 +7,7 @@ import http from "node:http";
 import next from "next";
 import type { AppConfig } from "@/server/config/env";
 import { ensureHome } from "@/server/config/home";
-import { closeDb, getDb, openDb } from "@/server/db/client";
-import { backfillVersionServing, backfillWords } from "@/server/registry/backfill-serving";
+import { closeDb, openDb } from "@/server/db/client";
 import { prepareDatabase, repoMigrationPaths } from "@/server/db/prepare-database";
 import { ownerService } from "@/server/auth/owner.service";
 import type { HomePaths } from "@/server/config/home";
@@ -71,8 +70,6 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     if (applied.length) log(`database upgraded: ${applied.join(", ")}`);
     openDb(home.dbFile);
     cleanups.push(() => closeDb());
-    const backfilled = backfillWords(await backfillVersionServing(getDb()));
-    if (backfilled) log(backfilled);
 
     const owner = ownerService();
     if (!isLoopbackHost(config.host) && !(await owner.hasPassword())) {

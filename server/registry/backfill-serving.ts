@@ -1,13 +1,13 @@
 /**
  * The one-time copy that makes versions registered before versions kept their own serving
- * record self-contained (version-serving.ts): run at every start, it touches only versions
- * whose record is still empty, so after the first start it finds nothing. A version whose
+ * record self-contained (version-serving.ts): run in the background at every start, it
+ * touches only versions whose record is still empty, so after the first start it finds
+ * nothing (a version used before it reaches it is copied at that use). A version whose
  * experiment is already gone cannot be copied; it is named in the server log, and deploying
- * it is refused with the same words (servingOfVersion).
+ * it is refused, saying why (servingOfVersion).
  */
 import type { Db } from "@/server/db/client";
-import { experimentsRepository } from "@/server/experiments/experiments.repository";
-import { servingOfExperiment } from "./version-serving";
+import { copyServingRecord } from "./version-serving";
 
 export interface BackfillOutcome {
   copied: number;
@@ -19,10 +19,8 @@ export async function backfillVersionServing(db: Db): Promise<BackfillOutcome> {
   const rows = await db.modelVersion.findMany({ where: { serving: null }, select: { id: true, number: true, modelId: true, experimentId: true } });
   const outcome: BackfillOutcome = { copied: 0, unable: [] };
   for (const row of rows) {
-    const exp = await experimentsRepository(db).find(row.experimentId);
-    const serving = exp ? await servingOfExperiment(db, exp) : ({ ok: false, reason: "its experiment is gone" } as const);
+    const serving = await copyServingRecord(db, row);
     if (serving.ok) {
-      await db.modelVersion.updateMany({ where: { id: row.id, serving: null }, data: { serving: JSON.stringify(serving.serving) } });
       outcome.copied++;
     } else {
       const model = await db.registeredModel.findUnique({ where: { id: row.modelId }, select: { name: true } });

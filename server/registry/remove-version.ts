@@ -10,7 +10,7 @@
  */
 import type { Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
-import { removeExportIfUnheld } from "@/server/exports/export-holders";
+import { removeExportIfUnheld } from "@/server/experiments/export-holders";
 import { transitionIn, type Tx } from "@/server/lifecycle/transition";
 import type { TRemoveVersionInput, TRemoveVersionsInput } from "./registry.schema";
 import { findModel, findVersion, versionView, type VersionView } from "./registry-views";

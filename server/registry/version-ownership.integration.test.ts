@@ -81,7 +81,7 @@ describe("a registered version after the deletes around it", { timeout: 900_000 
     // A version registered before versions kept their own record: the start after the upgrade copies it.
     sql(`UPDATE "ModelVersion" SET serving = NULL WHERE modelId = ?`, models.copy);
     await restart();
-    expect(server.output()).toContain("registry: 1 version(s) now keep their own serving record");
+    await waitFor("the start's copy of the record", () => server.output().includes("registry: 1 version(s) now keep their own serving record"));
     expect(JSON.parse(servingOf(models.copy)!)).toEqual(record);
     const shown = await server.client.models.show.query({ modelId: models.peng });
     exportSha256 = shown.versions[0]!.exportSha256;
@@ -145,7 +145,7 @@ describe("a registered version after the deletes around it", { timeout: 900_000 
   it("a version whose record cannot be copied (its experiment already gone) is named at start and refused at deploy, saying why", async () => {
     sql(`UPDATE "ModelVersion" SET serving = NULL WHERE modelId = ?`, models.peng);
     await restart();
-    expect(server.output()).toContain('cannot be served any more (version 1 of "Peng": its experiment is gone)');
+    await waitFor("the start to name the version", () => server.output().includes('cannot be served any more (version 1 of "Peng": its experiment is gone)'));
     const refused = await cliJson(server.url, ["deploy", "Peng:1", "--name", "too-late"]);
     expect(refused.code).not.toBe(0);
     expect(refused.json.error?.code).toBe("not_self_contained");

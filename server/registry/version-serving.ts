@@ -19,8 +19,8 @@ import { conflict } from "@/server/errors";
 import { parseStoredResults } from "@/server/experiments/chain-results";
 import { ownOpId } from "@/server/experiments/chain-jobs";
 import { ZFineTuneSettings } from "@/server/experiments/pipelines/lora-settings";
-import { trainedAdapterOf } from "@/server/finetune/finetune.views";
-import type { ExperimentRow } from "@/server/experiments/experiments.repository";
+import { trainedAdapterOf } from "@/server/experiments/pipelines/lora-adapter";
+import { experimentsRepository, type ExperimentRow } from "@/server/experiments/experiments.repository";
 import { exportStepOf } from "./version-source";
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -59,17 +59,30 @@ export async function servingOfExperiment(db: Db, exp: ExperimentRow): Promise<{
 }
 
 /**
- * A version's serving record (CONFLICT when it has none: it was registered before versions
- * kept their own, and its experiment was deleted before the one-time copy could be made).
+ * Copies a version's serving record from its experiment when it has none yet (a version
+ * registered before versions kept their own): at the start after the upgrade
+ * (backfill-serving.ts), or at its first use, whichever comes first. The reason when it
+ * cannot: its experiment is gone.
+ */
+export async function copyServingRecord(db: Db, version: { id: string; experimentId: string }): Promise<{ ok: true; serving: VersionServing } | { ok: false; reason: string }> {
+  const exp = await experimentsRepository(db).find(version.experimentId);
+  const made = exp ? await servingOfExperiment(db, exp) : ({ ok: false, reason: "its experiment is gone" } as const);
+  if (made.ok) await db.modelVersion.updateMany({ where: { id: version.id, serving: null }, data: { serving: JSON.stringify(made.serving) } });
+  return made;
+}
+
+/**
+ * A version's serving record (CONFLICT when it has none and none can be made: it was
+ * registered before versions kept their own, and its experiment was deleted before then).
  */
 export async function servingOfVersion(db: Db, version: { id: string; number: number }): Promise<VersionServing> {
-  const row = await db.modelVersion.findUnique({ where: { id: version.id }, select: { serving: true } });
+  const row = await db.modelVersion.findUnique({ where: { id: version.id }, select: { serving: true, experimentId: true } });
   const serving = parseVersionServing(row?.serving ?? null);
-  if (!serving) {
-    throw conflict(
-      `Version ${version.number} has no serving record: it was registered before versions kept their own, and the experiment it came from is gone, so what serving it takes is unknown. Train it again and register that.`,
-      { code: "not_self_contained" },
-    );
-  }
-  return serving;
+  if (serving) return serving;
+  const copied = row ? await copyServingRecord(db, { id: version.id, experimentId: row.experimentId }) : null;
+  if (copied?.ok) return copied.serving;
+  throw conflict(
+    `Version ${version.number} has no serving record: it was registered before versions kept their own, and the experiment it came from is gone, so what serving it takes is unknown. Train it again and register that.`,
+    { code: "not_self_contained" },
+  );
 }

@@ -8,7 +8,7 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@/server/db/client";
-import { exportArchivePath } from "@/server/experiments/chain-results";
+import { exportArchivePath } from "./chain-results";
 
 export interface ExportHolders {
   experiments: number;
