@@ -16,6 +16,7 @@ import { reconcileDeployments } from "@/server/deployments/deployments-reconcile
 import { reconcilePass } from "@/server/jobs/reconcile";
 import { workerLayout } from "@/server/targets/layout";
 import { ensureLocalTarget } from "@/server/targets/local/local-target";
+import { removeStaleParts } from "./stale-parts";
 import { targetFor } from "@/server/targets/target-for";
 import { targetsRepository } from "@/server/targets/targets.repository";
 import { targetsService } from "@/server/targets/targets.service";
@@ -110,6 +111,8 @@ export function startReconcileLoop(rt: ControllerRuntime, db: Db, log: (line: st
   current = (async () => {
     try {
       await ensureLocalTarget(rt, db);
+      const removed = await removeStaleParts(db);
+      if (removed.length) log(`removed ${removed.length} upload part(s) older than a day from This computer's incoming folder`);
     } catch (err) {
       log(`could not set up This computer: ${(err as Error).message}`);
     }

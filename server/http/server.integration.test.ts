@@ -2,11 +2,12 @@
  * The real server process: access rules, single instance, restart durability, live
  * events, and the CLI commands that work on the data home.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/server/testing/server-harness";
 import { cli, cliAsync, startExpectingRefusal, startServer, tempHome, type ServerProcess } from "@/tests/support/server-process";
 
 const trpcCreate = (url: string, name: string, headers: Record<string, string> = {}) =>
@@ -115,6 +116,24 @@ describe("server lifecycle", () => {
     // The lock of a killed server is stale and does not block the next start.
     server = await startServer({ home, port: server.port });
     expect(JSON.stringify(await (await trpcList(server.url)).json())).toMatch(/Survives restarts/);
+    await server.stop();
+  });
+
+  it("removes upload parts a day old at start, and keeps a younger one that may still be resumed", async () => {
+    const home = tempHome();
+    let server = await startServer({ home });
+    await server.stop();
+    const incoming = path.join(home, "worker", "incoming");
+    mkdirSync(incoming, { recursive: true });
+    const stale = path.join(incoming, `${"a".repeat(64)}.part`);
+    const young = path.join(incoming, `${"b".repeat(64)}.part`);
+    writeFileSync(stale, "left by a crash");
+    writeFileSync(young, "an upload in progress");
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    utimesSync(stale, twoDaysAgo, twoDaysAgo);
+    server = await startServer({ home, port: server.port });
+    await waitFor("the stale part to be removed", () => !existsSync(stale));
+    expect(existsSync(young)).toBe(true);
     await server.stop();
   });
 
