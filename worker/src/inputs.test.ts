@@ -10,7 +10,7 @@ import type { JobState } from "../../contracts/worker/states";
 import { loadConfig, type WorkerConfig } from "./config";
 import { WorkerError } from "./errors";
 import { Home } from "./home";
-import { resolveInput } from "./inputs";
+import { resolveInput, unindexOutput } from "./inputs";
 import { createJob } from "./ops/createjob";
 import { gc } from "./ops/gc";
 import { updateReceipt } from "./receipts";
@@ -132,5 +132,34 @@ describe("checkpoints:<jobId> refs", () => {
     expect(second.jobs).toContain(old.jobId);
     expect(fs.existsSync(home.jobDir(old.jobId))).toBe(false);
     expect(missingInput(() => resolveInput(home, { r: `checkpoints:${old.jobId}` }))).toContain("removed by gc");
+  });
+});
+
+describe("identical outputs of two jobs (one hash)", () => {
+  const sha = "c".repeat(64);
+  function outputOf(r: TReceipt): string {
+    const out = path.join(home.jobDir(r.jobId), "output");
+    fs.mkdirSync(out, { recursive: true });
+    updateReceipt(home, r.jobId, (x) => ({ ...x, outputSha256: sha }));
+    return out;
+  }
+  const index = (jobId: string, outputDir: string) => {
+    fs.mkdirSync(path.dirname(home.outputIndex(sha)), { recursive: true });
+    fs.writeFileSync(home.outputIndex(sha), JSON.stringify({ jobId, outputDir }));
+  };
+
+  it("gc of one job's folder keeps the index that names the other, which still resolves", () => {
+    const a = jobIn("succeeded");
+    const b = jobIn("succeeded", { endedAt: new Date().toISOString() });
+    outputOf(a);
+    const bOut = outputOf(b);
+    index(b.jobId, bOut);
+    const swept = gc({ cfg, home }, { protocol: 2, op: "gc", olderThanDays: 7, includeStore: false, dryRun: false, jobIds: [a.jobId] });
+    expect(swept.jobs).toEqual([a.jobId]);
+    expect(resolveInput(home, { m: `sha256:${sha}` }).resolved).toEqual({ m: bOut });
+    unindexOutput(home, sha, a.jobId);
+    expect(fs.existsSync(home.outputIndex(sha))).toBe(true);
+    unindexOutput(home, sha, b.jobId);
+    expect(fs.existsSync(home.outputIndex(sha))).toBe(false);
   });
 });

@@ -14,6 +14,23 @@ import type { Home } from "./home";
 import { readReceipt } from "./receipts";
 import { jobPaths } from "./supervisor/command";
 
+/** The job the output index names for `sha`; null when there is no readable index. */
+export function indexedJob(home: Home, sha: string): string | null {
+  try {
+    return (JSON.parse(readText(home.outputIndex(sha)) ?? "null") as { jobId?: string } | null)?.jobId ?? null;
+  } catch {
+    return null; // a damaged index names no job
+  }
+}
+
+/**
+ * Removes the output index of `sha` only when it names `jobId`: two jobs with identical
+ * outputs share one hash, and removing one of them must not unlist the other.
+ */
+export function unindexOutput(home: Home, sha: string, jobId: string): void {
+  if (indexedJob(home, sha) === jobId) fs.rmSync(home.outputIndex(sha), { force: true });
+}
+
 export function resolveRef(home: Home, sha: string): string | null {
   const blob = home.blob(sha);
   if (fs.existsSync(blob)) return blob;

@@ -12,7 +12,7 @@ import type { TReceipt } from "../../../contracts/worker/receipt";
 import { isActive, isTerminal } from "../../../contracts/worker/states";
 import { verifiedMarker } from "../blob-verify";
 import { nowIso } from "../fsx";
-import { checkpointJobsOf } from "../inputs";
+import { checkpointJobsOf, unindexOutput } from "../inputs";
 import { listReceipts, updateReceipt } from "../receipts";
 import type { Ctx } from "./context";
 
@@ -35,7 +35,7 @@ function makeWritable(p: string): void {
 function removeJobDir(home: Ctx["home"], r: TReceipt): void {
   makeWritable(r.jobDir);
   fs.rmSync(r.jobDir, { recursive: true, force: true });
-  if (r.outputSha256) fs.rmSync(home.outputIndex(r.outputSha256), { force: true });
+  if (r.outputSha256) unindexOutput(home, r.outputSha256, r.jobId);
   updateReceipt(home, r.jobId, (x) => ({ ...x, gcAt: nowIso() }));
 }
 

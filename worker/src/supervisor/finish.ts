@@ -11,6 +11,7 @@ import type { Home } from "../home";
 import { transition } from "../jobstate";
 import { diskFreeBytes } from "../ledger";
 import { cgroupOomKills } from "../proc";
+import { resolveRef, unindexOutput } from "../inputs";
 import { envReady } from "../recipes";
 import type { JobPaths } from "./command";
 import type { CappedLog } from "./logcap";
@@ -93,12 +94,15 @@ export async function finish(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobP
   if (outcome.state === "succeeded" && r.kind === "run" && outputSha256) {
     try {
       freezeOutputs(p.outputDir, files);
-      writeJsonAtomic(home.outputIndex(outputSha256), { jobId: r.jobId, outputDir: p.outputDir });
+      // Two jobs with identical outputs share one hash. The index keeps naming a job whose
+      // output is already usable: pointed at this one, whose receipt becomes final only
+      // below, a job admitted in between would find the output missing.
+      if (!resolveRef(home, outputSha256)) writeJsonAtomic(home.outputIndex(outputSha256), { jobId: r.jobId, outputDir: p.outputDir });
     } catch (err) {
       if (!isEnospc(err)) throw err;
       home.freeReserve();
       releaseInjectedFaults();
-      fs.rmSync(home.outputIndex(outputSha256), { force: true });
+      unindexOutput(home, outputSha256, r.jobId);
       outcome = { state: "failed", reason: "disk_full" };
       detail = `no space left on device while recording outputs`;
     }
