@@ -83,14 +83,15 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   }
   await expectNoSeriousAxeViolations(page);
 
-  // Promote the better one: the first selection needs no comparison, only a reason.
+  // Promote the better one: the first selection needs no comparison and no reason, so one
+  // tap confirms (the reason left empty is recorded as "promoted").
   await card.getByRole("button", { name: `Promote version ${hi}` }).click();
   let sheet = page.getByRole("dialog", { name: `Promote version ${hi}?` });
   await expect(sheet.getByTestId("promote-decision")).toHaveAttribute("data-verdict", "first");
   await expect(sheet.getByTestId("promote-change")).toContainText("nothing selected yet");
+  await expect(sheet.getByLabel(/^Reason \(optional/)).toHaveAttribute("placeholder", "“promoted” when left empty");
   const go = sheet.getByRole("button", { name: `Promote version ${hi}` });
-  await expect(go).toBeDisabled();
-  await sheet.getByLabel(/^Reason/).fill("first release");
+  await expect(go).toBeEnabled();
   await go.click();
   await expect(sheet).toHaveCount(0);
   await expect(card.getByTestId("model-selected")).toContainText(`In use: version ${hi}`);
@@ -138,7 +139,7 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   await expect(events.nth(1)).toContainText(`Promoted selected: version ${hi} → version ${lo}`);
   await expect(events.nth(1)).toContainText("Promoted with an acknowledgement");
   await expect(events.nth(2)).toContainText(`Promoted selected: nothing → version ${hi}`);
-  await expect(events.nth(2)).toContainText("Reason: first release");
+  await expect(events.nth(2)).toContainText("Reason: promoted");
   await expect(events.nth(2)).toContainText("Evidence: Nothing is selected yet");
 
   // Compare side by side: the two trainings share data and evaluation, so they are comparable.
