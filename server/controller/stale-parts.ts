@@ -8,11 +8,6 @@ import type { Db } from "@/server/db/client";
 import { localTarget } from "@/server/datasets/local-store";
 import { targetFor } from "@/server/targets/target-for";
 
-// An ordinary gc with this age collects no job folder and no store blob: only stale parts.
-const NO_JOB_IS_THIS_OLD_DAYS = 36_500;
-
 export async function removeStaleParts(db: Db): Promise<string[]> {
-  const local = await localTarget(db);
-  const res = await targetFor(local, db).exec("gc", { dryRun: false, olderThanDays: NO_JOB_IS_THIS_OLD_DAYS, includeStore: false });
-  return res.incoming;
+  return targetFor(await localTarget(db), db).removeStaleParts();
 }

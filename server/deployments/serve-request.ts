@@ -8,9 +8,8 @@
 import { ZDeploymentMode, ZServePrediction, ZServingLimits, type DeploymentHealth, type DeploymentPredictResponse, type ServingKind } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import { DomainError, isDomainError, unavailable } from "@/server/errors";
-import { exportArchivePath } from "@/server/experiments/chain-results";
-import { ExportInvalid, verifyExportArchive } from "@/server/exports/verify-export";
 import { predictAndForget } from "@/server/predictions/predict-and-forget";
+import { requireVerifiedExport } from "@/server/predictions/predict-job";
 import { servingOfVersion } from "@/server/registry/version-serving";
 import { TRY_ROW_TIMEOUT_MS } from "@/server/predictions/predictions.schema";
 import { csvLine } from "@/server/tables/csv";
@@ -114,12 +113,7 @@ async function featuresOf(db: Db, version: { id: string; number: number }) {
 }
 
 async function predictOnDemand(db: Db, targetId: string, version: { number: number; modelSha256: string; exportSha256: string }, names: string[], rows: Row[]) {
-  try {
-    await verifyExportArchive(exportArchivePath(version.exportSha256), version.exportSha256);
-  } catch (err) {
-    if (err instanceof ExportInvalid) throw unavailable(`Version ${version.number}'s model was not used: ${err.message}`);
-    throw err;
-  }
+  await requireVerifiedExport(version.exportSha256, `Version ${version.number}'s model`);
   // Nothing of a request is kept: the job's rows and predictions go once they are read.
   const csv = Buffer.from(toCsv(names, rows), "utf8");
   const out = await predictAndForget(db, { targetId, modelSha256: version.modelSha256, csv, timeoutMs: TRY_ROW_TIMEOUT_MS, label: "The prediction" });

@@ -16,6 +16,8 @@ import type { JobReason } from "@/contracts/worker/states";
 import type { Db } from "@/server/db/client";
 import { badInput, unavailable } from "@/server/errors";
 import { ensureBlobOn } from "@/server/datasets";
+import { exportArchivePath } from "@/server/experiments/chain-results";
+import { ExportInvalid, verifyExportArchive } from "@/server/exports/verify-export";
 import { incomingDir, localTarget, partPath, workerHomeOf } from "@/server/datasets/local-store";
 import { readOutputBytes, type OutputJob } from "@/server/jobs/read-output";
 import { isTerminal } from "@/server/jobs/job-state";
@@ -123,4 +125,17 @@ export async function runPredictJob(
 /** The download of "Predict a file", as the job wrote it (text cells neutralised for spreadsheets). */
 export async function readJoinedCsv(db: Db, out: PredictOutcome): Promise<string> {
   return (await readOutputBytes(db, out.output, "joined.csv")).toString("utf8");
+}
+
+/**
+ * The export archive a prediction's model comes from, verified (hash and manifest) before
+ * the model is used; UNAVAILABLE naming the `model` ("The model of …") when it is missing or damaged.
+ */
+export async function requireVerifiedExport(exportSha256: string, model: string): Promise<void> {
+  try {
+    await verifyExportArchive(exportArchivePath(exportSha256), exportSha256);
+  } catch (err) {
+    if (err instanceof ExportInvalid) throw unavailable(`${model} was not used: ${err.message}`);
+    throw err;
+  }
 }

@@ -7,10 +7,8 @@ import { rm } from "node:fs/promises";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, unavailable } from "@/server/errors";
 import { experimentsService } from "@/server/experiments/experiments.service";
-import { exportArchivePath } from "@/server/experiments/chain-results";
-import { ExportInvalid, verifyExportArchive } from "@/server/exports/verify-export";
 import { csvLine } from "@/server/tables/csv";
-import { readJoinedCsv, runPredictJob, stageBytes, stageFile } from "./predict-job";
+import { readJoinedCsv, requireVerifiedExport, runPredictJob, stageBytes, stageFile } from "./predict-job";
 import { receivePredictFile, type PredictUpload } from "./predict-upload";
 import { PREDICT_FILE_TIMEOUT_MS, TRY_ROW_TIMEOUT_MS, ZTryRowInput, type TTryRowInput, type TryRowResult } from "./predictions.schema";
 
@@ -22,12 +20,7 @@ export async function verifiedModel(db: Db, experimentId: string) {
   }
   const modelSha256 = exp.results.export.modelSha256;
   if (!/^[0-9a-f]{64}$/.test(modelSha256)) throw unavailable(`"${exp.name}" has no recorded model hash; run it again.`);
-  try {
-    await verifyExportArchive(exportArchivePath(exp.exportSha256), exp.exportSha256);
-  } catch (err) {
-    if (err instanceof ExportInvalid) throw unavailable(`The model of "${exp.name}" was not used: ${err.message}`);
-    throw err;
-  }
+  await requireVerifiedExport(exp.exportSha256, `The model of "${exp.name}"`);
   return { exp, modelSha256, features: exp.results.featureSchema?.features ?? [] };
 }
 

@@ -69,4 +69,6 @@ export interface Target {
    * (rows and predictions; receipts stay) and the named blobs (the rows it read).
    */
   forgetRequest(jobIds: string[], sha256s: string[]): Promise<void>;
+  /** Asks the worker to remove upload parts a day old (a crash's leftovers); their names. */
+  removeStaleParts(): Promise<string[]>;
 }

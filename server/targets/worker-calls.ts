@@ -14,7 +14,7 @@ import { WorkerProtocolError, type ResponseOf } from "./transport";
 // keeps that gc from collecting any job folder, and its answer (no `named`) is refused below.
 const NOTHING_ELSE_DAYS = 36_500;
 
-export function workerCalls(row: TargetRow, db: Db): Pick<Target, "exec" | "removeBlobs" | "forgetRequest"> {
+export function workerCalls(row: TargetRow, db: Db): Pick<Target, "exec" | "removeBlobs" | "forgetRequest" | "removeStaleParts"> {
   async function exec<O extends WorkerOp>(op: O, body: RequestBody<O>): Promise<ResponseOf<O>> {
     const request = { protocol: WORKER_PROTOCOL, op, ...body } as TWorkerRequest;
     return (await targetsService(db).execOn(row, request)) as ResponseOf<O>;
@@ -32,5 +32,8 @@ export function workerCalls(row: TargetRow, db: Db): Pick<Target, "exec" | "remo
     await exec("gc", { dryRun: false, olderThanDays: NOTHING_ELSE_DAYS, ...(jobIds.length ? { jobIds } : {}), ...(sha256s.length ? { blobs: sha256s } : {}) });
   }
 
-  return { exec, removeBlobs, forgetRequest };
+  // An ordinary gc at this age collects no job folder and no store blob: only parts a day old.
+  const removeStaleParts = async () => (await exec("gc", { dryRun: false, olderThanDays: NOTHING_ELSE_DAYS, includeStore: false })).incoming;
+
+  return { exec, removeBlobs, forgetRequest, removeStaleParts };
 }
