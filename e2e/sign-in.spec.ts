@@ -69,7 +69,7 @@ test("Settings creates a read-only token that is shown once, works for reading, 
   const form = page.getByRole("form", { name: "Create an API token" });
   await form.getByLabel("New token name").fill("ci reader");
   await form.getByLabel("Expires after (optional)").fill("30d");
-  await form.getByLabel("Read-only (queries only)").check();
+  await form.getByRole("radio", { name: /^read-only:/ }).check();
   await form.getByRole("button", { name: "Create token" }).click();
   const shown = form.getByRole("status").locator("code");
   await expect(shown).toHaveText(/^tyt_/);

@@ -9,6 +9,7 @@ import { QueryState } from "@/components/ui/query-state";
 import { formatTime } from "./format";
 import { CredentialList } from "./credential-list";
 import { TextField } from "./text-field";
+import { SCOPE_WORDS, TOKEN_SCOPES, type TokenScope } from "@/server/auth/scopes";
 
 const at = (d: Date | null) => formatTime(d ? d.toISOString() : null);
 
@@ -22,11 +23,11 @@ export function ApiTokens() {
   const create = useMutation(trpc.auth.createToken.mutationOptions({ onSuccess: refresh }));
   const [name, setName] = useState("");
   const [expires, setExpires] = useState("");
-  const [readOnly, setReadOnly] = useState(false);
+  const [scope, setScope] = useState<TokenScope>("full");
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate({ name, expires: expires.trim() || undefined, readOnly });
+    create.mutate({ name, expires: expires.trim() || undefined, scope });
   };
 
   return (
@@ -35,7 +36,7 @@ export function ApiTokens() {
         API tokens
       </h3>
       <p className="text-sm text-slate-700">
-        Scripts send a token as <code className="font-mono">Authorization: Bearer …</code>. A read-only token can look but not change anything.
+        Scripts send a token as <code className="font-mono">Authorization: Bearer …</code>. Its scope decides what it reaches; give an agent the agent scope.
       </p>
       <QueryState query={tokens} loading="Loading tokens…" failure="Could not load the tokens" />
       <CredentialList
@@ -47,7 +48,7 @@ export function ApiTokens() {
             <>
               {t.name} <code className="font-mono font-normal text-slate-700">{t.prefix}…</code>{" "}
               <span className="font-normal text-slate-700">
-                ({t.readOnly ? "read-only" : "full access"}, {t.state})
+                ({t.scope}, {t.state})
               </span>
             </>
           ),
@@ -78,10 +79,17 @@ export function ApiTokens() {
             maxLength={20}
           />
         </div>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} className="h-4 w-4" />
-          Read-only (queries only)
-        </label>
+        <fieldset className="flex flex-col gap-1 text-sm">
+          <legend className="font-medium">Scope</legend>
+          {TOKEN_SCOPES.map((s) => (
+            <label key={s} className="flex items-start gap-2">
+              <input type="radio" name="token-scope" value={s} checked={scope === s} onChange={() => setScope(s)} className="mt-0.5 h-4 w-4" />
+              <span>
+                <span className="font-medium">{s}</span>: {SCOPE_WORDS[s]}
+              </span>
+            </label>
+          ))}
+        </fieldset>
         <div>
           <Button type="submit" disabled={create.isPending || !name.trim()}>
             {create.isPending ? "Creating…" : "Create token"}

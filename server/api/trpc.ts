@@ -7,20 +7,27 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
-import { mayMutate, type Principal } from "@/server/auth/principal";
+import { principalRefusal, type Principal } from "@/server/auth/principal";
 import { ERROR_ANSWERS, isDomainError } from "@/server/errors";
 import { PRINCIPAL_HEADER, readPrincipalMarker } from "@/server/http/guard-marker";
 
 export interface Context {
   /** Who the request guard let in; null when the request did not pass the guard. */
   principal: Principal | null;
+  /** Set only by the agent tools' route for the calls a tool makes on the server (server/mcp/serve-tool.ts); never from a request. */
+  viaAgentTools?: true;
+}
+
+/** What a procedure is, beyond query or mutation: `credentials` for the owner's own (tokens, sessions). */
+interface Meta {
+  credentials?: true;
 }
 
 export function createContext(req: Request): Context {
   return { principal: readPrincipalMarker(req.headers.get(PRINCIPAL_HEADER)) };
 }
 
-const t = initTRPC.context<Context>().create({
+const t = initTRPC.context<Context>().meta<Meta>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
@@ -44,11 +51,12 @@ const domainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-// Fail closed: a request that did not pass the guard is refused, whatever it calls; a
-// read-only token may query but never mutate. The guard checks this too, per method.
-const authenticated = t.middleware(({ ctx, type, next }) => {
+// Fail closed: a request that did not pass the guard is refused, whatever it calls; what a
+// token's scope reaches is decided by server/auth/scopes.ts, as at every other door.
+const authenticated = t.middleware(({ ctx, type, meta, next }) => {
   if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in with the owner password, or send an API token." });
-  if (type !== "query" && !mayMutate(ctx.principal)) throw new TRPCError({ code: "FORBIDDEN", message: "This API token is read-only." });
+  const refused = principalRefusal(ctx.principal, { write: type !== "query", credentials: meta?.credentials, viaAgentTools: ctx.viaAgentTools });
+  if (refused) throw new TRPCError({ code: "FORBIDDEN", message: refused.message });
   return next({ ctx: { principal: ctx.principal } });
 });
 
@@ -58,15 +66,8 @@ export const createCallerFactory = t.createCallerFactory;
 export const procedure = t.procedure.use(authenticated).use(domainErrors);
 
 /**
- * The owner's own credentials: sessions and API tokens. Only the owner's session (or open
- * loopback, where there is no owner password) reaches these: a token, however wide, can
- * neither mint another token (which would outlive its own revocation) nor end the owner's
- * sessions. The CLI's `trainyard token create` works on the machine itself, not through here.
+ * The owner's own credentials: sessions and API tokens. The owner's session (or open
+ * loopback) reaches these, and a token only with the explicit admin scope (scopes.ts); the
+ * CLI's `trainyard token create` works on the machine itself, not through here.
  */
-const ownerCredentials = t.middleware(({ ctx, next }) => {
-  if (ctx.principal?.kind === "token") {
-    throw new TRPCError({ code: "FORBIDDEN", message: "API tokens cannot manage sessions or tokens: sign in with the owner password, or use `trainyard token` on the server's machine." });
-  }
-  return next();
-});
-export const ownerProcedure = procedure.use(ownerCredentials);
+export const ownerProcedure = t.procedure.meta({ credentials: true }).use(authenticated).use(domainErrors);

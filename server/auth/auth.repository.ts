@@ -21,9 +21,10 @@ export function authRepository(db: Db = getDb()) {
       db.loginSession.deleteMany({ where: { OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: idleCutoff } }] } }),
     touchSession: (id: string, at: Date) => db.loginSession.updateMany({ where: { id }, data: { lastSeenAt: at } }),
 
-    createToken: (data: { name: string; prefix: string; tokenHash: string; expiresAt: Date | null; readOnly: boolean }) =>
+    createToken: (data: { name: string; prefix: string; tokenHash: string; expiresAt: Date | null; scope: string; parentId: string | null }) =>
       db.apiToken.create({ data }),
     findToken: (tokenHash: string) => db.apiToken.findUnique({ where: { tokenHash } }),
+    findTokenById: (id: string) => db.apiToken.findUnique({ where: { id } }),
     listTokens: () => db.apiToken.findMany({ orderBy: { createdAt: "asc" } }),
     revokeToken: (idOrPrefix: string) =>
       db.apiToken.updateMany({

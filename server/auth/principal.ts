@@ -5,15 +5,21 @@
  * the app without passing the guard (e.g. `next start` run directly): it is never allowed.
  */
 import { z } from "zod";
+import { mayWrite, scopeRefusal, ZTokenScope, type Refusal, type Request } from "./scopes";
 
 export const ZPrincipal = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("owner"), sessionId: z.string().min(1) }).strict(),
-  z.object({ kind: z.literal("token"), tokenId: z.string().min(1), name: z.string(), readOnly: z.boolean() }).strict(),
+  z.object({ kind: z.literal("token"), tokenId: z.string().min(1), name: z.string(), scope: ZTokenScope }).strict(),
   z.object({ kind: z.literal("open") }).strict(),
 ]);
 export type Principal = z.infer<typeof ZPrincipal>;
 
 /** True when this principal may change state (a read-only token may not). */
 export function mayMutate(p: Principal): boolean {
-  return p.kind !== "token" || !p.readOnly;
+  return p.kind !== "token" || mayWrite(p.scope);
+}
+
+/** Why this principal may not make the request (scopes.ts decides for tokens; the owner may). */
+export function principalRefusal(p: Principal, req: Request): Refusal | null {
+  return p.kind === "token" ? scopeRefusal(p.scope, p.name, req) : null;
 }

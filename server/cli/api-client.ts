@@ -40,7 +40,7 @@ function timeoutFor(url: string, method: string): number {
 // A plain timer and controller: a Node 20 AbortSignal.timeout() combined with
 // AbortSignal.any() can be garbage-collected before it fires, and the request then
 // waits forever.
-const timedFetch: typeof fetch = async (input, init) => {
+export const timedFetch: typeof fetch = async (input, init) => {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
   const limitMs = timeoutFor(url, init?.method ?? "GET");
   const controller = new AbortController();

@@ -142,6 +142,8 @@ describe("every route, page and procedure with an owner password set", () => {
   let server: ServerProcess;
   let token = "";
   let readOnlyToken = "";
+  let agentToken = "";
+  let adminToken = "";
   const list = endpoints();
   // A deployment and its key, written straight into the server's database: the key's own
   // routes are the only place it opens (deployments.integration.test.ts makes real ones).
@@ -160,6 +162,17 @@ describe("every route, page and procedure with an owner password set", () => {
     expect(readOnly.status, readOnly.stderr).toBe(0);
     readOnlyToken = readOnly.stdout.trim().split(/\s+/).find((w) => w.startsWith("tyt_")) ?? "";
     expect(readOnlyToken).toMatch(/^tyt_/);
+    const tokenOf = (scope: string, expires: string[] = []) => {
+      const made = cli(["token", "create", `access-test-${scope}`, "--scope", scope, ...expires], { TRAINYARD_HOME: home });
+      expect(made.status, made.stderr).toBe(0);
+      expect(made.stderr).toContain(`scope ${scope}`);
+      return made.stdout.trim();
+    };
+    agentToken = tokenOf("agent");
+    adminToken = tokenOf("admin", ["--expires", "2h"]);
+    const bad = cli(["token", "create", "x", "--scope", "root"], { TRAINYARD_HOME: home });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--scope takes one of read-only, agent, full, admin");
     server = await startServer({ home });
     const db = openDb(path.join(home, "trainyard.db"));
     try {
@@ -210,7 +223,7 @@ describe("every route, page and procedure with an owner password set", () => {
     }
   });
 
-  // The owner's own credentials: refused to every API token, however wide (server/api/trpc.ts ownerProcedure).
+  // The owner's own credentials: refused to every API token but an admin-scoped one (server/auth/scopes.ts).
   const OWNER_CREDENTIALS = new Set(["auth.sessions", "auth.revokeSession", "auth.signOutEverywhere", "auth.tokens", "auth.createToken", "auth.revokeToken"]);
   const ownerCredentials = (e: { path: string }) => OWNER_CREDENTIALS.has(e.path.replace("/api/trpc/", ""));
 
@@ -238,6 +251,51 @@ describe("every route, page and procedure with an owner password set", () => {
       if (e.method === "GET" && !ownerCredentials(e) ? refused : a.status !== 403) wrong.push(`${e.label}: ${a.status} ${a.body.slice(0, 120)}`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  const agentTools = (e: Endpoint) => e.path.startsWith("/api/agent/");
+
+  it("lets an agent token reach the agent tools' routes and nothing else: no other route, page or procedure", async () => {
+    const wrong: string[] = [];
+    for (const e of list) {
+      const a = await raw(server.port, e.method, e.path + e.search, { authorization: `Bearer ${agentToken}` }, e.body);
+      const refused = a.status === 401 || a.status === 403;
+      if (agentTools(e) ? refused : a.status !== 403) wrong.push(`${e.label}: ${a.status} ${a.body.slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(list.filter(agentTools).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("lets an admin token manage tokens, never minting one wider or longer-lived than itself, and its tokens end with it", async () => {
+    const mint = (by: string, json: Record<string, unknown>) =>
+      raw(server.port, "POST", "/api/trpc/auth.createToken", { authorization: `Bearer ${by}` }, JSON.stringify({ json }));
+    // A full token cannot mint at all; an admin one can, within its own life.
+    expect((await mint(token, { name: "from-full", scope: "read-only" })).status).toBe(403);
+    const tooLong = await mint(adminToken, { name: "too-long", scope: "full", expires: "30d" });
+    expect(tooLong.status, tooLong.body).toBe(403);
+    expect(tooLong.body).toContain("cannot live longer");
+    const child = await mint(adminToken, { name: "child", scope: "agent" });
+    expect(child.status, child.body).toBe(200);
+    const made = JSON.parse(child.body) as { result: { data: { json: { token: string; expiresAt: string } } } };
+    const childToken = made.result.data.json.token;
+    // Asked for no expiry, it got its parent's.
+    expect(new Date(made.result.data.json.expiresAt).getTime()).toBeLessThanOrEqual(Date.now() + 2 * 3600_000);
+    const project = await raw(server.port, "POST", "/api/trpc/projects.create", { authorization: `Bearer ${token}` }, JSON.stringify({ json: { name: "Access" } }));
+    expect(project.status, project.body).toBe(200);
+    const agentCall = () => raw(server.port, "GET", "/api/agent/session?project=Access", { authorization: `Bearer ${childToken}` });
+    const first = await agentCall();
+    expect(first.status, first.body).toBe(200);
+    // The minted agent token itself can mint nothing.
+    expect((await mint(childToken, { name: "grandchild", scope: "agent" })).status).toBe(403);
+    const listed = await raw(server.port, "GET", `/api/trpc/auth.tokens?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, { authorization: `Bearer ${adminToken}` });
+    expect(listed.status).toBe(200);
+    const adminId = (JSON.parse(listed.body) as { result: { data: { json: { id: string; name: string }[] } } }).result.data.json.find((t) => t.name === "access-test-admin")!.id;
+    // Revoking the admin token (by the owner, on the machine) ends the token it minted.
+    const home = server.home;
+    expect(cli(["token", "revoke", adminId], { TRAINYARD_HOME: home }).status).toBe(0);
+    const after = await agentCall();
+    expect(after.status).toBe(401);
+    expect(JSON.parse(after.body).error).toContain('minted by the token "access-test-admin"');
   });
 
   it("lets a deployment key reach its own deployment's routes and nothing else: no other route, page, procedure or bypass form", async () => {

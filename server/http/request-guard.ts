@@ -3,21 +3,23 @@
  * normalised reading, or 400), the Host header (DNS rebinding, 421), the Origin of a
  * mutation (CSRF: scheme, host and port must be this server's own, 403), the body's size
  * (413/411), then who is calling when an owner password is set (session cookie for the
- * browser, bearer token for scripts). A read-only token may not change anything (403).
+ * browser, bearer token for scripts). A token's scope is checked here as at every door
+ * (server/auth/scopes.ts): a read-only token changes nothing, an agent token reaches the
+ * agent tools' route only (403).
  * A deployment key (`tyd_…`) is no principal: it opens exactly its own deployment's
  * public routes (normalised path, exact match) and nothing else (401 anywhere else).
  * What it decides reaches the app only through the marker in guard-marker.ts.
  */
 import type { IncomingMessage } from "node:http";
 import { ownerService, SESSION_COOKIE } from "@/server/auth/owner.service";
-import { mayMutate, type Principal } from "@/server/auth/principal";
+import { principalRefusal, type Principal } from "@/server/auth/principal";
 import { hostNameOf } from "./allowed-hosts";
 import { clientAddress } from "./client-address";
 import { isDeploymentKey, verifyKey } from "@/server/auth/deployment-key-check";
 import { getDb } from "@/server/db/client";
 import { CLIENT_HEADER, DEPLOYMENT_KEY_HEADER, PRINCIPAL_HEADER, type DeploymentKeyGrant } from "./guard-marker";
 import { JSON_BODY_LIMIT } from "./json-body";
-import { deploymentOfRoute, hasStreamedBody, isPublicPath, normaliseRequestPath } from "./request-path";
+import { deploymentOfRoute, hasStreamedBody, isAgentToolsPath, isPublicPath, normaliseRequestPath } from "./request-path";
 
 export { CLIENT_HEADER, PRINCIPAL_HEADER } from "./guard-marker";
 
@@ -36,6 +38,7 @@ export type GuardRefusal =
   | "sign_in_required"
   | "session_refused"
   | "read_only_token"
+  | "agent_token"
   | "deployment_key_refused"
   | "method_not_allowed";
 
@@ -129,7 +132,9 @@ export async function guardRequest(req: IncomingMessage, opts: GuardOptions): Pr
   const principal = await identify(req, opts);
   if (principal && "refused" in principal) return refuse(401, "session_refused", principal.refused);
   if (principal) {
-    if (mutation && !mayMutate(principal)) return refuse(403, "read_only_token", `The API token "${principal.kind === "token" ? principal.name : ""}" is read-only.`);
+    const refused = principalRefusal(principal, { write: mutation, viaAgentTools: isAgentToolsPath(target.path) });
+    // Credentials are a procedure's own matter (tRPC checks them).
+    if (refused && refused.code !== "owner_credentials") return refuse(403, refused.code, refused.message);
     return { ok: true, principal };
   }
   if (isPublicPath(target.path)) return { ok: true, principal: { kind: "open" } };

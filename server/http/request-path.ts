@@ -48,6 +48,13 @@ export function isPublicPath(path: string): boolean {
   return PUBLIC_EXACT.has(path) || HASHED_ASSET.test(path);
 }
 
+/** The agent tools' route (app/api/agent): the only door an agent-scoped token opens. */
+export const AGENT_TOOLS_PATH = "/api/agent/";
+
+export function isAgentToolsPath(path: string): boolean {
+  return path.startsWith(AGENT_TOOLS_PATH);
+}
+
 /** A deployment's public routes, the only paths a deployment key opens (server/deployments). */
 const DEPLOYMENT_ROUTE = /^\/api\/deployments\/([A-Za-z0-9_-]{1,64})\/(predict|generate|stream|health)$/;
 

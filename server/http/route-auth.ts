@@ -3,18 +3,22 @@
  * same rule). The guard has already decided; this reads its marker and fails closed when
  * it is missing, so a route is protected even when Next.js runs without the guard.
  */
-import { mayMutate, type Principal } from "@/server/auth/principal";
+import { principalRefusal, type Principal } from "@/server/auth/principal";
 import { DomainError } from "@/server/errors";
 import { errorResponse } from "./error-response";
 import { DEPLOYMENT_KEY_HEADER, PRINCIPAL_HEADER, readDeploymentKeyMarker, readPrincipalMarker } from "./guard-marker";
 
 export type Access = "read" | "write";
 
-/** The caller, or the response that refuses them (401 anonymous, 403 read-only token). */
-export function routeCaller(req: Request, access: Access): Principal | Response {
+/**
+ * The caller, or the response that refuses them (401 anonymous, 403 when the token's scope
+ * does not reach it: server/auth/scopes.ts). `viaAgentTools` only for the agent tools' route.
+ */
+export function routeCaller(req: Request, access: Access, opts: { viaAgentTools?: boolean } = {}): Principal | Response {
   const principal = readPrincipalMarker(req.headers.get(PRINCIPAL_HEADER));
   if (!principal) return errorResponse(new DomainError("UNAUTHORIZED", "Sign in with the owner password, or send an API token.", { code: "sign_in_required" }), "Signing in");
-  if (access === "write" && !mayMutate(principal)) return errorResponse(new DomainError("FORBIDDEN", "This API token is read-only.", { code: "read_only_token" }), "Changing");
+  const refused = principalRefusal(principal, { write: access === "write", viaAgentTools: opts.viaAgentTools });
+  if (refused) return errorResponse(new DomainError("FORBIDDEN", refused.message, { code: refused.code }), "Changing");
   return principal;
 }
 

@@ -20,7 +20,7 @@ import { REPO, waitFor } from "@/server/testing/server-harness";
 import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
 import { cliAsync } from "@/tests/support/server-process";
-import { connectAgent, keysOf, type Agent } from "./mcp-test-support";
+import { agentEnv, connectAgent, keysOf, type Agent } from "./mcp-test-support";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 const WRITE_TOOLS = ["cancel_trial", "promote_version", "propose_experiment"];
@@ -58,7 +58,7 @@ describe("trainyard mcp: an agent in a search", { timeout: 600_000 }, () => {
     await server.client.projects.create.mutate({ name: "Other" });
     const agents = (async () => {
       const [full, readOnly] = await Promise.all([
-        cliAsync(["token", "create", "claude"], { TRAINYARD_HOME: home.home }),
+        cliAsync(["token", "create", "claude", "--scope", "agent"], { TRAINYARD_HOME: home.home }),
         cliAsync(["token", "create", "reader", "--read-only"], { TRAINYARD_HOME: home.home }),
       ]);
       expect(full.status, full.stderr).toBe(0);
@@ -92,7 +92,7 @@ describe("trainyard mcp: an agent in a search", { timeout: 600_000 }, () => {
     await Promise.all([agent?.client.close(), otherAgent?.client.close(), reader?.client.close()]);
   });
 
-  it("offers a full-access token the search tools and a read-only one the read tools only", async () => {
+  it("offers an agent token the search tools and a read-only one the read tools only", async () => {
     const names = (await agent.client.listTools()).tools;
     for (const n of [...WRITE_TOOLS, "list_searches", "get_search", "get_validation_results"]) expect(names.map((t) => t.name)).toContain(n);
     const propose = names.find((t) => t.name === "propose_experiment")!;
@@ -185,12 +185,32 @@ describe("trainyard mcp: an agent in a search", { timeout: 600_000 }, () => {
     const off = await call(agent, "promote_version", promote);
     expect(off.isError).toBe(true);
     expect(off.text).toMatch(/agents\.mayPromote.*is off.*Settings → Agents/);
-    const asToken = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${server.url}/api/trpc`, transformer: superjson, headers: { authorization: `Bearer ${token}` } })] });
-    await expect(asToken.settings.updateAgents.mutate({ values: { mayPromote: true }, revision: 0 })).rejects.toMatchObject({ data: { code: "FORBIDDEN" } });
+    // The agent's token is refused at the door; a full token reaches the procedure, which is the owner's only.
+    const full = await cliAsync(["token", "create", "wide"], { TRAINYARD_HOME: home.home });
+    for (const t of [token, full.stdout.trim()]) {
+      const asToken = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${server.url}/api/trpc`, transformer: superjson, headers: { authorization: `Bearer ${t}` } })] });
+      const err = (await asToken.settings.updateAgents.mutate({ values: { mayPromote: true }, revision: 0 }).catch((e: unknown) => e)) as { data?: { httpStatus?: number }; meta?: { response?: Response } };
+      // The guard answers the agent's token before tRPC does, so its status is on the response.
+      expect(err.data?.httpStatus ?? err.meta?.response?.status).toBe(403);
+    }
     expect((await server.client.settings.agents.query()).values.mayPromote).toBe(false);
     // Once the owner allows it, the tool goes on to the model, which must be this project's.
     await server.client.settings.updateAgents.mutate({ values: { mayPromote: true }, revision: 0 });
     expect(await call(agent, "promote_version", promote)).toMatchObject({ isError: true, text: 'No model "no-such-model" in project "Penguins".' });
+  });
+
+  it("refuses to start with a full token unless told --allow-full-token", async () => {
+    const full = await cliAsync(["token", "create", "too-wide"], { TRAINYARD_HOME: home.home });
+    const refused = await cliAsync(["mcp", "--project", "Penguins"], agentEnv(server.url, full.stdout.trim()));
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/refuses to start: the token has the full scope.*--scope agent.*--allow-full-token/);
+    const allowed = await connectAgent(server.url, full.stdout.trim(), "Penguins", ["--allow-full-token"]);
+    try {
+      expect((await allowed.client.listTools()).tools.map((t) => t.name)).toContain("propose_experiment");
+      expect(allowed.stderr()).toContain("(full token)");
+    } finally {
+      await allowed.client.close();
+    }
   });
 
   it("never answered a test score, in any tool result", () => {

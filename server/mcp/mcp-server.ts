@@ -1,20 +1,20 @@
 /**
  * The MCP server of `trainyard mcp` (@modelcontextprotocol/sdk): the agent tools bound to
  * one project, each published with its zod input schema as JSON Schema and its output
- * shape, answering with the parsed output as structured content (and the same JSON as
- * text, for clients that read only text). A token that may not write (read-only) is
- * offered the read tools only. A refusal (not found, unreachable server, a policy that
- * does not allow it) is a tool error with the reason, not a protocol error.
+ * shape. The tools run in the Trainyard server (serve-tool.ts); this process forwards each
+ * call there and answers the output as structured content (and the same JSON as text, for
+ * clients that read only text). A token that may not write is offered the read tools only.
+ * A refusal (not found, unreachable server, a policy that does not allow it) is a tool
+ * error with the reason, not a protocol error.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { VERSION } from "@/server/lifecycle/server-info";
-import type { ProjectScope } from "./project-scope";
-import { READ_TOOLS } from "./read-tools";
-import { SEARCH_TOOLS } from "./search-tools";
+import { AGENT_TOOLS } from "./agent-tools";
 
-export const AGENT_TOOLS = [...READ_TOOLS, ...SEARCH_TOOLS];
+/** Sends one tool call to the server and returns its output; throws an Error whose message is the server's refusal. */
+export type ForwardTool = (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
-export function trainyardMcpServer(scope: ProjectScope, access: { mayWrite: boolean }): McpServer {
+export function trainyardMcpServer(forward: ForwardTool, access: { mayWrite: boolean }): McpServer {
   const server = new McpServer({ name: "trainyard", version: VERSION });
   for (const tool of AGENT_TOOLS) {
     if (tool.writes && !access.mayWrite) continue;
@@ -30,7 +30,8 @@ export function trainyardMcpServer(scope: ProjectScope, access: { mayWrite: bool
         annotations: { readOnlyHint: !tool.writes, destructiveHint: false, openWorldHint: false },
       },
       async (args: unknown) => {
-        const output = await tool.answer(scope, args);
+        // Parsed here too: a field that is not in the shape never reaches an agent, whatever answered.
+        const output = tool.output.parse(await forward(tool.name, (args ?? {}) as Record<string, unknown>)) as Record<string, unknown>;
         return { content: [{ type: "text" as const, text: JSON.stringify(output) }], structuredContent: output };
       },
     );

@@ -20,10 +20,10 @@ export interface Agent {
   call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; data: Record<string, unknown>; text: string }>;
 }
 
-export async function connectAgent(url: string, token: string, project: string): Promise<Agent> {
+export async function connectAgent(url: string, token: string, project: string, extraArgs: string[] = []): Promise<Agent> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(REPO, "bin/trainyard.mjs"), "mcp", "--project", project],
+    args: [path.join(REPO, "bin/trainyard.mjs"), "mcp", "--project", project, ...extraArgs],
     cwd: REPO,
     env: agentEnv(url, token),
     stderr: "pipe",

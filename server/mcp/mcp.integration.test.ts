@@ -183,21 +183,29 @@ describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
     expect(agent.stderr()).toContain('serving project "Penguins"');
   });
 
-  it("promotes a registered version through a full-access token once the owner's policy allows it, with the decision in words", async () => {
-    const created = await cliAsync(["token", "create", "promoter"], { TRAINYARD_HOME: home.home });
+  it("promotes a registered version through an agent token once the owner's policy allows it, with the decision in words; the same token cannot promote through the API", async () => {
+    const created = await cliAsync(["token", "create", "promoter", "--scope", "agent"], { TRAINYARD_HOME: home.home });
     expect(created.status, created.stderr).toBe(0);
     const writer = await connectAgent(server.url, created.stdout.trim(), "Penguins");
     try {
       const [model] = (await writer.call("list_models")).data.models as { id: string; revision: number }[];
       const promote = { modelId: model!.id, version: 1, expectedRevision: model!.revision, reason: "the only trained version" };
       expect((await writer.call("promote_version", promote)).text).toMatch(/agents\.mayPromote.*is off/);
+      // Around the tool, straight to the API with the same token: refused at the door, whatever the policy.
+      const direct = await fetch(`${server.url}/api/trpc/models.promote`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${created.stdout.trim()}`, "content-type": "application/json" },
+        body: JSON.stringify({ json: { ...promote, alias: "selected", acceptRegression: true } }),
+      });
+      expect(direct.status).toBe(403);
+      expect(await direct.json()).toMatchObject({ code: "agent_token" });
       await server.client.settings.updateAgents.mutate({ values: { mayPromote: true }, revision: (await server.client.settings.agents.query()).revision });
       const r = await writer.call("promote_version", promote);
       expect(r.isError, r.text).toBe(false);
       expect(r.data).toMatchObject({ modelId: model!.id, alias: "selected", version: 1, moved: true, verdict: "first", revision: model!.revision + 1 });
       for (const k of TEST_KEYS) expect(keysOf(r.data), k).not.toContain(k);
       const again = await writer.call("promote_version", { ...promote, expectedRevision: model!.revision });
-      expect(again).toMatchObject({ isError: true, text: expect.stringMatching(/someone moved it since you looked/) });
+      expect(again).toMatchObject({ isError: true, text: expect.stringMatching(/moved since you looked/) });
       expect((await server.client.models.list.query({ projectId: penguins.projectId }))[0]!.aliases).toEqual([expect.objectContaining({ name: "selected", version: 1 })]);
     } finally {
       await writer.client.close();

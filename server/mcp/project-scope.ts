@@ -5,25 +5,30 @@
  * An id from another project and an id that does not exist get the same answer, so an
  * agent learns nothing about other projects.
  *
- * The API client is the CLI's (server/cli/api-client.ts), handed in by `trainyard mcp`
- * with its retrying `call`, so this folder does not import the CLI that imports it.
+ * The tools run in the server (serve-tool.ts): `api` is the API called in-process, shaped
+ * like the client every other caller uses, so a tool reads exactly what the API answers.
  */
 import type { TRPCClient } from "@trpc/client";
 import type { AppRouter } from "@/server/api/root";
+import { DomainError, isDomainError } from "@/server/errors";
 import type { ExperimentListItem } from "./views";
 
 export interface ProjectScope {
   api: TRPCClient<AppRouter>;
-  /** Runs one API request: retries while the server is briefly unreachable, turns a refusal into an Error with its reason. */
+  /** Runs one API request; a refusal is the DomainError it was. */
   call: <T>(request: () => Promise<T>) => Promise<T>;
   projectId: string;
   projectName: string;
 }
 
 /** What a tool answers instead of a result: the message is all the agent sees. */
-export class ToolRefusal extends Error {}
+export class ToolRefusal extends DomainError {
+  constructor(message: string, code: "CONFLICT" | "NOT_FOUND" = "CONFLICT") {
+    super(code, message, { code: code === "NOT_FOUND" ? "not_found" : "tool_refused" });
+  }
+}
 
-export const notFound = (scope: ProjectScope, what: string, id: string) => new ToolRefusal(`No ${what} "${id}" in project "${scope.projectName}".`);
+export const notFound = (scope: ProjectScope, what: string, id: string) => new ToolRefusal(`No ${what} "${id}" in project "${scope.projectName}".`, "NOT_FOUND");
 
 /**
  * One request about an id the server checks against the project itself (searches.validation,
@@ -33,7 +38,7 @@ export async function scopedCall<T>(scope: ProjectScope, what: string, id: strin
   try {
     return await scope.call(request);
   } catch (err) {
-    if ((err as { code?: unknown }).code === "not_found") throw notFound(scope, what, id);
+    if (isDomainError(err) && err.code === "NOT_FOUND") throw notFound(scope, what, id);
     throw err;
   }
 }

@@ -7,6 +7,7 @@
  * an incomparable pair, that stays a person's decision. The gate judges on test receipts,
  * so its verdict is passed on in words without their scores.
  */
+import { isDomainError } from "@/server/errors";
 import { ENABLE_PROMOTE_WORDS } from "@/server/settings/agent-policy";
 import { notFound, scopedCall, ToolRefusal } from "./project-scope";
 import { ZPromoteVersionInput, ZPromoteVersionOutput } from "./search-shapes";
@@ -47,10 +48,9 @@ export const promoteVersion = tool({
     try {
       moved = await call(() => api.models.promote.mutate({ modelId: model.id, version: input.version, reason: input.reason, expectedRevision: input.expectedRevision, alias: ALIAS }));
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
       // A stale revision says so without scores; any other refusal here is the gate's, whose words carry them.
-      if (/^The model is at revision \d+, not \d+/.test(message)) throw new ToolRefusal(`${message.split(":")[0]}: someone moved it since you looked. Read list_models and decide again.`);
-      if ((err as { code?: unknown }).code === "conflict") throw new ToolRefusal("The gate's decision changed since you looked; read list_models and decide again.");
+      if (isDomainError(err) && err.reason === "stale_revision") throw new ToolRefusal(`The model moved since you looked (you named revision ${input.expectedRevision}). Read list_models and decide again.`);
+      if (isDomainError(err) && err.code === "CONFLICT") throw new ToolRefusal("The gate's decision changed since you looked; read list_models and decide again.");
       throw err;
     }
     const verdict = moved.decision.verdict;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TABULAR_SPACE } from "@/contracts/searches/tabular-space";
 import type { SearchSpec } from "@/contracts/searches/search-spec";
-import { AGENT_TOOLS } from "./mcp-server";
+import { AGENT_TOOLS } from "./agent-tools";
 import { searchDetail, searchSummary, spaceWords, validationResults, type SearchValidation } from "./search-mappers";
 
 const spec = {

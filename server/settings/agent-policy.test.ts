@@ -14,8 +14,8 @@ beforeAll(async () => {
 afterAll(async () => close?.());
 
 const owner: Principal = { kind: "owner", sessionId: "s1" };
-const writer: Principal = { kind: "token", tokenId: "t1", name: "agent", readOnly: false };
-const reader: Principal = { kind: "token", tokenId: "t2", name: "reader", readOnly: true };
+const writer: Principal = { kind: "token", tokenId: "t1", name: "agent", scope: "full" };
+const reader: Principal = { kind: "token", tokenId: "t2", name: "reader", scope: "read-only" };
 
 describe("agents' policy", () => {
   it("is off by default, and says what each caller may do", async () => {

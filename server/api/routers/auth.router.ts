@@ -13,8 +13,8 @@ export const authRouter = router({
   /** Ends every session, this one included; returns how many ended. */
   signOutEverywhere: ownerProcedure.mutation(() => ownerService().endAllSessions(null)),
   tokens: ownerProcedure.query(() => ownerService().listTokens()),
-  createToken: ownerProcedure.input(ZCreateTokenInput).mutation(({ input }) =>
-    ownerService().createToken(input.name, { expires: input.expires, readOnly: input.readOnly }),
+  createToken: ownerProcedure.input(ZCreateTokenInput).mutation(({ input, ctx }) =>
+    ownerService().createToken(input.name, { expires: input.expires, scope: input.scope }, ctx.principal.kind === "token" ? ctx.principal : { kind: "owner" }),
   ),
   revokeToken: ownerProcedure.input(ZTokenIdInput).mutation(async ({ input }) => {
     await ownerService().revokeTokenById(input.id);

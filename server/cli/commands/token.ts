@@ -1,24 +1,37 @@
 import { ownerService } from "@/server/auth/owner.service";
-import type { TokenView } from "@/server/auth/api-tokens";
+import { SCOPE_HELP, type TokenView } from "@/server/auth/api-tokens";
+import { TOKEN_SCOPES, ZTokenScope, type TokenScope } from "@/server/auth/scopes";
 import { isDomainError } from "@/server/errors";
 import { CliError } from "../cli-error";
 import { withLocalDb } from "../local-db";
 
-const USAGE = "Usage: trainyard token create NAME [--expires 30d] [--read-only] | list | revoke ID|PREFIX";
+const USAGE = `Usage: trainyard token create NAME [--scope ${TOKEN_SCOPES.join("|")}] [--expires 30d] | list | revoke ID|PREFIX`;
 
 interface CreateArgs {
   name: string;
   expires?: string;
-  readOnly: boolean;
+  scope: TokenScope;
+}
+
+function parseScope(value: string | undefined): TokenScope {
+  const parsed = ZTokenScope.safeParse(value);
+  if (!parsed.success) throw new CliError(`--scope takes one of ${TOKEN_SCOPES.join(", ")} (got "${value ?? ""}"):\n${SCOPE_HELP}`, 2);
+  return parsed.data;
 }
 
 function parseCreateArgs(args: string[]): CreateArgs {
   let name: string | undefined;
   let expires: string | undefined;
-  let readOnly = false;
+  let scope: TokenScope | undefined;
+  const setScope = (s: TokenScope) => {
+    if (scope !== undefined && scope !== s) throw new CliError(`One scope only (got ${scope} and ${s}).`, 2);
+    scope = s;
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === "--read-only") readOnly = true;
+    // --read-only: the older spelling of --scope read-only.
+    if (arg === "--read-only") setScope("read-only");
+    else if (arg === "--scope" || arg.startsWith("--scope=")) setScope(parseScope(arg === "--scope" ? args[++i] : arg.slice("--scope=".length)));
     else if (arg === "--expires" || arg.startsWith("--expires=")) {
       expires = arg === "--expires" ? args[++i] : arg.slice("--expires=".length);
       if (!expires) throw new CliError("--expires needs a duration, e.g. --expires 30d (h: hours, d: days, w: weeks).", 2);
@@ -27,11 +40,11 @@ function parseCreateArgs(args: string[]): CreateArgs {
     else throw new CliError(`One name only (got "${name}" and "${arg}"); quote a name with spaces. ${USAGE}`, 2);
   }
   if (!name) throw new CliError(USAGE, 2);
-  return { name, expires, readOnly };
+  return { name, expires, scope: scope ?? "full" };
 }
 
 function describeToken(t: TokenView): string {
-  const scope = t.readOnly ? "read-only" : "full";
+  const scope = t.scope;
   const state = t.state === "revoked" ? `revoked ${t.revokedAt!.toISOString()}` : t.state;
   const expiry = t.expiresAt ? `${t.state === "expired" ? "expired" : "expires"} ${t.expiresAt.toISOString()}` : "no expiry";
   const used = t.lastUsedAt ? `last used ${t.lastUsedAt.toISOString()}` : "never used";
@@ -47,14 +60,13 @@ export async function tokenCommand(args: string[]): Promise<number> {
         const opts = parseCreateArgs(rest);
         let created: Awaited<ReturnType<typeof owner.createToken>>;
         try {
-          created = await owner.createToken(opts.name, { expires: opts.expires, readOnly: opts.readOnly });
+          created = await owner.createToken(opts.name, { expires: opts.expires, scope: opts.scope });
         } catch (err) {
           if (isDomainError(err)) throw new CliError(err.message, 2);
           throw err;
         }
-        const scope = opts.readOnly ? "read-only" : "full access";
         const expiry = created.expiresAt ? `expires ${created.expiresAt.toISOString()}` : "no expiry";
-        console.error(`Token "${opts.name}" created (id ${created.id}; ${scope}; ${expiry}). It is shown once; store it now:`);
+        console.error(`Token "${opts.name}" created (id ${created.id}; scope ${created.scope}; ${expiry}). It is shown once; store it now:`);
         console.log(created.token);
         return 0;
       }
@@ -72,7 +84,7 @@ export async function tokenCommand(args: string[]): Promise<number> {
         return 0;
       }
       default:
-        throw new CliError(USAGE, 2);
+        throw new CliError(`${USAGE}\n\nScopes:\n${SCOPE_HELP}`, 2);
     }
   });
 }

@@ -1,0 +1,5 @@
+/** Every agent tool, in the order an agent is offered them. */
+import { READ_TOOLS } from "./read-tools";
+import { SEARCH_TOOLS } from "./search-tools";
+
+export const AGENT_TOOLS = [...READ_TOOLS, ...SEARCH_TOOLS];
