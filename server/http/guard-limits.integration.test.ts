@@ -25,7 +25,7 @@ function rssBytes(pid: number): number {
  * everything (or the server cut the connection). A raw socket, because an HTTP client
  * reports EPIPE when the server stops reading and may drop the answer it already got.
  */
-function hugePost(port: number, pathName: string, total: number, chunked = false): Promise<{ status: number; sent: number }> {
+function hugePost(port: number, pathName: string, total: number, chunked = false, headers: Record<string, string> = {}): Promise<{ status: number; sent: number }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let received = "";
@@ -50,7 +50,8 @@ function hugePost(port: number, pathName: string, total: number, chunked = false
       settle();
       if (!settled) reject(new Error(`no answer after ${sent} bytes: ${received.slice(0, 200)}`));
     });
-    const head = [`POST ${pathName} HTTP/1.1`, `host: 127.0.0.1:${port}`, "content-type: application/json", chunked ? "transfer-encoding: chunked" : `content-length: ${total}`, "", ""].join("\r\n");
+    const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+    const head = [`POST ${pathName} HTTP/1.1`, `host: 127.0.0.1:${port}`, "content-type: application/json", ...extra, chunked ? "transfer-encoding: chunked" : `content-length: ${total}`, "", ""].join("\r\n");
     const chunk = Buffer.alloc(MiB, 0x61);
     const framed = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]) : chunk;
     socket.write(head);
@@ -129,6 +130,30 @@ describe("a locked server on loopback, no proxy", () => {
     expect(answer.status).toBe(413);
     expect(answer.sent).toBeLessThan(1024 * 1024 * MiB);
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it("cuts a body that an upload or predict route refused before reading it, after the same short grace", async () => {
+    const made = cli(["token", "create", "limits"], { TRAINYARD_HOME: server.home });
+    const auth = { authorization: `Bearer ${made.stdout.trim()}` };
+    const projectId = JSON.parse((await post(server.port, "/api/trpc/projects.create", { host: `127.0.0.1:${server.port}`, ...auth }, createProject("Limits"))).body).result.data.json.id as string;
+    const routes = [
+      // Announced far over the cap: 413 at once. Of unknown size, where a size must be
+      // announced: 400 at once. All before reading a byte.
+      [`/api/datasets/upload?projectId=${projectId}&fileName=big.csv`, 413, false],
+      [`/api/finetune/uploads?projectId=${projectId}&fileName=big.jsonl`, 413, false],
+      ["/api/experiments/no-such-experiment/predict?fileName=rows.csv", 413, false],
+      ["/api/experiments/no-such-experiment/predict?fileName=rows.csv", 400, true],
+    ] as const;
+    for (const [route, status, chunked] of routes) {
+      {
+        const started = Date.now();
+        const answer = await hugePost(server.port, route, 1024 * 1024 * MiB, chunked, auth);
+        expect(answer.status, `${route} chunked=${chunked}`).toBe(status);
+        expect(answer.sent).toBeLessThan(1024 * 1024 * MiB);
+        // The grace is 2 s; reading a terabyte to its end would take many minutes here.
+        expect(Date.now() - started, route).toBeLessThan(20_000);
+      }
+    }
   });
 
   it("ignores X-Forwarded-For without a trusted proxy: a caller cannot escape the sign-in limit by writing a new address each time", async () => {

@@ -15,7 +15,7 @@ import { acquireInstanceLock } from "@/server/lifecycle/instance-lock";
 import { markServerStarted } from "@/server/lifecycle/server-info";
 import { allowedHostNames, hostNameOf, isLoopbackHost, ownOrigins } from "./allowed-hosts";
 import { DEPLOYMENT_KEY_HEADER, deploymentKeyMarker, principalMarker } from "./guard-marker";
-import { discardRefusedBody, hasBody } from "./refused-body";
+import { discardRefusedBody, discardUnreadBody, hasBody } from "./refused-body";
 import { guardRequest, PRINCIPAL_HEADER } from "./request-guard";
 
 export class StartRefused extends Error {
@@ -105,6 +105,12 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
           }
           if ("principal" in verdict) req.headers[PRINCIPAL_HEADER] = principalMarker(verdict.principal);
           else req.headers[DEPLOYMENT_KEY_HEADER] = deploymentKeyMarker(verdict.deploymentKey);
+          // A route that answered before reading the whole body (an upload over the cap, a
+          // predict for an unknown experiment) refused it: the rest goes the way of a body the
+          // guard refused, not read to its end by Node.
+          res.once("finish", () => {
+            if (hasBody(req) && !req.complete) discardUnreadBody(req);
+          });
           return handle(req, res);
         })
         .catch((err: unknown) => {

@@ -4,7 +4,7 @@
  * whole in memory. Used by the browser (XMLHttpRequest, for upload progress) and the CLI.
  * A `.jsonl` file name (or kind=examples) makes a file of examples for fine-tuning.
  * Answers 201 {datasetId, snapshotSha256, bytes, reused} or {error, code} with 400/404/
- * 413/503/507. After a refusal the rest of the body is read and dropped (request-body.ts).
+ * 413/503/507. After a refusal the rest of the body is dropped for a short grace, then the connection is cut (server/http/refused-body.ts).
  */
 import { datasetsService } from "@/server/datasets/datasets.service";
 import { ZUploadQuery } from "@/server/datasets/datasets.schema";
@@ -24,7 +24,6 @@ async function post(req: Request) {
     const result = await datasetsService().registerUpload(parsed.data, body.chunks, body.contentLength);
     return Response.json(result, { status: 201 });
   } catch (err) {
-    await body.drain();
     if (isDomainError(err)) return errorResponse(err, "Upload refused");
     throw err;
   }

@@ -2,7 +2,7 @@
  * Base-model files for fine-tuning, stored on This computer by SHA-256 (server/finetune/uploads.ts).
  * POST ?projectId=..&fileName=..  Body: the raw bytes of one .gguf file or one file of a
  *   model folder, streamed (never held in memory). Answers 201 {sha256, bytes, reused} or
- *   {error, code} with 400/404/413/503/507; after a refusal the body is drained.
+ *   {error, code} with 400/404/413/503/507; after a refusal the rest of the body is dropped for a short grace, then the connection is cut (server/http/refused-body.ts).
  * GET ?projectId=..&sha256=..  Answers {sha256, present, bytes}: a client skips a file
  *   whose bytes are stored already (a folder upload that was interrupted resumes so).
  */
@@ -21,7 +21,6 @@ async function post(req: Request) {
   try {
     return Response.json(await modelUploads().store(parsed.data, body.chunks, body.contentLength), { status: 201 });
   } catch (err) {
-    await body.drain();
     if (isDomainError(err)) return errorResponse(err, "Upload refused");
     throw err;
   }
