@@ -22,7 +22,8 @@ export function FineTuneStatus({ view }: { view: FineTuneView }) {
   const elapsed = (end - new Date(exp.startedAt).getTime()) / 1000;
   const progress = trainingProgress(view.training);
   const pct = exp.status === "succeeded" ? 100 : (progress.percent ?? 0);
-  const note = ended ? exp.reason : exp.progressNote;
+  // A failure is told by its error (what happened, what to do); the reason would say it twice.
+  const note = view.error ? null : ended ? exp.reason : exp.progressNote;
   return (
     <section aria-labelledby="ft-status-heading" className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4">
       <h3 id="ft-status-heading" className="text-base font-semibold">
@@ -30,7 +31,7 @@ export function FineTuneStatus({ view }: { view: FineTuneView }) {
       </h3>
       <p className="text-sm text-slate-800" data-testid="experiment-status">
         <strong>{experimentStatusLabel(exp.status)}</strong>
-        {view.step && <> · {view.step.label}</>} · elapsed {formatDuration(elapsed)} of a {formatDuration(exp.settings.maxMinutes * 60)} budget
+        {(view.step ?? view.error?.step) && <> · {view.step?.label ?? view.error?.step}</>} · elapsed {formatDuration(elapsed)} of a {formatDuration(exp.settings.maxMinutes * 60)} budget
       </p>
       <div
         role="progressbar"
@@ -46,6 +47,14 @@ export function FineTuneStatus({ view }: { view: FineTuneView }) {
       <p className="text-sm text-slate-700" data-testid="training-progress">
         {progress.words}
       </p>
+      {view.error && (
+        <div className="flex flex-col gap-1 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="run-error">
+          <p>{view.error.message}</p>
+          <p>
+            <strong>What to do:</strong> {view.error.fix}
+          </p>
+        </div>
+      )}
       {note && (
         <p role={ended ? undefined : "status"} className={`text-sm ${ended && exp.status !== "succeeded" ? "text-red-800" : "text-slate-700"}`}>
           {note}

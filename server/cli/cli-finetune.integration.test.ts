@@ -68,6 +68,7 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
       resumable: false,
       resumedFromId: null,
       resumedById: null,
+      error: null,
     });
     expect(view.base).toMatchObject({ name: "lm-buddy-fake-gpt2", source: "folder" });
     if (view.export) expect(createHash("sha256").update(readFileSync(result.exportPath!)).digest("hex")).toBe(view.export.sha256);
@@ -174,5 +175,27 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
     expect(await refused(["--resume", finished.id, "--rank", "4"])).toMatchObject({ exit: 2, code: "usage", message: expect.stringContaining("leave out --rank") });
     // Only the runs above made experiments: two, and the cancelled one with its resumed attempt.
     expect(before).toHaveLength(4);
+  });
+
+  it("carries a preflight's refusal to the person: the step that refused, its words and the fix, in --json, in text and in experiments show", async () => {
+    const flags = [...SMALL_FLAGS.slice(0, -2), "--max-minutes", "2", "--max-steps", "1000000"];
+    const run = await runCli(server.url, ["finetune", "--model", TINY_GPT2, "--data", EXAMPLES, ...flags, "--json"]).done;
+    expect(run.code, run.stderr).toBe(1);
+    const result = JSON.parse(run.stdout) as FineTuneJson;
+    expect(result.status).toBe("failed");
+    expect(result.error).toEqual({
+      code: "over_budget",
+      step: "Checking the device, memory and time",
+      message: expect.stringMatching(/this run needs about [\d.]+ min but the budget is [\d.]+ min; maxSteps \d+ would fit/) as string,
+      fix: expect.stringContaining("maxSteps") as string,
+    });
+    // The progress line names the step that refused, not the phase's name.
+    expect(run.stderr).toMatch(/\[failed\] Checking the device, memory and time/);
+    const shown = await runCli(server.url, ["experiments", "show", result.experimentId]).done;
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Failed at "Checking the device, memory and time": The data or settings cannot be used: this run needs about');
+    expect(shown.stdout).toMatch(/What to do: .*maxSteps/);
+    const asJson = JSON.parse((await runCli(server.url, ["experiments", "show", result.experimentId, "--json"]).done).stdout) as FineTuneJson;
+    expect(asJson.error).toEqual(result.error);
   });
 });

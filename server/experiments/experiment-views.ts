@@ -13,6 +13,7 @@ import { storedProfile } from "@/server/datasets/datasets.views";
 import { parseStoredResults, type ExperimentResults } from "./chain-results";
 import { mistakeRows, type MistakeRows } from "./mistake-rows";
 import { explainFailure, recipeError, type FailureView } from "./failure-words";
+import { failedStepCode, runError, type FailedStep, type RunError } from "./run-error";
 import {
   experimentOutcome,
   phaseViews,
@@ -87,6 +88,8 @@ export interface ExperimentDetailView extends ExperimentListView {
   training: TrainingOutcome;
   /** For a run that did not succeed: what happened and what to do next. */
   outcome: OutcomeView | null;
+  /** The same for scripts and the CLI: code, message, fix and the step that failed (run-error.ts). */
+  error: RunError | null;
   /** The values of the rows in the receipt's worstExamples (the receipt names them by row id only). */
   mistakeRows: MistakeRows | null;
   transitions: { from: string; to: string; reason: string | null; at: string }[];
@@ -173,8 +176,12 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     };
   });
   const firstFailed = steps.find((s) => s.failure);
+  const failedJob = firstFailed ? jobs.get(firstFailed.step) : undefined;
+  const failed: FailedStep | null =
+    firstFailed && failedJob ? { label: firstFailed.label, view: firstFailed.failure!, code: failedStepCode(failedJob, recipeError(failedJob.report)?.code) } : null;
   const done = steps.filter((s) => s.state === "succeeded").length;
   const current = steps.find((s) => s.state !== null && isActive(s.state));
+  const outcome = experimentOutcome(e.status, e.reason, failed && { stepLabel: failed.label, view: failed.view }, e.budgetSeconds, current ? current.label : null);
   const train = steps.find((s) => s.step === "train");
   const transitions = await repo.transitions(e.id);
   const worst = results?.candidate.worstExamples ?? [];
@@ -204,7 +211,8 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
     mistakeRows: mistakes,
     phases: phaseViews(e.status, steps),
     training: trainingOutcome(e.status, train),
-    outcome: experimentOutcome(e.status, e.reason, firstFailed ? { stepLabel: firstFailed.label, view: firstFailed.failure! } : null, e.budgetSeconds, current ? current.label : null),
+    outcome,
+    error: runError(e.status, outcome, failed),
     badges: {
       trainingFinished: trainingOutcome(e.status, train) === "finished",
       evaluationPassed: Boolean(results),

@@ -18,6 +18,8 @@ export interface FailureFacts {
   reason: string | null;
   detail: string | null;
   error: RecipeError | null;
+  /** Which wizard a new attempt starts from; tabular unless said. */
+  kind?: "tabular" | "finetune";
 }
 
 export interface FailureView {
@@ -29,7 +31,10 @@ export interface FailureView {
 
 const RUN_AGAIN = "Use Run again; if it fails the same way, download the full log and look at the last lines.";
 const CHECK_COMPUTER = "Check the computer under Settings → Training computers (it shows whether it answers and its free disk), then use Run again.";
-const NEW_SETUP = "Start a new experiment with Train a prediction model and change the choice named above.";
+const NEW_SETUP = {
+  tabular: "Start a new experiment with Train a prediction model and change the choice named above.",
+  finetune: "Start a new fine-tune (Fine-tune a language model, or `trainyard finetune`) and change the setting named above.",
+} as const;
 
 /** What a user can do about a recipe's bad-input code. */
 const INPUT_ACTIONS: Record<string, string> = {
@@ -46,6 +51,8 @@ const INPUT_ACTIONS: Record<string, string> = {
   ragged_rows: "Some rows have more or fewer fields than the header: fix the file (or its delimiter) and upload it again.",
   unreadable: "The file could not be read as a table: check its format and encoding, then upload it again.",
   metric_unavailable: "The chosen metric cannot be computed for this data: pick another metric in the wizard.",
+  over_budget: "Start it again with the settings the message says would fit (maxSteps, fewer epochs, a shorter maxLength), or with more minutes.",
+  does_not_fit_memory: "Start it again with a setting the message says would fit (a smaller batch or a shorter maxLength), or on a computer with more memory.",
 };
 
 const firstLine = (s: string) => s.split("\n").map((l) => l.trim()).find((l) => l.length > 0) ?? "";
@@ -83,7 +90,7 @@ export function explainFailure(f: FailureFacts): FailureView | null {
     return { summary: `${f.stepLabel} ran past its time limit and was stopped.`, action: "Use Run again with more minutes (Max minutes in Effort and limits), or the Quick baseline.", technical };
   switch (f.reason) {
     case "bad_input": {
-      const action = (f.error?.code && INPUT_ACTIONS[f.error.code]) || NEW_SETUP;
+      const action = (f.error?.code && INPUT_ACTIONS[f.error.code]) || NEW_SETUP[f.kind ?? "tabular"];
       return { summary: said ? `The data or settings cannot be used: ${said}` : `${f.stepLabel} refused its input.`, action, technical };
     }
     case "out_of_memory":

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { ZFineTuneSettings, FINETUNE_DEFAULTS, ZBaseModelSource, type TBaseModelSource, type TFineTuneSettings } from "@/server/experiments/pipelines/lora-settings";
 import { type LoraBase, type LoraChecks, type LoraPreflight, type LoraReceipt, type LoraTraining } from "@/contracts/recipes/llm-lora";
+import type { RunError } from "@/server/experiments/run-error";
 
 const id = z.string().min(1).max(64);
 
@@ -68,6 +69,8 @@ export interface FineTuneView {
   step: { name: string; label: string } | null;
   /** Every step of the chain with its job once it has one (`trainyard experiments logs` reads their logs). */
   steps: { step: string; label: string; jobId: string | null; state: string | null }[];
+  /** For a run that failed or timed out: code, message, fix and the step that failed (server/experiments/run-error.ts). */
+  error: RunError | null;
   /** base.json without its file list, once the import succeeded. */
   base: Omit<LoraBase, "files"> | null;
   checks: LoraChecks | null;

@@ -20,6 +20,9 @@ import { ZFineTuneSettings, type FineTuneView, type LossPoint } from "./finetune
 import { parseFineTuneResults, withoutFiles } from "@/server/experiments/pipelines/lora-results";
 import { fineTuneJobs, trainedAdapterOf, type FineTuneJobs } from "@/server/experiments/pipelines/lora-adapter";
 import { liveTraining } from "./training-progress";
+import { explainFailure, recipeError } from "@/server/experiments/failure-words";
+import { experimentOutcome } from "@/server/experiments/outcome-view";
+import { failedStepCode, runError, type FailedStep, type RunError } from "@/server/experiments/run-error";
 
 /** Train job states a new attempt can continue from (the worker's checkpoints ref accepts these). */
 const STOPPED = new Set(["failed", "cancelled", "timed_out"]);
@@ -55,6 +58,26 @@ function currentStep(e: ExperimentRow, jobs: FineTuneJobs): FineTuneView["step"]
     return j ? isActive(j.state) : true;
   });
   return spec ? { name: spec.name, label: spec.label } : null;
+}
+
+/** Why a fine-tune failed or timed out: the first failed step's explanation, for every surface (run-error.ts). */
+function fineTuneError(e: ExperimentRow, jobs: FineTuneJobs): RunError | null {
+  let failed: FailedStep | null = null;
+  for (const s of LORA.steps) {
+    const j = jobs.get(s.name);
+    const error = j ? recipeError(j.report) : null;
+    const view = j ? explainFailure({ stepLabel: s.label, state: j.state, reason: j.reason, detail: j.detail, error, kind: "finetune" }) : null;
+    if (j && view) {
+      failed = { label: s.label, view, code: failedStepCode(j, error?.code) };
+      break;
+    }
+  }
+  const running = LORA.steps.find((s) => {
+    const j = jobs.get(s.name);
+    return j ? isActive(j.state) : false;
+  });
+  const outcome = experimentOutcome(e.status, e.reason, failed && { stepLabel: failed.label, view: failed.view }, e.budgetSeconds, running?.label ?? null);
+  return runError(e.status, outcome, failed);
 }
 
 /** The earlier attempt's curve up to where this one resumed, so a resumed curve continues. */
@@ -134,6 +157,7 @@ export async function toFineTuneView(db: Db, e: ExperimentRow): Promise<FineTune
       const j = jobs.get(s.name);
       return { step: s.name, label: s.label, jobId: j?.id ?? null, state: j?.state ?? null };
     }),
+    error: fineTuneError(e, jobs),
     base,
     checks,
     preflight,

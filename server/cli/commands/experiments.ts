@@ -8,6 +8,7 @@ import { describeProgress } from "../train/progress-line";
 import { formatComparison } from "../train/format-score";
 import { describeFineTuneProgress } from "../finetune/progress-line";
 import { fineTuneJson, fineTuneSummary } from "../finetune/result-json";
+import { runFailure, runFailureLines, toldFailure } from "../run-failure";
 
 const USAGE = `Usage:
   trainyard experiments list [--project NAME] [--json]
@@ -107,7 +108,9 @@ export async function experimentsCommand(argv: string[]): Promise<number> {
       else {
         console.log(`${exp.name} (${exp.id})`);
         console.log(describeProgress(exp));
-        if (exp.note) console.log(exp.note);
+        const failure = toldFailure(exp.status, runFailure(exp.status, exp.error, exp.note));
+        if (failure) for (const l of runFailureLines(failure)) console.log(l);
+        else if (exp.note) console.log(exp.note);
         if (exp.results) console.log(`${formatComparison(exp.metric, exp.candidate, exp.baseline)}; ${exp.results.comparison.reason}`);
       }
       return 0;

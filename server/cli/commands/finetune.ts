@@ -70,16 +70,9 @@ async function followAndReport(conn: Connection, started: FineTuneView, out: { o
     ? await downloadVerified(conn, { urlPath: final.export.downloadUrl, sha256: final.export.sha256 }, out.out, log)
     : null;
   const result = fineTuneJson(final, { exportPath, seconds: Math.round((Date.now() - out.startedAt) / 1000) });
-  const note = exp.reason ?? exp.progressNote;
-  const failure = exp.status === "succeeded" ? null : `The experiment did not succeed: ${exp.status}${note ? `: ${note}` : ""}`;
-  if (out.json) {
-    console.log(JSON.stringify(failure ? { ...result, error: { message: failure, code: `experiment_${exp.status}` } } : result, null, 2));
-  } else {
-    const lines = fineTuneSummary(result, note);
-    if (failure) lines.splice(lines.length - (exportPath ? 1 : 0), 0, failure);
-    for (const l of lines) console.log(l);
-  }
-  return failure ? 1 : 0;
+  if (out.json) console.log(JSON.stringify(result, null, 2));
+  else for (const l of fineTuneSummary(result, exp.reason ?? exp.progressNote)) console.log(l);
+  return exp.status === "succeeded" ? 0 : 1;
 }
 
 /** `--resume ID`: a new attempt from the stopped experiment's checkpoint (finetune.resume), followed like a first run. */

@@ -23,6 +23,7 @@ import { formatComparison } from "../train/format-score";
 import { describeProgress } from "../train/progress-line";
 import { runSearch } from "../train/search-run";
 import { featureOptionColumns } from "@/contracts/searches/tabular-space";
+import { runFailureLines, toldFailure } from "../run-failure";
 
 const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --target COLUMN [--project NAME]
   [--computer NAME] [--mode quick|improve] [--max-minutes N] [--max-trials N]
@@ -200,18 +201,18 @@ export async function trainCommand(argv: string[]): Promise<number> {
   let exportPath: string | null = null;
   if (final.status === "succeeded") exportPath = await downloadExport(conn, final, values.out!, log);
   const result = experimentJson(final, { exportPath, seconds: Math.round((Date.now() - started) / 1000), dataIssues });
-  const failure = final.status === "succeeded" ? null : `The experiment did not succeed: ${final.status}${final.note ? `: ${final.note}` : ""}`;
   if (values.json) {
-    console.log(JSON.stringify(failure ? { ...result, error: { message: failure, code: `experiment_${final.status}` } } : result, null, 2));
+    console.log(JSON.stringify(result, null, 2));
   } else {
-    console.log(`Experiment ${final.id}: ${final.status} in ${result.seconds} s${final.note ? ` (${final.note})` : ""}`);
+    const told = toldFailure(final.status, result.error);
+    console.log(`Experiment ${final.id}: ${final.status} in ${result.seconds} s${final.note && !told ? ` (${final.note})` : ""}`);
     if (result.candidate !== null) {
       const verdict = result.betterThanBaseline ? "better than the baseline" : "not better than the baseline";
       console.log(`${formatComparison(result.metric, result.candidate, result.baseline)}: ${verdict}`);
     }
-    if (failure) console.log(failure);
+    if (told) for (const l of runFailureLines(told)) console.log(l);
     // Last, so that `| tail -1` gives the file.
     if (exportPath) console.log(`Export: ${exportPath}`);
   }
-  return failure ? 1 : 0;
+  return final.status === "succeeded" ? 0 : 1;
 }

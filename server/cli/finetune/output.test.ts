@@ -45,6 +45,7 @@ function view(over: Partial<FineTuneView> = {}, status = "succeeded"): FineTuneV
     },
     step: null,
     steps: [],
+    error: null,
     base: null,
     checks: null,
     preflight: null,
@@ -96,6 +97,7 @@ describe("trainyard finetune --json", () => {
       resumable: false,
       resumedFromId: null,
       resumedById: null,
+      error: null,
     });
     expect(fineTuneSummary(json, null)).toEqual([
       "Experiment exp1: succeeded in 212 s",

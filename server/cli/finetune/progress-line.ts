@@ -14,7 +14,9 @@ export function aboutDuration(seconds: number): string {
  * in words, and while training the step count, the last training loss, tokens/s and ETA.
  */
 export function describeFineTuneProgress(v: FineTuneView): string {
-  const parts = [`[${v.experiment.status}] ${v.step?.label ?? phaseName(v.experiment.phase)}`];
+  // Once failed, the step that failed: the phase's name would be the chain's last phase, not where it stopped.
+  const where = v.step?.label ?? v.error?.step ?? phaseName(v.experiment.phase);
+  const parts = [`[${v.experiment.status}] ${where}`];
   const t = v.training;
   if (t && v.step && !t.final) {
     const live = [`step ${t.step}${t.plannedSteps ? `/${t.plannedSteps}` : ""}`];

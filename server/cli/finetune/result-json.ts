@@ -3,7 +3,9 @@
  * FineTuneView: the losses and the verdict come from the trusted receipt only (base and
  * adapter scored on the same evaluation examples), never from training's own loss.
  */
+import type { RunError } from "@/server/experiments/run-error";
 import type { FineTuneView } from "@/server/finetune/finetune.schema";
+import { runFailure, runFailureLines, toldFailure } from "../run-failure";
 
 export interface FineTuneJson {
   experimentId: string;
@@ -36,6 +38,8 @@ export interface FineTuneJson {
   /** The experiment this attempt continues, and the attempt that continued this one. */
   resumedFromId: string | null;
   resumedById: string | null;
+  /** Why the run did not succeed and what to do (code, message, fix, step); null while it runs or once it succeeded. */
+  error: RunError | null;
 }
 
 export function fineTuneJson(view: FineTuneView, extra: { exportPath: string | null; seconds: number | null }): FineTuneJson {
@@ -63,18 +67,23 @@ export function fineTuneJson(view: FineTuneView, extra: { exportPath: string | n
     resumable: view.resumable,
     resumedFromId: view.resumedFrom?.id ?? null,
     resumedById: view.resumedBy?.id ?? null,
+    error: runFailure(view.experiment.status, view.error, view.experiment.reason),
   };
 }
 
 /** The text summary for people: the verdict with rounded losses, exact match, then the export's path last. */
 export function fineTuneSummary(result: FineTuneJson, note: string | null): string[] {
-  const lines = [`Experiment ${result.experimentId}: ${result.status}${result.seconds === null ? "" : ` in ${result.seconds} s`}${note ? ` (${note})` : ""}`];
+  // A failure's words are in its own lines below, the note would say them twice; a cancel is told by its note.
+  const told = toldFailure(result.status, result.error);
+  const shown = told ? null : note;
+  const lines = [`Experiment ${result.experimentId}: ${result.status}${result.seconds === null ? "" : ` in ${result.seconds} s`}${shown ? ` (${shown})` : ""}`];
   if (result.baseLoss !== null && result.adapterLoss !== null) {
     const verdict = result.betterThanBase ? "better than the base model" : "not better than the base model";
     lines.push(`mean NLL per answer token ${result.adapterLoss.toFixed(3)} (base ${result.baseLoss.toFixed(3)}) on ${result.metrics.evalExamples} held-out examples: ${verdict}`);
   }
   const em = result.metrics.exactMatch;
   if (em) lines.push(`exact match of the answer on ${em.examples} prompts: ${(em.adapter * 100).toFixed(1)} % (base ${(em.base * 100).toFixed(1)} %)`);
+  if (told) lines.push(...runFailureLines(told));
   if (result.resumable) lines.push(`Training stopped with a checkpoint: \`trainyard finetune --resume ${result.experimentId}\` (or Resume on the experiment's page) continues it from the saved step.`);
   if (result.resumedById) lines.push(`Resumed as experiment ${result.resumedById}.`);
   // Last, so that `| tail -1` gives the file.

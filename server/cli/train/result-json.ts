@@ -1,5 +1,7 @@
 /** The one JSON object `train --json`, `experiments show --json` and `list --json` print. */
 import type { ExperimentDetailView } from "@/server/experiments/experiment-views";
+import type { RunError } from "@/server/experiments/run-error";
+import { runFailure } from "../run-failure";
 
 export interface ExperimentJson {
   experimentId: string;
@@ -18,6 +20,8 @@ export interface ExperimentJson {
   split: { strategy: string; column: string | null };
   dataIssues: { code: string; columns: string[]; severity: string }[];
   appliedActions: string[];
+  /** Why the run did not succeed and what to do (code, message, fix, step); null while it runs or once it succeeded. */
+  error: RunError | null;
 }
 
 export function experimentJson(
@@ -42,5 +46,6 @@ export function experimentJson(
     split: { strategy: split.strategy, column: "column" in split ? split.column : null },
     dataIssues: extra.dataIssues ?? exp.settings.dataIssues,
     appliedActions: exp.settings.appliedActions,
+    error: runFailure(exp.status, exp.error, exp.note),
   };
 }
