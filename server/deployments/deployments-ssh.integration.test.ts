@@ -9,7 +9,8 @@
  * was dropped; a serving process killed there is restarted by the reconcile loop; with the
  * link cut it says unreachable (503 at once) and serves again, unrestarted, once the link is
  * back. A switch under a steady stream of requests loses none; stop leaves no
- * process of the serving group.
+ * process of the serving group. An on-demand deployment there keeps nothing of a request,
+ * on the server or on the computer.
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -20,7 +21,7 @@ import { upload, waitForProfile } from "@/server/datasets/test-support";
 import { pidsWhere } from "@/server/testing/proc-scan";
 import { REPO, waitFor } from "@/server/testing/server-harness";
 import { sshLabForFile } from "@/server/testing/ssh-lab";
-import { call, cliJson, GENTOO, PENGUINS, ROW, ZMade } from "./test-support";
+import { call, cliJson, filesContaining, GENTOO, PENGUINS, ROW, ZMade } from "./test-support";
 
 const MODEL = "Penguins on the lab";
 const COMPUTER = "Lab server";
@@ -30,7 +31,7 @@ let datasetId = "";
 
 // The lab's own beforeAll builds the app and enrolls the sshd; the training has one of its own (below).
 // Its sshd is in a network namespace of its own (root only), so the link to it can be cut.
-const { server, sshd, lab } = sshLabForFile({ name: COMPUTER, netns: `tydep${process.pid % 1000}`, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
+const { home, server, sshd, lab } = sshLabForFile({ name: COMPUTER, netns: `tydep${process.pid % 1000}`, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
 
 /** Version 1 of MODEL: a real quick training on the lab, registered. */
 async function trainedVersion() {
@@ -173,5 +174,18 @@ describe("a resident deployment on an SSH computer", { timeout: 300_000 }, () =>
     expect(stopped.json).toMatchObject({ state: "stopped" });
     expect(groupPids(group)).toEqual([]);
     expect((await predict()).status).toBe(503);
+  });
+
+  it("keeps nothing of an on-demand request on the SSH computer: a sentinel in its rows is found nowhere there or on the server afterwards", async () => {
+    const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "on-demand", "--computer", COMPUTER, "--name", "lab-od"]);
+    expect(made.code, made.stderr).toBe(0);
+    const d = ZMade.parse(made.json);
+    const key = (await cliJson(server.url, ["deployments", "keys", "create", "lab-od"])).json.key as string;
+    const sentinel = `sentinel-${randomUUID()}`;
+    const answers = await Promise.all([0, 1].map(() => call(d.urls.predict, key, { rows: [{ ...ROW, sex: sentinel }] })));
+    answers.push(await call(d.urls.predict, key, { rows: [{ ...ROW, sex: sentinel }, GENTOO] }));
+    for (const r of answers) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(filesContaining(lab.workerDir, sentinel)).toEqual([]);
+    expect(filesContaining(home.root, sentinel)).toEqual([]);
   });
 });

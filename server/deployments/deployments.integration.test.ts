@@ -21,21 +21,12 @@ import { z } from "zod";
 import { ZDeploymentHealth, ZDeploymentPredictResponse, type DeploymentHealth } from "@/contracts/deployments/serving";
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
-import { call, cliJson, GENTOO, ROW, trainedPenguins, ZMade } from "./test-support";
+import { call, cliJson, filesContaining, GENTOO, ROW, trainedPenguins, ZMade } from "./test-support";
 
 const MODEL = "Penguin species";
 
 
 /** Every file under `dir` whose bytes contain `text` (the database and its WAL included). */
-function filesContaining(dir: string, text: string): string[] {
-  const needle = Buffer.from(text);
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return filesContaining(full, text);
-    return e.isFile() && readFileSync(full).includes(needle) ? [full] : [];
-  });
-}
-
 describe("a deployment of a registered tabular version", { timeout: 600_000 }, () => {
   let server: TestServer;
   let home: TestHome;

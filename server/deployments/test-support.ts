@@ -1,12 +1,22 @@
 /** What the deployments integration tests share: the CLI with --json, a call to a deployment's route with a key, penguins rows. */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
 import { z } from "zod";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
 import { runCli } from "@/server/testing/cli-process";
 import { REPO, waitFor, type TestServer } from "@/server/testing/server-harness";
+
+/** Every file under `dir` whose bytes hold `text` (symbolic links are not followed). */
+export function filesContaining(dir: string, text: string): string[] {
+  const needle = Buffer.from(text);
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return filesContaining(full, text);
+    return e.isFile() && readFileSync(full).includes(needle) ? [full] : [];
+  });
+}
 
 export const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 export const ROW = { island: "Torgersen", bill_length_mm: 39.1, bill_depth_mm: 18.7, flipper_length_mm: 181, body_mass_g: 3750, sex: "male", year: 2007 };
