@@ -14,13 +14,15 @@
  * the same serving process.
  */
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ZDeploymentHealth, ZDeploymentPredictResponse, type DeploymentHealth } from "@/contracts/deployments/serving";
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { runSchemathesis } from "@/server/testing/schemathesis";
+import { cliAsync } from "@/tests/support/server-process";
 import { call, cliJson, filesContaining, GENTOO, ROW, trainedPenguins, ZMade } from "./test-support";
 
 const MODEL = "Penguin species";
@@ -96,6 +98,17 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
       { path: "rows[0].wings", message: "not a feature of this model" },
       { path: "rows[0].bill_length_mm", message: 'a number is expected (got "long")' },
     ]);
+  });
+
+  it("is what its OpenAPI document says: Schemathesis against the live routes, with an API token, finds no 5xx and no answer outside the document", async () => {
+    const made = await cliAsync(["token", "create", "fuzz"], { TRAINYARD_HOME: home.home });
+    expect(made.status, made.stderr).toBe(0);
+    const run = await runSchemathesis({ baseUrl: server.url, token: made.stdout.trim(), pathValues: { id: a.id }, maxExamples: 25 });
+    expect(run.code, run.output).toBe(0);
+    // Every operation of the document, on generated valid and invalid requests.
+    expect(run.output).toMatch(/Operations:\s+4 selected \/ 4 total/);
+    expect(run.output).toMatch(/Tested: 4\b/);
+    expect(run.output).toMatch(/(\d{3,}) generated, \1 passed/);
   });
 
   it("refuses a wrong key, another deployment's key, and the key on any other route", async () => {

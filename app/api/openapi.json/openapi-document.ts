@@ -13,17 +13,29 @@ import {
   ZDeploymentStreamEvent,
   ZDeploymentRefusal,
   ZServePredictRequest,
+  type DeploymentStreamEvent,
 } from "@/contracts/deployments/serving";
+
+/**
+ * On the wire each stream event is `event: <type>` and `data: <the event without its type, as
+ * JSON>` (contracts/deployments/stream-events.ts): the document gives each type's data.
+ */
+type StreamType = DeploymentStreamEvent["type"];
+const dataOf = (o: (typeof ZDeploymentStreamEvent.options)[number]): z.ZodType => {
+  const { type: _type, ...shape } = o.shape;
+  return z.strictObject(shape);
+};
+const STREAM_DATA = Object.fromEntries(ZDeploymentStreamEvent.options.map((o) => [`StreamData_${o.shape.type.value}`, dataOf(o)])) as Record<`StreamData_${StreamType}`, z.ZodType>;
 
 const SCHEMAS = {
   PredictRequest: ZServePredictRequest,
   PredictAnswer: ZDeploymentPredictResponse,
   GenerateRequest: ZDeploymentGenerateRequest,
   GenerateAnswer: ZDeploymentGenerateResponse,
-  StreamEvent: ZDeploymentStreamEvent,
   Health: ZDeploymentHealth,
   Refusal: ZDeploymentRefusal,
-} as const;
+  ...STREAM_DATA,
+};
 type SchemaName = keyof typeof SCHEMAS;
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
@@ -38,11 +50,25 @@ const refusal = (description: string) => ({ description, content: json("Refusal"
 const id = { name: "id", in: "path", required: true, description: "The deployment's id (its page and `trainyard deployments list` show it)", schema: { type: "string" } } as const;
 const generateRefusals = {
   "400": refusal("Neither or both of prompt and messages, or a prompt longer than the deployment accepts"),
-  "404": refusal("A tabular deployment: it answers /predict (code wrong_kind)"),
+  "404": refusal("No deployment with this id, or a tabular one: it answers /predict (code wrong_kind)"),
   "429": refusal("Too many requests at once; retry after the Retry-After header's seconds"),
   "503": refusal("The deployment is not ready (loading, stopped, failed)"),
 };
-const refusedAccess = { "401": refusal("No key, a key of another deployment or a revoked one, and no signed-in owner or API token") };
+const refusedAccess = {
+  "401": refusal("No key, a key of another deployment or a revoked one, and no signed-in owner or API token"),
+  "404": refusal("No deployment with this id (a signed-in owner or an API token asked; a key of another deployment gets 401)"),
+};
+const tooLarge = { "413": refusal("The body is larger than the deployment accepts (JSON bodies: 256 KiB)") };
+
+/**
+ * The URL the document names as its server: the public origin when one is set, else the
+ * address the client reached (its Host header, which the request guard has already matched
+ * against the names this server answers to). Never a client's X-Forwarded-Proto: only a
+ * configured public origin says the server is reached over https.
+ */
+export function documentServerUrl(publicOrigin: string | undefined, host: string | null): string {
+  return publicOrigin ?? `http://${host ?? "127.0.0.1"}`;
+}
 
 export function openApiDocument(serverUrl: string) {
   return {
@@ -64,7 +90,8 @@ export function openApiDocument(serverUrl: string) {
             "200": { description: "A prediction (and class probabilities, for a classifier) per row", content: json("PredictAnswer") },
             "400": refusal("A row does not match the model's features: details.fields names each problem (`rows[0].bill_length_mm`)"),
             ...refusedAccess,
-            "413": refusal("The body is larger than the deployment accepts"),
+            "404": refusal("No deployment with this id, or a language-model one: it answers /generate and /stream (code wrong_kind)"),
+            ...tooLarge,
             "429": refusal("Too many requests at once; retry after the Retry-After header's seconds"),
             "503": refusal("The deployment is not ready (loading, stopped, failed)"),
             "504": refusal("The prediction did not finish within the request deadline"),
@@ -76,19 +103,29 @@ export function openApiDocument(serverUrl: string) {
           summary: "Generate text with a language-model deployment",
           parameters: [id],
           requestBody: { required: true, content: json("GenerateRequest") },
-          responses: { "200": { description: "The whole generated text with token counts", content: json("GenerateAnswer") }, ...generateRefusals, ...refusedAccess },
+          responses: { "200": { description: "The whole generated text with token counts", content: json("GenerateAnswer") }, ...refusedAccess, ...generateRefusals, ...tooLarge },
         },
       },
       "/api/deployments/{id}/stream": {
         post: {
           summary: "Stream generated text as Server-Sent Events",
-          description: "Each event is named by its `type` and its `data` is the event as JSON: one `metadata`, `delta`s as text is decoded, `heartbeat`s, then exactly one `result` or `error`. Closing the connection cancels the generation.",
+          description:
+            "Each event is `event: <type>` and `data: <JSON>`, the data of each type as in `x-sse-data`: one `metadata`, `delta`s as text is decoded, `heartbeat`s, then exactly one `result` or `error`. Closing the connection cancels the generation.",
           parameters: [id],
           requestBody: { required: true, content: json("GenerateRequest") },
           responses: {
-            "200": { description: "text/event-stream of StreamEvent", content: { "text/event-stream": { schema: ref("StreamEvent") } } },
-            ...generateRefusals,
+            "200": {
+              description: "Server-Sent Events",
+              content: {
+                "text/event-stream": {
+                  schema: { type: "string", description: "event: <type>\\ndata: <JSON>\\n\\n, repeated" },
+                  "x-sse-data": Object.fromEntries(ZDeploymentStreamEvent.options.map((o) => [o.shape.type.value, ref(`StreamData_${o.shape.type.value}`)])),
+                },
+              },
+            },
             ...refusedAccess,
+            ...generateRefusals,
+            ...tooLarge,
           },
         },
       },

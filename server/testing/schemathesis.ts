@@ -1,0 +1,94 @@
+/**
+ * Schemathesis (https://schemathesis.readthedocs.io) against a live server: it reads the
+ * server's own OpenAPI document and sends generated requests, valid and invalid, to every
+ * operation, checking that none answers 5xx and every answer matches the document. Its venv
+ * is built once per requirements file into the recipe environments' folder
+ * (TRAINYARD_TEST_ENVS_DIR), like the pytest venvs.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { REPO } from "./server-harness";
+
+const REQUIREMENTS = path.join(REPO, "tests/api-fuzz/requirements.txt");
+
+function envsDir(): string {
+  return process.env.TRAINYARD_TEST_ENVS_DIR ?? path.join(REPO, ".tmp/envs");
+}
+
+/** Runs a command to its end; rejects with its output when it fails. Never blocks the event loop (pooled sockets would go stale). */
+function run(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    child.once("error", reject);
+    child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} failed: ${output}`))));
+  });
+}
+
+/** The `st` executable, building its venv first when this requirements file has none ready yet. */
+export async function schemathesisBin(): Promise<string> {
+  const digest = createHash("sha256").update(readFileSync(REQUIREMENTS)).digest("hex");
+  const venv = path.join(envsDir(), `schemathesis-${digest}`);
+  const bin = path.join(venv, "bin/st");
+  // Written last: a venv a killed run left half-built is never taken for a ready one.
+  const ready = path.join(venv, ".ready");
+  if (existsSync(ready)) return bin;
+  rmSync(venv, { recursive: true, force: true });
+  await run("python3", ["-m", "venv", venv]);
+  await run(path.join(venv, "bin/pip"), ["install", "--quiet", "--disable-pip-version-check", "-r", REQUIREMENTS]);
+  writeFileSync(ready, "");
+  return bin;
+}
+
+export interface FuzzRun {
+  code: number | null;
+  output: string;
+}
+
+export interface FuzzOptions {
+  /** The server's address; the document is read from /api/openapi.json with the token. */
+  baseUrl: string;
+  token: string;
+  /** Values for path parameters (e.g. a real deployment's id), so requests reach the routes' own logic. */
+  pathValues: Record<string, string>;
+  maxExamples: number;
+}
+
+export async function runSchemathesis(opts: FuzzOptions): Promise<FuzzRun> {
+  const bin = await schemathesisBin();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "schemathesis-"));
+  const doc = await fetch(`${opts.baseUrl}/api/openapi.json`, { headers: { authorization: `Bearer ${opts.token}` } });
+  if (!doc.ok) throw new Error(`the OpenAPI document answered ${doc.status}`);
+  const docFile = path.join(dir, "openapi.json");
+  writeFileSync(docFile, await doc.text());
+  const config = path.join(dir, "schemathesis.toml");
+  writeFileSync(config, `[parameters]\n${Object.entries(opts.pathValues).map(([k, v]) => `"path.${k}" = ${JSON.stringify(v)}`).join("\n")}\n`);
+  const args = [
+    "--config-file", config, "run", docFile, "--url", opts.baseUrl,
+    "-H", `Authorization: Bearer ${opts.token}`,
+    "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+    "--phases", "examples,coverage,fuzzing",
+    "--max-examples", String(opts.maxExamples),
+    "--workers", "1",
+    "--seed", "1",
+    "--request-timeout", "30",
+    "--generation-database", "none",
+    "--no-color",
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    child.once("error", reject);
+    child.once("close", (code) => {
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ code, output });
+    });
+  });
+}
