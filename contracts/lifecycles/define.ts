@@ -1,6 +1,8 @@
 /**
  * `defineLifecycle` turns one allowed-transition table into everything its readers need:
- * the zod enum of its states, `isTerminal`, `canMove`, the active states. The table is
+ * the zod enum of its states, `isTerminal`, `canMove`, the active states, and the typed
+ * data a state may carry (`payloads`: e.g. a failed deployment's pending restart), which
+ * transition() stores beside the state and its event so no code reads it from the reason. The table is
  * checked twice: by the type (a terminal state's row must be empty, every other row must
  * name at least one other state) and when the module loads (unknown names, self moves,
  * states no row leads to), so a wrong table fails every test that imports it.
@@ -21,6 +23,8 @@ export interface LifecycleDefinition<S extends string, T extends S> {
   /** States that never change again (may be empty: a dataset can always be profiled again). */
   readonly terminal: readonly T[];
   readonly transitions: NoInfer<TransitionTable<S, T>>;
+  /** The data a state carries, by state (zod); a state without one carries none. */
+  readonly payloads?: { readonly [K in NoInfer<S>]?: z.ZodType };
 }
 
 export interface Lifecycle<S extends string, T extends S = S> extends LifecycleDefinition<S, T> {
@@ -33,6 +37,11 @@ export interface Lifecycle<S extends string, T extends S = S> extends LifecycleD
   isActive(state: string): state is Exclude<S, T>;
   /** Whether the table allows `from → to` (false for unknown names and for staying put). */
   canMove(from: string, to: string): boolean;
+  /**
+   * The data for a move to `state`, checked against its schema: null when none is given.
+   * Throws when the state carries no data and some is given, or the data does not fit.
+   */
+  checkPayload(state: string, data: unknown): unknown;
 }
 
 export class LifecycleTableError extends Error {
@@ -61,6 +70,7 @@ function check<S extends string, T extends S>(def: LifecycleDefinition<S, T>): v
     if (!terminal && row.length === 0) fail(`state "${s}" has no moves but is not terminal`);
   }
   for (const t of def.terminal) if (!states.has(t)) fail(`terminal "${t}" is not a state`);
+  for (const k of Object.keys(def.payloads ?? {})) if (!states.has(k)) fail(`payload of "${k}": not a state`);
   for (const i of def.initial) if (!states.has(i)) fail(`initial "${i}" is not a state`);
   const seen = new Set<string>(def.initial);
   const queue: string[] = [...def.initial];
@@ -91,6 +101,12 @@ export function defineLifecycle<const S extends string, const T extends S = neve
     isTerminal,
     isActive,
     canMove: (from, to) => isState(from) && (rows[from] ?? []).includes(to),
+    checkPayload: (state, data) => {
+      if (data === undefined || data === null) return null;
+      const schema = (def.payloads as Partial<Record<string, z.ZodType>> | undefined)?.[state];
+      if (!schema) throw new LifecycleTableError(def.name, `state "${state}" carries no data`);
+      return schema.parse(data);
+    },
   };
 }
 

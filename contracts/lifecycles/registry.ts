@@ -15,6 +15,7 @@
  * has no room for two releases, a switch unloads the old one first (a short downtime) and
  * loads it again if the candidate fails. Stop, resume and retry are actions, so nothing is terminal.
  */
+import { z } from "zod";
 import { defineLifecycle } from "./define";
 
 export const modelVersionLifecycle = defineLifecycle({
@@ -29,6 +30,17 @@ export const modelVersionLifecycle = defineLifecycle({
     removed: [],
   },
 });
+
+/** Why a deployment loads: the owner asked (create, resume), a request woke it, the restart policy, or a switch cut short. */
+export const ZDeploymentLoading = z.strictObject({
+  cause: z.enum(["start", "wake", "restart", "reload"]),
+  /** For a restart: which one within the policy's window (server/deployments/restart-policy.ts). */
+  attempt: z.int().positive().optional(),
+});
+/** How a switch goes: the candidate beside the current release, or the current one unloaded first (a short downtime). */
+export const ZDeploymentSwitching = z.strictObject({ plan: z.enum(["overlap", "downtime"]), toRelease: z.int().positive() });
+/** A failure the restart policy will carry out a restart for, and when; null: none pending. */
+export const ZDeploymentFailed = z.strictObject({ restart: z.strictObject({ attempt: z.int().positive(), dueAt: z.iso.datetime() }).nullable() });
 
 export const deploymentLifecycle = defineLifecycle({
   name: "deployment",
@@ -47,7 +59,15 @@ export const deploymentLifecycle = defineLifecycle({
     stopped: ["loading"],
     failed: ["loading", "stopping"],
   },
+  payloads: { loading: ZDeploymentLoading, switching: ZDeploymentSwitching, failed: ZDeploymentFailed },
 });
+
+/** The data each state of a deployment carries (absent for the others). */
+export interface DeploymentStateData {
+  loading: z.infer<typeof ZDeploymentLoading>;
+  switching: z.infer<typeof ZDeploymentSwitching>;
+  failed: z.infer<typeof ZDeploymentFailed>;
+}
 
 export type ModelVersionStatus = (typeof modelVersionLifecycle.states)[number];
 export type DeploymentState = (typeof deploymentLifecycle.states)[number];

@@ -1,23 +1,23 @@
 /**
- * The background loops of one server process: the job reconcile loop, the experiment
- * chain loop, the search loop (later schedules and monitors). Started once by startServer after the port is open; the
+ * The background loops of one server process: the job reconcile loop, and the
+ * reconcilers (define-reconciler.ts) of experiment chains and searches. Started once by startServer after the port is open; the
  * returned function stops them and waits for a pass in progress to end.
  */
 import type { AppConfig } from "@/server/config/env";
 import type { HomePaths } from "@/server/config/home";
 import { getDb } from "@/server/db/client";
-import { startChainLoop } from "@/server/experiments/chain-loop";
-import { startSearchLoop } from "@/server/searches/search-loop";
 import { backfillVersionServing, backfillWords } from "@/server/registry/backfill-serving";
 import { startReconcileLoop } from "./reconcile-loop";
+import { experimentChains } from "./reconcilers/experiment-chains";
+import { searches } from "./reconcilers/searches";
 import { clearControllerRuntime, repoRootFromHere, setControllerRuntime } from "@/server/config/runtime";
 
 export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => Promise<void> {
   const runtime = { config, home, repoRoot: repoRootFromHere() };
   setControllerRuntime(runtime);
   const stopReconcile = startReconcileLoop(runtime, getDb());
-  const stopChains = startChainLoop(getDb());
-  const stopSearches = startSearchLoop(getDb());
+  const stopChains = experimentChains(getDb()).start();
+  const stopSearches = searches(getDb()).start();
   // The one-time copy of older versions' serving records: at most a few reads per version, once.
   void backfillVersionServing(getDb()).then(
     (o) => {

@@ -14,6 +14,7 @@ import { versionByAlias, versionByNumber } from "./pick-release";
 import { ON_DEMAND_LLM_REFUSAL, serveSpecOf, servingKindOf } from "./release-kind";
 import { PROBE_MAX_AGE_MS } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
+import { ZDeploymentLoading } from "@/contracts/lifecycles";
 
 const nameKey = (name: string) => name.trim().toLowerCase();
 
@@ -73,7 +74,7 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
   if (taken) throw conflict(`A deployment named "${taken.name}" already exists in this project; choose another name (--name).`, { code: "name_taken" });
   return db.$transaction(async (tx) => {
     const d = await tx.deployment.create({
-      data: { projectId: model.projectId, name, nameKey: nameKey(name), mode, targetId, modelId: model.id, followsAlias: alias, state: "loading", memoryGb: input.memoryGb ?? null, idleUnloadMinutes: input.idleUnloadMinutes ?? null },
+      data: { projectId: model.projectId, name, nameKey: nameKey(name), mode, targetId, modelId: model.id, followsAlias: alias, state: "loading", stateData: JSON.stringify(ZDeploymentLoading.parse({ cause: "start" })), memoryGb: input.memoryGb ?? null, idleUnloadMinutes: input.idleUnloadMinutes ?? null },
     });
     const why = alias ? `deployed following alias "${alias}" (version ${version.number})` : `deployed version ${version.number}`;
     const release = await tx.deploymentRelease.create({

@@ -15,7 +15,6 @@ import { ZRollbackInput, ZStopResumeInput, ZSwitchInput, type ReleaseKind, type 
 import { servableVersion, versionByNumber } from "./pick-release";
 import { bringDown } from "./serving-runner";
 import { carryOutSwitch, planSwitch } from "./switch-carry";
-import { DOWNTIME_SWITCH } from "./switch-room";
 
 async function atRevision(tx: Tx, id: string, expected: number) {
   const d = await findDeployment(tx, id);
@@ -56,7 +55,11 @@ export async function release(db: Db, id: string, expected: number, versionId: s
     const r = await tx.deploymentRelease.create({
       data: { deploymentId: id, number: (last?.number ?? 0) + 1, versionId, kind, why, actor: JSON.stringify(actor) },
     });
-    await moveDeploymentIn(tx, id, "switching", plan === "downtime" ? `${DOWNTIME_SWITCH} to release ${r.number}: the computer has no room for both, so the current release is unloaded first` : `switching to release ${r.number}`);
+    const downtime = plan === "downtime";
+    await moveDeploymentIn(tx, id, "switching", {
+      reason: downtime ? `switching with a short downtime to release ${r.number}: the computer has no room for both, so the current release is unloaded first` : `switching to release ${r.number}`,
+      data: { plan: downtime ? "downtime" : "overlap", toRelease: r.number },
+    });
     if (kind !== "alias") await tx.deployment.update({ where: { id }, data: { followsAlias: null } });
     return { d, r };
   });
@@ -89,7 +92,7 @@ export async function stop(db: Db, raw: TStopResumeInput): Promise<void> {
   const input = ZStopResumeInput.parse(raw);
   await db.$transaction(async (tx) => {
     await atRevision(tx, input.deploymentId, input.expectedRevision);
-    await moveDeploymentIn(tx, input.deploymentId, "stopping", "stop requested");
+    await moveDeploymentIn(tx, input.deploymentId, "stopping", { reason: "stop requested" });
   });
   await bringDown(db, input.deploymentId);
 }
@@ -99,6 +102,6 @@ export async function resume(db: Db, raw: TStopResumeInput): Promise<void> {
   const input = ZStopResumeInput.parse(raw);
   await db.$transaction(async (tx) => {
     await atRevision(tx, input.deploymentId, input.expectedRevision);
-    await moveDeploymentIn(tx, input.deploymentId, "loading", "resume requested");
+    await moveDeploymentIn(tx, input.deploymentId, "loading", { reason: "resume requested", data: { cause: "start" } });
   });
 }

@@ -1,12 +1,15 @@
 /**
  * A deployment's state moves through contracts/lifecycles deploymentLifecycle with the one
  * transition() (events in LifecycleEvent under "deployment"). Every move also moves the
- * revision, so an action decided on an older view is refused (stale_revision).
+ * revision, so an action decided on an older view is refused (stale_revision). A state's
+ * data (a pending restart, a switch's plan, why it loads) is stored typed beside it
+ * (`stateData`) and in its event: code reads that, never the reason's words.
  */
-import { deploymentLifecycle, type DeploymentState } from "@/contracts/lifecycles";
+import { deploymentLifecycle, ZDeploymentFailed, ZDeploymentLoading, ZDeploymentSwitching, type DeploymentState, type DeploymentStateData } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
+import { parseStoredJson } from "@/server/db/stored-json";
 import { recordIn } from "@/server/lifecycle/events";
-import { transition, transitionIn, type LifecycleStore, type Tx } from "@/server/lifecycle/transition";
+import { transition, transitionIn, type LifecycleStore, type TransitionResult, type Tx } from "@/server/lifecycle/transition";
 
 export interface DeploymentPatch {
   currentReleaseId?: string;
@@ -19,16 +22,50 @@ export const deploymentStore: LifecycleStore<DeploymentState, DeploymentPatch> =
     (
       await tx.deployment.updateMany({
         where: { id, state: move.from },
-        data: { ...patch, state: move.to, reason: move.reason, revision: { increment: 1 } },
+        data: { ...patch, state: move.to, reason: move.reason, stateData: move.data === null ? null : JSON.stringify(move.data), revision: { increment: 1 } },
       })
     ).count,
   record: recordIn(deploymentLifecycle.name),
 };
 
-export function moveDeployment(db: Db, id: string, to: DeploymentState, reason: string | null, patch: DeploymentPatch = {}) {
-  return transition(db, deploymentStore, id, to, { reason, patch });
+type DataOf<T extends DeploymentState> = T extends keyof DeploymentStateData ? DeploymentStateData[T] : never;
+
+export interface DeploymentMove<T extends DeploymentState> {
+  /** Words for people. */
+  reason: string | null;
+  data?: DataOf<T>;
+  patch?: DeploymentPatch;
+  /**
+   * Only from this state (an observer acting on what it saw): a row that moved meanwhile is
+   * left alone and `changed` is false, instead of an error.
+   */
+  onlyFrom?: DeploymentState;
 }
 
-export function moveDeploymentIn(tx: Tx, id: string, to: DeploymentState, reason: string | null, patch: DeploymentPatch = {}) {
-  return transitionIn(tx, deploymentStore, id, to, { reason, patch });
+const options = <T extends DeploymentState>(m: DeploymentMove<T>) => ({
+  reason: m.reason,
+  data: m.data,
+  patch: m.patch,
+  ...(m.onlyFrom ? { from: m.onlyFrom, illegal: "ignore" as const } : {}),
+});
+
+export function moveDeployment<T extends DeploymentState>(db: Db, id: string, to: T, move: DeploymentMove<T>): Promise<TransitionResult<DeploymentState>> {
+  return transition(db, deploymentStore, id, to, options(move));
+}
+
+export function moveDeploymentIn<T extends DeploymentState>(tx: Tx, id: string, to: T, move: DeploymentMove<T>): Promise<TransitionResult<DeploymentState>> {
+  return transitionIn(tx, deploymentStore, id, to, options(move));
+}
+
+const DATA_SCHEMAS = { loading: ZDeploymentLoading, switching: ZDeploymentSwitching, failed: ZDeploymentFailed } as const;
+
+/** A deployment row's state data, when it is in `state` and has some (rows from before it was kept have none). */
+export function stateDataOf<T extends keyof DeploymentStateData>(row: { state: string; stateData: string | null }, state: T): DeploymentStateData[T] | null {
+  if (row.state !== state) return null;
+  return parseStoredJson(DATA_SCHEMAS[state], row.stateData) as DeploymentStateData[T] | null;
+}
+
+/** An event's data, for a move to `state`. */
+export function eventDataOf<T extends keyof DeploymentStateData>(event: { to: string; data: string | null }, state: T): DeploymentStateData[T] | null {
+  return stateDataOf({ state: event.to, stateData: event.data }, state);
 }

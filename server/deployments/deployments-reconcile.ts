@@ -10,15 +10,14 @@ import { isTerminal } from "@/server/jobs/job-state";
 import { jobFailureText } from "@/server/predictions/predict-job";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { release } from "./deployment-actions";
-import { moveDeployment } from "./deployment-store";
+import { moveDeployment, stateDataOf } from "./deployment-store";
 import { servableVersion } from "./pick-release";
 import { servingJobOf } from "./resident-serving";
 import { inFlight, startUp } from "./serving-runner";
 import { aliasTarget } from "@/server/registry/promote";
 import { lifecycleEvents } from "@/server/lifecycle/events";
 import { probeLinks } from "./serving-link";
-import { onServingEnded, pendingRestart, RESTART_PENDING } from "./restart-policy";
-import { DOWNTIME_SWITCH } from "./switch-room";
+import { onServingEnded, restartMove } from "./restart-policy";
 
 const OWNER = { kind: "policy" as const, name: "follows alias" };
 
@@ -32,27 +31,29 @@ async function noticeEndedServing(db: Db, log: (line: string) => void): Promise<
     const job = await servingJobOf(db, d.currentReleaseId);
     if (!job || !isTerminal(job.state)) continue;
     // A serving job succeeds only by unloading after its idle time (contracts/deployments/serving.ts).
+    // From ready only: a stop or switch the owner started meanwhile wins.
     if (job.state === "succeeded") {
-      await moveDeployment(db, d.id, "idle", idleReason(d.idleUnloadMinutes)).catch(() => null);
+      await moveDeployment(db, d.id, "idle", { reason: idleReason(d.idleUnloadMinutes), onlyFrom: "ready" });
       continue;
     }
     const why = jobFailureText(await jobsService(db).get(job.id));
     const events = await lifecycleEvents(db).of("deployment", d.id);
     const decision = onServingEnded(events, { why, at: new Date(), cancelled: job.state === "cancelled" });
-    const moved = await moveDeployment(db, d.id, "failed", decision.reason).catch(() => null);
-    if (moved && decision.restart) log(`deployment ${d.name}: its serving process ended (${why}); restart ${decision.attempt} in ${decision.delayMs} ms`);
+    const moved = await moveDeployment(db, d.id, "failed", { reason: decision.reason, data: decision.data, onlyFrom: "ready" });
+    const restart = decision.data.restart;
+    if (moved.changed && restart) log(`deployment ${d.name}: its serving process ended (${why}); restart ${restart.attempt} at ${restart.dueAt}`);
   }
 }
 
 /** Carries out the restarts the policy has pending and that are due (restart-policy.ts). */
 async function restartDue(db: Db, log: (line: string) => void): Promise<void> {
-  const waiting = await db.deployment.findMany({ where: { mode: "resident", state: "failed", reason: { contains: RESTART_PENDING } } });
-  for (const d of waiting) {
-    const pending = pendingRestart(await lifecycleEvents(db).of("deployment", d.id));
-    if (!pending || pending.dueAt.getTime() > Date.now() || inFlight().has(d.id)) continue;
+  const failed = await db.deployment.findMany({ where: { mode: "resident", state: "failed" } });
+  for (const d of failed) {
+    const pending = stateDataOf(d, "failed")?.restart;
+    if (!pending || new Date(pending.dueAt).getTime() > Date.now() || inFlight().has(d.id)) continue;
     // From failed only: a Resume or Stop the owner made meanwhile wins.
-    const moved = await moveDeployment(db, d.id, "loading", pending.reason).catch(() => null);
-    if (moved) await startUp(db, d.id, log);
+    const moved = await moveDeployment(db, d.id, "loading", { ...restartMove(pending), onlyFrom: "failed" });
+    if (moved.changed) await startUp(db, d.id, log);
   }
 }
 
@@ -84,10 +85,11 @@ async function resumeOrphans(db: Db, log: (line: string) => void): Promise<void>
   for (const d of orphans) {
     if (inFlight().has(d.id)) continue;
     if (d.state === "loading") await startUp(db, d.id, log);
-    else if ((d.reason ?? "").startsWith(DOWNTIME_SWITCH)) {
-      const moved = await moveDeployment(db, d.id, "loading", "The switch was interrupted (the server restarted) after the current release was unloaded; it loads again.").catch(() => null);
-      if (moved) await startUp(db, d.id, log);
-    } else await moveDeployment(db, d.id, "ready", "The switch was interrupted (the server restarted); the current release still serves.").catch(() => null);
+    else if (stateDataOf(d, "switching")?.plan === "downtime") {
+      const reason = "The switch was interrupted (the server restarted) after the current release was unloaded; it loads again.";
+      const moved = await moveDeployment(db, d.id, "loading", { reason, data: { cause: "reload" }, onlyFrom: "switching" });
+      if (moved.changed) await startUp(db, d.id, log);
+    } else await moveDeployment(db, d.id, "ready", { reason: "The switch was interrupted (the server restarted); the current release still serves.", onlyFrom: "switching" });
   }
 }
 

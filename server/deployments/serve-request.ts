@@ -21,7 +21,7 @@ import { kindOfVersionRow } from "./release-kind";
 import { clientFor } from "./resident-serving";
 import type { Refused } from "./serving-client";
 import { linkRefusal, noteAnswered, noteFailure, probeLink } from "./serving-link";
-import { moveDeployment } from "./deployment-store";
+import { moveDeployment, stateDataOf } from "./deployment-store";
 import { startUp } from "./serving-runner";
 import { downtimeRefusal } from "./switch-room";
 
@@ -35,8 +35,6 @@ export async function current(db: Db, id: string) {
   return { d, release: row ? await releaseView(db, row) : null };
 }
 
-/** The `loading` reason of a deployment a request woke from idle: requests wait for such a load. */
-const WAKE_REASON = "woken by a request after its idle unload";
 /** How long a request waits for a woken deployment to load before it is answered 503. */
 const WAKE_WAIT_MS = 120_000;
 
@@ -51,17 +49,19 @@ export async function servingNow(db: Db, id: string): Promise<{ d: Awaited<Retur
   let now = await current(db, id);
   if (now.d.state === "idle") {
     // Of requests that arrive together, one moves it (the others find it loading) and starts the load.
-    const woke = await moveDeployment(db, id, "loading", `${WAKE_REASON}: loading release ${now.release?.number ?? "?"} again`).then(() => true, () => false);
-    if (woke) await startUp(db, id);
+    const reason = `woken by a request after its idle unload: loading release ${now.release?.number ?? "?"} again`;
+    const woke = await moveDeployment(db, id, "loading", { reason, data: { cause: "wake" }, onlyFrom: "idle" });
+    if (woke.changed) await startUp(db, id);
     now = await current(db, id);
   }
   const until = Date.now() + WAKE_WAIT_MS;
-  while (now.d.state === "loading" && (now.d.reason ?? "").startsWith(WAKE_REASON) && Date.now() < until) {
+  // Requests wait for a load a request started (not one the owner or a restart started).
+  while (stateDataOf(now.d, "loading")?.cause === "wake" && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 200));
     now = await current(db, id);
   }
   const { d, release } = now;
-  const downtime = downtimeRefusal(d.name, d.state, d.reason);
+  const downtime = downtimeRefusal(d.name, d.reason, stateDataOf(d, "switching"));
   if (!answersRequests(d.state) || !release || downtime) throw downtime ?? notReady(d.name, d.state, d.reason);
   return { d, release };
 }

@@ -30,18 +30,20 @@ export async function loadRelease(db: Db, targetId: string, releaseId: string): 
 export async function bringUp(db: Db, deploymentId: string): Promise<void> {
   const d = await findDeployment(db, deploymentId);
   if (d.mode === "on_demand") {
-    await moveDeployment(db, d.id, "ready", "on demand: each request runs a short predict job");
+    await moveDeployment(db, d.id, "ready", { reason: "on demand: each request runs a short predict job" });
     return;
   }
   const loaded = d.currentReleaseId ? await loadRelease(db, d.targetId, d.currentReleaseId) : { ok: false as const, why: "it has no release" };
-  await moveDeployment(db, d.id, loaded.ok ? "ready" : "failed", loaded.ok ? "serving process ready" : `The release did not load: ${loaded.why}`);
+  if (loaded.ok) await moveDeployment(db, d.id, "ready", { reason: "serving process ready" });
+  else await moveDeployment(db, d.id, "failed", { reason: `The release did not load: ${loaded.why}`, data: { restart: null } });
 }
 
 /** `stopping` → `stopped` once nothing serves the deployment any more. */
 export async function bringDown(db: Db, deploymentId: string): Promise<void> {
   const d = await findDeployment(db, deploymentId);
   const stopped = d.mode === "resident" && d.currentReleaseId ? await stopServing(db, d.currentReleaseId) : { ok: true as const };
-  await moveDeployment(db, d.id, stopped.ok ? "stopped" : "failed", stopped.ok ? "stopped by request" : `The stop did not complete: ${stopped.why}`);
+  if (stopped.ok) await moveDeployment(db, d.id, "stopped", { reason: "stopped by request" });
+  else await moveDeployment(db, d.id, "failed", { reason: `The stop did not complete: ${stopped.why}`, data: { restart: null } });
 }
 
 /**

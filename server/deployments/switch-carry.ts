@@ -44,7 +44,7 @@ async function unload(db: Db, releaseId: string): Promise<void> {
 }
 
 async function carry(db: Db, d: SwitchFrom, r: { id: string; number: number }, plan: SwitchPlan): Promise<void> {
-  const serving = (why: string) => moveDeployment(db, d.id, "ready", why, { currentReleaseId: r.id });
+  const serving = (why: string) => moveDeployment(db, d.id, "ready", { reason: why, patch: { currentReleaseId: r.id } });
   if (plan === "on_demand") return void (await serving(`serving release ${r.number}`));
   const old = d.currentReleaseId;
   if (plan === "downtime" && old) await unload(db, old);
@@ -56,15 +56,14 @@ async function carry(db: Db, d: SwitchFrom, r: { id: string; number: number }, p
   }
   await stopServing(db, r.id);
   const failed = `Release ${r.number} did not load (${loaded.why})`;
-  if (plan === "overlap") return void (await moveDeployment(db, d.id, "ready", `${failed}; the previous release still serves.`));
-  if (plan === "idle" || !old) return void (await moveDeployment(db, d.id, "idle", `${failed}; the current release stays, unloaded until the next request.`));
+  if (plan === "overlap") return void (await moveDeployment(db, d.id, "ready", { reason: `${failed}; the previous release still serves.` }));
+  if (plan === "idle" || !old) return void (await moveDeployment(db, d.id, "idle", { reason: `${failed}; the current release stays, unloaded until the next request.` }));
   const again = await loadRelease(db, d.targetId, old);
-  await moveDeployment(
-    db,
-    d.id,
-    again.ok ? "ready" : "failed",
-    again.ok ? `${failed}; the previous release was loaded again and serves.` : `${failed}, and the previous release did not load again either (${again.why}). Resume the deployment to try it again.`,
-  );
+  if (again.ok) await moveDeployment(db, d.id, "ready", { reason: `${failed}; the previous release was loaded again and serves.` });
+  else {
+    const reason = `${failed}, and the previous release did not load again either (${again.why}). Resume the deployment to try it again.`;
+    await moveDeployment(db, d.id, "failed", { reason, data: { restart: null } });
+  }
 }
 
 /** Resolves once the deployment is ready (on either release), idle or failed. */

@@ -1,12 +1,12 @@
 /**
  * switchRoom on a real SQLite database: two of the deployment's budgets plus what the other
  * resident deployments on the same computer hold, against the computer's memory; on demand
- * has no switch room; an unknown memory overlaps; the downtime reason is refused on the routes.
+ * has no switch room; an unknown memory overlaps; a downtime switch is refused on the routes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/server/db/client";
 import { openTestDb } from "@/server/testing/test-db";
-import { DOWNTIME_SWITCH, downtimeRefusal, switchRoom } from "./switch-room";
+import { downtimeRefusal, switchRoom } from "./switch-room";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -47,9 +47,10 @@ describe("switchRoom", () => {
   });
 
   it("refuses requests with Retry-After only while a downtime switch has the current release unloaded", () => {
-    const refused = downtimeRefusal("api", "switching", `${DOWNTIME_SWITCH} to release 2: …`);
+    const refused = downtimeRefusal("api", "switching with a short downtime to release 2", { plan: "downtime", toRelease: 2 });
     expect(refused).toMatchObject({ code: "UNAVAILABLE", reason: "switching", details: { retryAfterSeconds: 5 } });
-    expect(downtimeRefusal("api", "switching", "switching to release 2")).toBeNull();
-    expect(downtimeRefusal("api", "ready", `${DOWNTIME_SWITCH} to release 2`)).toBeNull();
+    expect(downtimeRefusal("api", "switching to release 2", { plan: "overlap", toRelease: 2 })).toBeNull();
+    // Not switching: no switching data (stateDataOf answers null for another state).
+    expect(downtimeRefusal("api", "serving process ready", null)).toBeNull();
   });
 });

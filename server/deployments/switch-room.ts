@@ -7,6 +7,7 @@
  * running there can still make the candidate wait for memory; its load then times out
  * saying so, and the current release keeps serving.
  */
+import type { DeploymentStateData } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
 import { PROBE_MAX_AGE_MS } from "@/server/jobs/jobs.service";
@@ -20,9 +21,6 @@ type Row = { id: string; mode: string; targetId: string; memoryGb: number | null
 
 /** A deployment in these states holds its budget on its computer (a serving job loaded or loading). */
 const HOLDING = ["loading", "ready", "switching"];
-
-/** The `switching` reason of a switch that unloaded the current release first; the routes refuse with it meanwhile. */
-export const DOWNTIME_SWITCH = "switching with a short downtime";
 
 const gb = (n: number) => `${Math.round(n * 10) / 10} GB`;
 
@@ -59,8 +57,8 @@ export async function freshCapacityGb(db: Db, targetId: string): Promise<number>
   return (await targetsService(db).freshProbe(targetId, PROBE_MAX_AGE_MS)).probe.capacity.ramGb;
 }
 
-/** What a request meets while a downtime switch has the current release unloaded; null otherwise. */
-export function downtimeRefusal(name: string, state: string, reason: string | null) {
-  if (state !== "switching" || !(reason ?? "").startsWith(DOWNTIME_SWITCH)) return null;
+/** What a request meets while a downtime switch has the current release unloaded (`switching` data); null otherwise. */
+export function downtimeRefusal(name: string, reason: string | null, switching: DeploymentStateData["switching"] | null) {
+  if (switching?.plan !== "downtime") return null;
   return new DomainError("UNAVAILABLE", `The deployment "${name}" is ${reason}; it answers again once the new release has loaded.`, { code: "switching", retryAfterSeconds: 5 });
 }

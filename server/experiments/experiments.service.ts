@@ -1,7 +1,7 @@
 /**
  * Experiments: start (idempotent by client operation id), read, cancel, run again,
  * delete. The chain itself is advanced by chain-advance.ts, driven by job events and a
- * periodic sweep (chain-loop.ts).
+ * periodic sweep (server/controller/reconcilers/experiment-chains.ts).
  */
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";

@@ -8,7 +8,7 @@ import type { LifecycleEventInput, Tx } from "./transition";
 /** The `record` of a LifecycleStore whose events go to LifecycleEvent under `lifecycle`. */
 export function recordIn(lifecycle: string) {
   return async (tx: Tx, entityId: string, m: LifecycleEventInput<string>): Promise<void> => {
-    await tx.lifecycleEvent.create({ data: { lifecycle, entityId, from: m.from, to: m.to, reason: m.reason, at: m.at } });
+    await tx.lifecycleEvent.create({ data: { lifecycle, entityId, from: m.from, to: m.to, reason: m.reason, data: m.data === null ? null : JSON.stringify(m.data), at: m.at } });
   };
 }
 

@@ -16,12 +16,15 @@ export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export interface LifecycleEventInput<S extends string> {
   from: S;
   to: S;
+  /** Words for people only: no code reads it. */
   reason: string | null;
+  /** The typed data of the state moved to (the lifecycle's `payloads`), or null. */
+  data: unknown;
   at: Date;
 }
 
 /** What transition() needs of a lifecycle (any terminal set). */
-export type LifecycleRules<S extends string> = Pick<Lifecycle<S>, "name" | "states" | "canMove"> & { isTerminal(state: string): boolean };
+export type LifecycleRules<S extends string> = Pick<Lifecycle<S>, "name" | "states" | "canMove" | "checkPayload"> & { isTerminal(state: string): boolean };
 
 export interface LifecycleStore<S extends string, P> {
   readonly lifecycle: LifecycleRules<S>;
@@ -35,6 +38,8 @@ export interface LifecycleStore<S extends string, P> {
 
 export interface TransitionOptions<P> {
   reason?: string | null;
+  /** The data the state moved to carries (checked against the lifecycle's payload schema). */
+  data?: unknown;
   patch?: P;
   /** The state the caller saw; when given, the move applies only from it (no re-read). */
   from?: string;
@@ -64,7 +69,7 @@ export async function transitionIn<S extends string, P>(
     if (opts.illegal === "ignore") return { changed: false, from: current, to };
     throw new IllegalTransitionError(store.lifecycle.name, id, current, to);
   }
-  const move: LifecycleEventInput<S> = { from: current as S, to, reason: opts.reason ?? null, at: new Date() };
+  const move: LifecycleEventInput<S> = { from: current as S, to, reason: opts.reason ?? null, data: store.lifecycle.checkPayload(to, opts.data), at: new Date() };
   const count = await store.write(tx, id, move, opts.patch ?? ({} as P));
   if (count === 0) return { changed: false, from: current, to };
   await store.record(tx, id, move);

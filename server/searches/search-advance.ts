@@ -31,6 +31,8 @@ import { searchesRepository, type SearchRow, type TrialRow } from "./searches.re
 export const trialOpId = (searchId: string, n: number) => `search:${searchId}:trial:${n}`;
 export const suggestOpId = (searchId: string, n: number) => `search:${searchId}:suggest:${n}`;
 export const finalOpId = (searchId: string) => `search:${searchId}:final`;
+/** The search an experiment or job belongs to, from its operation id (the three above), or null. */
+export const searchOfOpId = (opId: string): string | null => /^search:([^:]+):/.exec(opId)?.[1] ?? null;
 
 const ACTIVE_TRIAL = new Set(["reserved", "running", "unknown"]);
 /** A trial ends the way its experiment did. */
