@@ -8,24 +8,34 @@ import { REPO_ROOT } from "./repo-root";
 
 type Command = (argv: string[]) => Promise<number>;
 
+/** A command, and its usage for `--help` when the command does not answer --help itself. */
+interface Loaded {
+  run: Command;
+  help?: string;
+}
+
 // Each command is loaded when it is run: `start` and the commands that open the local
 // database pull in the whole server and Prisma (about 2 s of imports), which a command
 // that only talks to the server over HTTP (`experiments list`) must not pay.
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  start: async () => (await import("./commands/start")).startCommand,
-  owner: async () => (await import("./commands/owner")).ownerCommand,
-  token: async () => (await import("./commands/token")).tokenCommand,
-  train: async () => (await import("./commands/train")).trainCommand,
-  finetune: async () => (await import("./commands/finetune")).finetuneCommand,
-  experiments: async () => (await import("./commands/experiments")).experimentsCommand,
-  searches: async () => (await import("./commands/searches")).searchesCommand,
-  models: async () => (await import("./commands/models")).modelsCommand,
-  deploy: async () => (await import("./commands/deploy")).deployCommand,
-  deployments: async () => (await import("./commands/deploy")).deploymentsCommand,
-  mcp: async () => (await import("./commands/mcp")).mcpCommand,
-  backup: async () => (await import("./commands/backup")).backupCommand,
-  dataset: async () => (await import("./commands/dataset")).datasetCommand,
+const COMMANDS: Record<string, () => Promise<Loaded>> = {
+  start: async () => import("./commands/start").then((m) => ({ run: m.startCommand, help: m.USAGE })),
+  owner: async () => import("./commands/owner").then((m) => ({ run: m.ownerCommand, help: m.USAGE })),
+  token: async () => import("./commands/token").then((m) => ({ run: m.tokenCommand, help: m.USAGE })),
+  train: async () => ({ run: (await import("./commands/train")).trainCommand }),
+  finetune: async () => ({ run: (await import("./commands/finetune")).finetuneCommand }),
+  experiments: async () => import("./commands/experiments").then((m) => ({ run: m.experimentsCommand, help: m.USAGE })),
+  searches: async () => ({ run: (await import("./commands/searches")).searchesCommand }),
+  models: async () => import("./commands/models").then((m) => ({ run: m.modelsCommand, help: m.USAGE })),
+  deploy: async () => import("./commands/deploy").then((m) => ({ run: m.deployCommand, help: m.DEPLOY_USAGE })),
+  deployments: async () => import("./commands/deploy").then((m) => ({ run: m.deploymentsCommand, help: m.USAGE })),
+  mcp: async () => ({ run: (await import("./commands/mcp")).mcpCommand }),
+  backup: async () => import("./commands/backup").then((m) => ({ run: m.backupCommand, help: m.USAGE })),
+  dataset: async () => import("./commands/dataset").then((m) => ({ run: m.datasetCommand, help: m.USAGE })),
 };
+
+const asksForHelp = (args: string[]) => args.includes("--help") || args.includes("-h");
+
+const BUILD_USAGE = "Usage: trainyard build   (builds the web app and the worker bundle when their sources changed; start does this too)";
 
 async function build(): Promise<number> {
   const [{ ensureWorkerBuilt }, { ensureBuilt }] = await Promise.all([import("./ensure-worker-built"), import("./ensure-built")]);
@@ -77,10 +87,20 @@ export async function main(argv: string[]): Promise<number> {
         console.log(USAGE);
         return command === undefined ? 2 : 0;
       case "build":
-        return await build();
+        if (!asksForHelp(rest)) return await build();
+        console.log(BUILD_USAGE);
+        return 0;
       default: {
         const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-        if (load) return await (await load())(rest);
+        if (load) {
+          const loaded = await load();
+          // Asked for help, a command answers its usage and exit 0 (never runs: `start --help` starts nothing).
+          if (loaded.help && asksForHelp(rest)) {
+            console.log(loaded.help);
+            return 0;
+          }
+          return await loaded.run(rest);
+        }
         console.error(`Unknown command "${command}".\n\n${USAGE}`);
         return 2;
       }

@@ -10,7 +10,7 @@ import { loadConfig } from "@/server/config/env";
 import { CliError } from "../cli-error";
 import { connect, withRetry } from "../api-client";
 
-const USAGE = "Usage: trainyard dataset upload FILE --project NAME [--encoding utf-8|latin-1]";
+export const USAGE = "Usage: trainyard dataset upload FILE --project NAME [--encoding utf-8|latin-1]";
 
 function parseArgs(args: string[]) {
   const [sub, file, ...rest] = args;

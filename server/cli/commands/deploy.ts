@@ -6,7 +6,7 @@ import { projectId } from "./experiments";
 import { refusalsKept } from "./models";
 import { deploymentJson, deploymentLine, keyLine, type DeploymentOut } from "./deploy-format";
 
-const DEPLOY_USAGE = `Usage:
+export const DEPLOY_USAGE = `Usage:
   trainyard deploy MODEL[:VERSION|@ALIAS] [--name N] [--mode resident|on-demand] [--computer NAME] [--memory-gb N] [--idle-unload-minutes N] [--project NAME] [--json]
 MODEL is a model's name (any case) or id. MODEL:3 serves version 3 (pinned); MODEL@staging
 follows the alias "staging"; MODEL alone follows "selected". --mode on-demand (the default
@@ -18,7 +18,7 @@ the deployment says why (default 2 GB for a tabular model, 4 GB for a fine-tune)
 without a request (the deployment is then idle and gives its memory back); the next
 request loads it again and waits for it. Without it the process stays loaded.`;
 
-const USAGE = `Usage:
+export const USAGE = `Usage:
   trainyard deployments list [--project NAME] [--json]
   trainyard deployments show DEPLOYMENT [--json]
   trainyard deployments switch DEPLOYMENT VERSION --reason TEXT [--json]

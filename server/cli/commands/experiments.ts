@@ -10,7 +10,7 @@ import { describeFineTuneProgress } from "../finetune/progress-line";
 import { fineTuneJson, fineTuneSummary } from "../finetune/result-json";
 import { runFailure, runFailureLines, toldFailure } from "../run-failure";
 
-const USAGE = `Usage:
+export const USAGE = `Usage:
   trainyard experiments list [--project NAME] [--json]
   trainyard experiments show ID [--json]
   trainyard experiments cancel ID

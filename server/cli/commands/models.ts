@@ -6,7 +6,7 @@ import { connect, withRetry, type Connection } from "../api-client";
 import { projectId } from "./experiments";
 import { eventLine, modelLine, moveJson, retentionLines, versionLine, type ModelOut } from "./models-format";
 
-const USAGE = `Usage:
+export const USAGE = `Usage:
   trainyard models list [--project NAME] [--json]
   trainyard models show MODEL [--project NAME] [--json]
   trainyard models register --experiment ID --model NAME [--json]

@@ -4,8 +4,10 @@ import { CliError } from "../cli-error";
 import { withLocalDb } from "../local-db";
 import { readSecret } from "../read-secret";
 
+export const USAGE = "Usage: trainyard owner set-password   (reads the new password from the terminal, or from stdin)";
+
 export async function ownerCommand(args: string[]): Promise<number> {
-  if (args[0] !== "set-password") throw new CliError("Usage: trainyard owner set-password", 2);
+  if (args[0] !== "set-password") throw new CliError(USAGE, 2);
   const password = await readSecret("New owner password: ");
   if (process.stdin.isTTY) {
     const again = await readSecret("Repeat it: ");

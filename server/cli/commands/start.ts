@@ -8,6 +8,12 @@ import { ensureBuilt } from "../ensure-built";
 import { ensureWorkerBuilt } from "../ensure-worker-built";
 import { REPO_ROOT } from "../repo-root";
 
+export const USAGE = `Usage: trainyard start [--dev]
+
+Builds what changed (the web app, the worker), then serves Trainyard at TRAINYARD_URL's
+address (default http://127.0.0.1:3000) with its data in TRAINYARD_HOME (default
+~/.trainyard). --dev runs Next.js in development mode. Stop it with Ctrl-C.`;
+
 export async function startCommand(args: string[]): Promise<number> {
   const dev = args.includes("--dev");
   // This computer's worker runs the bundle of these sources (unless one is named), also

@@ -5,7 +5,7 @@ import { isDomainError } from "@/server/errors";
 import { CliError } from "../cli-error";
 import { withLocalDb } from "../local-db";
 
-const USAGE = `Usage: trainyard token create NAME [--scope ${TOKEN_SCOPES.join("|")}] [--expires 30d] | list | revoke ID|PREFIX`;
+export const USAGE = `Usage: trainyard token create NAME [--scope ${TOKEN_SCOPES.join("|")}] [--expires 30d] | list | revoke ID|PREFIX`;
 
 interface CreateArgs {
   name: string;
