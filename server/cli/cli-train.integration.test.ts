@@ -52,6 +52,14 @@ describe("the trainyard CLI against the real server", { timeout: 600_000 }, () =
       });
       expect(stderr).toContain(`There is no column "Species" in the file (columns: ${COLUMNS}).`);
     }
+    const typo = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "specie", "--json"]).done;
+    expect((JSON.parse(typo.stdout) as JsonError).error.message).toMatch(/Did you mean "species"\?$/);
+    // A picture is refused as binary, as the upload would refuse it, not as a table whose one column is "PNG".
+    const picture = path.join(home.scratch, "picture.png");
+    writeFileSync(picture, Buffer.from("89504e470d0a1a0a0000000d4948445200000001", "hex"));
+    const png = await runCli(server.url, ["train", "--data", picture, "--target", "species", "--json"]).done;
+    expect(png.code).toBe(1);
+    expect((JSON.parse(png.stdout) as JsonError).error).toMatchObject({ code: "not_text", message: expect.stringContaining("picture.png contains a NUL byte at offset 8: it is binary data") });
     // Nothing reached the server: no project was created for the upload, no dataset stored.
     expect(await server.client.projects.list.query({ includeArchived: true })).toEqual([]);
   });

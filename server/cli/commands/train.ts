@@ -18,7 +18,7 @@ import { applyRecommendedActions } from "@/contracts/vocabulary";
 import { parseSplit } from "../train/recommended-actions";
 import { experimentJson } from "../train/result-json";
 import { readableFileSize, uploadFile } from "../train/upload-file";
-import { readFileHeader, targetProblem } from "../train/read-header";
+import { binaryProblem, readFileHeader, targetProblem } from "../train/read-header";
 import { formatComparison } from "../train/format-score";
 import { describeProgress } from "../train/progress-line";
 import { runSearch } from "../train/search-run";
@@ -83,6 +83,8 @@ export async function trainCommand(argv: string[]): Promise<number> {
   if (values.data) {
     // Before anything reaches the server: a mistyped target costs no upload.
     readableFileSize(values.data);
+    const binary = binaryProblem(values.data);
+    if (binary) throw new CliError(binary, 1, "not_text");
     const header = await readFileHeader(values.data);
     const problem = header && targetProblem(header, values.target);
     if (problem) throw new CliError(problem, 1, "no_such_column");

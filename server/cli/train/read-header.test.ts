@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { readFileHeader, targetProblem } from "./read-header";
+import { binaryProblem, readFileHeader, targetProblem } from "./read-header";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "trainyard-header-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,5 +51,21 @@ describe("reading a data file's column names before upload", () => {
     expect(await readFileHeader(file("e.csv", ""))).toBeNull();
     expect(await readFileHeader(file("q.csv", '"a\nb",c\n1,2\n'))).toBeNull();
     expect(await readFileHeader(file("bad.parquet", Buffer.from("PAR1 not really")))).toBeNull();
+  });
+
+  it("suggests the column one or two edits away, and nothing for a name far from every column", async () => {
+    const h = (await readFileHeader(file("n.csv", "species,island,bill_length_mm,id\nAdelie,Biscoe,39.1,1\n")))!;
+    expect(targetProblem(h, "specie")).toMatch(/Did you mean "species"\?$/);
+    expect(targetProblem(h, "bill_lenght_mm")).toMatch(/Did you mean "bill_length_mm"\?$/);
+    expect(targetProblem(h, "Species")).toMatch(/Did you mean "species"\? Names are case-sensitive\.$/);
+    expect(targetProblem(h, "price")).not.toMatch(/Did you mean/);
+    expect(targetProblem(h, "x")).not.toMatch(/Did you mean/);
+  });
+
+  it("calls a binary file binary (a picture named anything), and never gzip or Parquet", () => {
+    const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+    expect(binaryProblem(file("picture.png", png))).toMatch(/^picture\.png contains a NUL byte at offset 8: it is binary data, not a text table/);
+    expect(binaryProblem(file("p.csv.gz", gzipSync("a,b\n1,2\n")))).toBeNull();
+    expect(binaryProblem(file("fine.csv", "a,b\n1,2\n"))).toBeNull();
   });
 });

@@ -8,6 +8,8 @@
  * Limit: it reads at most the first 10 MB (the upload's line cap).
  */
 import { closeSync, openSync, readSync, createReadStream } from "node:fs";
+import path from "node:path";
+import { closest, distance } from "fastest-levenshtein";
 import { createGunzip } from "node:zlib";
 import { DELIMITERS, headerFields, splitHeader } from "@/server/tables/csv";
 
@@ -21,15 +23,33 @@ export interface FileHeader {
   candidates: Set<string>;
 }
 
-function magic(file: string): Buffer {
+function firstBytes(file: string, count: number): Buffer {
   const fd = openSync(file, "r");
   try {
-    const buf = Buffer.alloc(4);
-    const n = readSync(fd, buf, 0, 4, 0);
+    const buf = Buffer.alloc(count);
+    const n = readSync(fd, buf, 0, count, 0);
     return buf.subarray(0, n);
   } finally {
     closeSync(fd);
   }
+}
+
+const magic = (file: string) => firstBytes(file, 4);
+
+/** How much of a text file is looked at for a NUL byte: a picture or an archive has one at once. */
+const BINARY_PROBE_BYTES = 8192;
+
+/**
+ * Why the file is not a table when it is binary (a NUL byte in its first bytes, and not
+ * gzip or Parquet): the words of the upload's own refusal (server/datasets/content-check.ts),
+ * said before anything is sent. Null for a file that may be a table.
+ */
+export function binaryProblem(file: string): string | null {
+  const head = firstBytes(file, BINARY_PROBE_BYTES);
+  if (head.subarray(0, 4).toString("latin1") === "PAR1" || (head[0] === 0x1f && head[1] === 0x8b)) return null;
+  const at = head.indexOf(0);
+  if (at < 0) return null;
+  return `${path.basename(file)} contains a NUL byte at offset ${at}: it is binary data, not a text table, whatever its name says. Give a CSV or TSV file (optionally gzip), or Parquet.`;
 }
 
 /** The bytes before the first line break (or null when there is none within the cap). */
@@ -105,6 +125,15 @@ export function targetProblem(header: FileHeader, target: string): string | null
   const numbered = /^column_(\d+)$/.exec(target);
   if (numbered && Number(numbered[1]) >= 1 && Number(numbered[1]) <= header.columns.length) return null;
   const shown = header.columns.slice(0, 50).join(", ") + (header.columns.length > 50 ? `, … (${header.columns.length} in all)` : "");
-  const near = header.columns.find((c) => c.toLowerCase() === target.toLowerCase());
-  return `There is no column "${target}" in the file (columns: ${shown}).${near ? ` Did you mean "${near}"? Names are case-sensitive.` : ""}`;
+  return `There is no column "${target}" in the file (columns: ${shown}).${nearMiss(header.columns, target)}`;
+}
+
+/** " Did you mean …?" for a name one or two edits away (or another case) from a column; else "". */
+function nearMiss(columns: string[], target: string): string {
+  if (!columns.length) return "";
+  const sameCase = columns.find((c) => c.toLowerCase() === target.toLowerCase());
+  if (sameCase) return ` Did you mean "${sameCase}"? Names are case-sensitive.`;
+  const near = closest(target, columns);
+  // Two edits, but never most of a short name (`id` is not near `x`).
+  return distance(target, near) <= Math.min(2, Math.floor(near.length / 3)) ? ` Did you mean "${near}"?` : "";
 }
