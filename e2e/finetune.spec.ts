@@ -151,7 +151,12 @@ test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs
   await expect(register.getByTestId("register-result")).toContainText(`Registered as version 1 of “${modelName}”`);
   await register.getByRole("link", { name: "Open Models" }).click();
   await page.getByRole("region", { name: modelName }).getByRole("button", { name: "Deploy version 1" }).click();
-  await page.getByRole("dialog", { name: "Deploy version 1?" }).getByRole("button", { name: "Deploy version 1" }).click();
+  const sheet = page.getByRole("dialog", { name: "Deploy version 1?" });
+  // A fine-tune is served resident only: the sheet offers no "On demand" the server would refuse.
+  await expect(sheet.getByRole("radio", { name: /On demand|Resident/ })).toHaveCount(0);
+  await expect(sheet.getByText(/On demand/)).toHaveCount(0);
+  await expect(sheet.getByTestId("deploy-mode")).toContainText("Resident");
+  await sheet.getByRole("button", { name: "Deploy version 1" }).click();
   await page.waitForURL(/\/ml\/deployments\/[^/]+$/);
   await expect(page.getByTestId("deployment-state")).toHaveText("ready", { timeout: 3 * 60_000 });
   await page.getByRole("button", { name: "Create a key" }).click();

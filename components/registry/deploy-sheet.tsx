@@ -63,7 +63,8 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
   const [what, setWhat] = useState<string>("pinned");
   // The CLI's default: a tabular version on demand (it runs on every computer), a
   // fine-tune resident (the only way it is served); a refusal says where that cannot run.
-  const [mode, setMode] = useState<Mode>(version.identity.recipe === "tabular" ? "on_demand" : "resident");
+  const tabular = version.identity.recipe === "tabular";
+  const [mode, setMode] = useState<Mode>(tabular ? "on_demand" : "resident");
   const [computer, setComputer] = useState<string | null>(null);
   const [name, setName] = useState("");
   // Empty: the kind's default budget (the server's DEFAULT_MEMORY_GB).
@@ -119,16 +120,23 @@ export function DeploySheet({ projectId, modelId, modelName, version, versions, 
           ))}
           {refusalAt("what")}
         </fieldset>
-        <fieldset className="flex flex-col gap-1">
-          <legend className="font-medium">Mode</legend>
-          {(["resident", "on_demand"] as const).map((m) => (
-            <label key={m} className="flex items-start gap-2">
-              <input type="radio" name="deploy-mode" className="mt-1 h-4 w-4" checked={mode === m} onChange={() => setMode(m)} />
-              <span>{MODE_WORDS[m]}</span>
-            </label>
-          ))}
-          {refusalAt("mode")}
-        </fieldset>
+        {tabular ? (
+          <fieldset className="flex flex-col gap-1">
+            <legend className="font-medium">Mode</legend>
+            {(["resident", "on_demand"] as const).map((m) => (
+              <label key={m} className="flex items-start gap-2">
+                <input type="radio" name="deploy-mode" className="mt-1 h-4 w-4" checked={mode === m} onChange={() => setMode(m)} />
+                <span>{MODE_WORDS[m]}</span>
+              </label>
+            ))}
+            {refusalAt("mode")}
+          </fieldset>
+        ) : (
+          // A fine-tune is served resident only (the server refuses on demand): no choice to offer.
+          <p data-testid="deploy-mode">
+            <span className="font-medium">Mode:</span> {MODE_WORDS.resident}
+          </p>
+        )}
         <div className="flex flex-col gap-1">
           <label htmlFor="deploy-computer" className="font-medium">
             Computer
