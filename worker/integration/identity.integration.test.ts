@@ -31,6 +31,10 @@ function startStranger(): number {
 async function unknownJobRecording(pid: number, startTime: number): Promise<TReceipt> {
   const s = await submitJob(w, "quick");
   const done = await waitForJob(w, s.receipt.jobId);
+  // As a real unknown job's: its supervisor is gone. Forged while it still runs (a loaded
+  // machine), its last writes could land over the forgery.
+  const supervisor = done.supervisor?.pid;
+  if (supervisor) await waitFor("the job's supervisor to exit", () => !pidAlive(supervisor), 30_000);
   const r = readReceiptFile(w.home, done.jobId)!;
   const forged: TReceipt = {
     ...r,
@@ -60,7 +64,9 @@ describe("process identity", () => {
     const c = await w.control({ op: "cancel", jobId: forged.jobId });
     expect(c.ok).toBe(true);
     const r = await waitForJob(w, forged.jobId);
-    expect(r).toMatchObject({ state: "cancelled", reason: "cancel_requested" });
+    // Its supervisor is gone and no process of its group remains (the pid is another's): the
+    // cancel's first read already finds it ended, interrupted.
+    expect(r).toMatchObject({ state: "failed", reason: "interrupted" });
     // A reaper, had one been started, would have signalled within its grace period.
     await new Promise((res) => setTimeout(res, 1500));
     expect(pidAlive(pid)).toBe(true);
