@@ -134,11 +134,12 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   const events = card.getByTestId("timeline-event");
   await expect(events).toHaveCount(3);
   expect(await events.evaluateAll((els) => els.map((e) => e.getAttribute("data-kind")))).toEqual(["rollback", "promote", "promote"]);
-  await expect(events.nth(0)).toContainText(`Rolled back selected: version ${lo} → version ${hi}`);
+  await expect(events.nth(0)).toContainText(`Rolled back to version ${hi} (from version ${lo})`);
   await expect(events.nth(0)).toContainText("Reason: the new one misbehaves");
-  await expect(events.nth(1)).toContainText(`Promoted selected: version ${hi} → version ${lo}`);
+  await expect(events.nth(1)).toContainText(`Version ${lo} selected, replacing version ${hi}`);
   await expect(events.nth(1)).toContainText("Promoted with an acknowledgement");
-  await expect(events.nth(2)).toContainText(`Promoted selected: nothing → version ${hi}`);
+  await expect(events.nth(2)).toContainText(`Version ${hi} selected (the first)`);
+  await expect(events.nth(2)).not.toContainText("revision");
   await expect(events.nth(2)).toContainText("Reason: promoted");
   await expect(events.nth(2)).toContainText("Evidence: Nothing is selected yet");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acknowledgementWords, canPromote, refusalOf } from "./decision-words";
+import { acknowledgementWords, actorWords, aliasMoveWords, canPromote, refusalOf } from "./decision-words";
 import type { Decision } from "./registry-types";
 
 const comparable = { comparable: true as const, reason: "Both scored accuracy on the same split, snapshot and evaluator." };
@@ -49,5 +49,15 @@ describe("a refusal read from a tRPC error", () => {
   it("is null without an error and has no revision when the server sent none", () => {
     expect(refusalOf(null)).toBeNull();
     expect(refusalOf({ message: "x", data: { details: null } })).toEqual({ message: "x", code: null, revision: null, decision: null });
+  });
+});
+
+describe("the selection history in words", () => {
+  it("says what changed as a person would, without revisions or 'nothing →'", () => {
+    expect(aliasMoveWords({ kind: "promote", alias: "selected", from: null, to: { number: 1 } })).toBe("Version 1 selected (the first)");
+    expect(aliasMoveWords({ kind: "promote", alias: "selected", from: { number: 1 }, to: { number: 2 } })).toBe("Version 2 selected, replacing version 1");
+    expect(aliasMoveWords({ kind: "rollback", alias: "selected", from: { number: 2 }, to: { number: 1 } })).toBe("Rolled back to version 1 (from version 2)");
+    expect(aliasMoveWords({ kind: "promote", alias: "staging", from: null, to: { number: 3 } })).toBe("Version 3 marked “staging” (the first)");
+    expect(actorWords({ kind: "open", name: "loopback (no owner password set)" })).toBe("you (no owner password is set)");
   });
 });

@@ -40,4 +40,20 @@ export function refusalOf(err: unknown): Refusal | null {
 }
 
 export const actorWords = (a: { kind: string; name: string }) =>
-  a.kind === "owner" ? "the owner" : a.kind === "token" ? `token “${a.name}”` : a.kind === "policy" ? `policy “${a.name}”` : a.name;
+  a.kind === "owner"
+    ? "the owner"
+    : a.kind === "token"
+      ? `token “${a.name}”`
+      : a.kind === "policy"
+        ? `policy “${a.name}”`
+        : // An open server (no owner password): whoever used this computer's browser or CLI.
+          a.kind === "open"
+          ? "you (no owner password is set)"
+          : a.name;
+
+/** One move of an alias, in the words a person uses: "Version 2 selected, replacing version 1". */
+export function aliasMoveWords(e: { kind: string; alias: string; from: { number: number } | null; to: { number: number } }): string {
+  const where = e.alias === "selected" ? "selected" : `marked “${e.alias}”`;
+  if (e.kind === "rollback") return `Rolled back to version ${e.to.number}${e.from ? ` (from version ${e.from.number})` : ""}${e.alias === "selected" ? "" : ` on “${e.alias}”`}`;
+  return `Version ${e.to.number} ${where}${e.from ? `, replacing version ${e.from.number}` : " (the first)"}`;
+}

@@ -1,5 +1,5 @@
 import { formatMetric } from "@/components/experiment/format";
-import { actorWords } from "./decision-words";
+import { actorWords, aliasMoveWords } from "./decision-words";
 import type { AliasEvent } from "./registry-types";
 
 /** What an event kept of the evidence it relied on (promote.ts evidenceOf). */
@@ -24,11 +24,9 @@ export function Timeline({ events, selected, onRollbackTo }: { events: AliasEven
         if (offer) offered.add(e.to.number);
         return (
           <li key={e.id} className="flex flex-col gap-1 rounded-md border border-slate-200 p-3 text-sm" data-testid="timeline-event" data-kind={e.kind}>
-            <p className="font-medium">
-              {e.kind === "promote" ? "Promoted" : "Rolled back"} {e.alias}: {e.from ? `version ${e.from.number}` : "nothing"} → version {e.to.number}
-            </p>
+            <p className="font-medium">{aliasMoveWords(e)}</p>
             <p className="text-slate-700">
-              <time dateTime={new Date(e.at).toISOString()}>{new Date(e.at).toLocaleString()}</time> by {actorWords(e.actor)} · revision {e.revision}
+              <time dateTime={new Date(e.at).toISOString()}>{new Date(e.at).toLocaleString()}</time> by {actorWords(e.actor)}
             </p>
             <p className="break-words">Reason: {e.reason}</p>
             {e.acknowledgedRegression && <p className="text-amber-900">Promoted with an acknowledgement of what the gate found.</p>}
