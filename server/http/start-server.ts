@@ -67,7 +67,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   };
   try {
     const applied = await prepareDatabase(home.dbFile, repoMigrationPaths(opts.repoRoot));
-    if (applied.length) log(`database upgraded: ${applied.join(", ")}`);
+    // A few names say what an upgrade changed; a new data home's whole history says nothing.
+    if (applied.length) log(applied.length <= 3 ? `database upgraded: ${applied.join(", ")}` : `database ready (${applied.length} migrations applied, the last ${applied.at(-1)})`);
     openDb(home.dbFile);
     cleanups.push(() => closeDb());
 
