@@ -23,7 +23,9 @@ import { TestConsole } from "./test-console";
  */
 export function DeploymentPage({ projectId, deploymentId }: { projectId: string; deploymentId: string }) {
   const trpc = useTRPC();
-  const show = useQuery(trpc.deployments.show.queryOptions({ deploymentId }, { refetchInterval: 3000 }));
+  // Its moves arrive on the live event stream (deployment.changed); the slow poll is for what no
+  // move announces: a computer whose link went quiet, and the request counts.
+  const show = useQuery(trpc.deployments.show.queryOptions({ deploymentId }, { refetchInterval: 30_000 }));
   const latency = useQuery(trpc.deployments.latency.queryOptions({ projectId }, { refetchInterval: 10_000 }));
   const d = show.data?.deployment;
   const releases = show.data?.releases ?? [];

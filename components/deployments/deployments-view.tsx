@@ -12,7 +12,8 @@ import { DeploymentCard } from "./deployment-card";
  */
 export function DeploymentsView({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
-  const list = useQuery(trpc.deployments.list.queryOptions({ projectId }, { refetchInterval: 3000 }));
+  // Moves arrive on the live event stream (deployment.changed); the slow poll is for a link gone quiet.
+  const list = useQuery(trpc.deployments.list.queryOptions({ projectId }, { refetchInterval: 30_000 }));
   const latency = useQuery(trpc.deployments.latency.queryOptions({ projectId }, { refetchInterval: 10_000 }));
   return (
     <section aria-labelledby="deployments-heading" className="flex min-w-0 flex-col gap-3">

@@ -15,6 +15,7 @@ import { ON_DEMAND_LLM_REFUSAL, serveSpecOf, servingKindOf } from "./release-kin
 import { PROBE_MAX_AGE_MS } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
 import { ZDeploymentLoading } from "@/contracts/lifecycles";
+import { deploymentChanged } from "./deployment-store";
 
 const nameKey = (name: string) => name.trim().toLowerCase();
 
@@ -72,7 +73,7 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
   const name = input.name ?? `${model.name}${alias ? `-${alias}` : `-v${version.number}`}`;
   const taken = await db.deployment.findUnique({ where: { projectId_nameKey: { projectId: model.projectId, nameKey: nameKey(name) } } });
   if (taken) throw conflict(`A deployment named "${taken.name}" already exists in this project; choose another name (--name).`, { code: "name_taken" });
-  return db.$transaction(async (tx) => {
+  const id = await db.$transaction(async (tx) => {
     const d = await tx.deployment.create({
       data: { projectId: model.projectId, name, nameKey: nameKey(name), mode, targetId, modelId: model.id, followsAlias: alias, state: "loading", stateData: JSON.stringify(ZDeploymentLoading.parse({ cause: "start" })), memoryGb: input.memoryGb ?? null, idleUnloadMinutes: input.idleUnloadMinutes ?? null },
     });
@@ -83,4 +84,6 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
     await tx.deployment.update({ where: { id: d.id }, data: { currentReleaseId: release.id } });
     return d.id;
   });
+  await deploymentChanged(db, id);
+  return id;
 }

@@ -9,7 +9,7 @@ import type { Tx } from "@/server/lifecycle/transition";
 import type { Actor } from "@/server/registry/registry.schema";
 import { versionView } from "@/server/registry/registry-views";
 import { evidenceFromColumns, KIND_WORDS } from "@/server/registry/version-evidence";
-import { moveDeploymentIn } from "./deployment-store";
+import { deploymentChanged, moveDeploymentIn } from "./deployment-store";
 import { deploymentView, findDeployment } from "./deployment-views";
 import { ZRollbackInput, ZStopResumeInput, ZSwitchInput, type ReleaseKind, type TRollbackInput, type TStopResumeInput, type TSwitchInput } from "./deployments.schema";
 import { servableVersion, versionByNumber } from "./pick-release";
@@ -63,6 +63,7 @@ export async function release(db: Db, id: string, expected: number, versionId: s
     if (kind !== "alias") await tx.deployment.update({ where: { id }, data: { followsAlias: null } });
     return { d, r };
   });
+  await deploymentChanged(db, id);
   await carryOutSwitch(db, d, r, plan);
 }
 
@@ -94,6 +95,7 @@ export async function stop(db: Db, raw: TStopResumeInput): Promise<void> {
     await atRevision(tx, input.deploymentId, input.expectedRevision);
     await moveDeploymentIn(tx, input.deploymentId, "stopping", { reason: "stop requested" });
   });
+  await deploymentChanged(db, input.deploymentId);
   await bringDown(db, input.deploymentId);
 }
 
@@ -104,4 +106,5 @@ export async function resume(db: Db, raw: TStopResumeInput): Promise<void> {
     await atRevision(tx, input.deploymentId, input.expectedRevision);
     await moveDeploymentIn(tx, input.deploymentId, "loading", { reason: "resume requested", data: { cause: "start" } });
   });
+  await deploymentChanged(db, input.deploymentId);
 }

@@ -3,11 +3,13 @@
  * transition() (events in LifecycleEvent under "deployment"). Every move also moves the
  * revision, so an action decided on an older view is refused (stale_revision). A state's
  * data (a pending restart, a switch's plan, why it loads) is stored typed beside it
- * (`stateData`) and in its event: code reads that, never the reason's words.
+ * (`stateData`) and in its event: code reads that, never the reason's words. Every
+ * committed move is published (`deployment.changed`), so pages follow without polling.
  */
 import { deploymentLifecycle, ZDeploymentFailed, ZDeploymentLoading, ZDeploymentSwitching, type DeploymentState, type DeploymentStateData } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
+import { publish } from "@/server/events/bus";
 import { recordIn } from "@/server/lifecycle/events";
 import { transition, transitionIn, type LifecycleStore, type TransitionResult, type Tx } from "@/server/lifecycle/transition";
 
@@ -49,10 +51,19 @@ const options = <T extends DeploymentState>(m: DeploymentMove<T>) => ({
   ...(m.onlyFrom ? { from: m.onlyFrom, illegal: "ignore" as const } : {}),
 });
 
-export function moveDeployment<T extends DeploymentState>(db: Db, id: string, to: T, move: DeploymentMove<T>): Promise<TransitionResult<DeploymentState>> {
-  return transition(db, deploymentStore, id, to, options(move));
+/** Tells the pages (the live event stream) that a deployment moved; called after the move committed. */
+export async function deploymentChanged(db: Db, id: string): Promise<void> {
+  const d = await db.deployment.findUnique({ where: { id }, select: { projectId: true, state: true } });
+  if (d) publish({ type: "deployment.changed", deploymentId: id, projectId: d.projectId, state: d.state });
 }
 
+export async function moveDeployment<T extends DeploymentState>(db: Db, id: string, to: T, move: DeploymentMove<T>): Promise<TransitionResult<DeploymentState>> {
+  const result = await transition(db, deploymentStore, id, to, options(move));
+  if (result.changed) await deploymentChanged(db, id);
+  return result;
+}
+
+/** Inside the caller's transaction: the caller calls deploymentChanged once it committed. */
 export function moveDeploymentIn<T extends DeploymentState>(tx: Tx, id: string, to: T, move: DeploymentMove<T>): Promise<TransitionResult<DeploymentState>> {
   return transitionIn(tx, deploymentStore, id, to, options(move));
 }

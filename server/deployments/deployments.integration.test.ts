@@ -124,6 +124,31 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     expect((await call(`${server.url}/api/deployments/${b.id}/health`, keyB)).body).toMatchObject({ state: "ready" });
   });
 
+  it("announces every move on the live event stream (pages follow without polling): stop and resume, in order", async () => {
+    const seen: string[] = [];
+    const abort = new AbortController();
+    const res = await fetch(`${server.url}/api/events?topics=deployment:${a.id}`, { signal: abort.signal });
+    expect(res.status).toBe(200);
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let text = "";
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        for (const m of text.matchAll(/event: deployment\.changed\ndata: (.*)\n/g)) seen.push((JSON.parse(m[1]!) as { state: string }).state);
+        text = text.slice(text.lastIndexOf("\n\n") + 2);
+      }
+    })().catch(() => undefined);
+    try {
+      expect((await cliJson(server.url, ["deployments", "stop", "species-api"])).json).toMatchObject({ state: "stopped" });
+      expect((await cliJson(server.url, ["deployments", "resume", "species-api"])).json).toMatchObject({ state: "ready" });
+      await waitFor("the moves on the event stream", () => (seen.length >= 4 ? true : undefined), 10_000, 100);
+      expect(seen).toEqual(["stopping", "stopped", "loading", "ready"]);
+    } finally {
+      abort.abort();
+      await reading;
+    }
+  });
+
   it("refuses a revoked key; stop makes health say stopped and predict answer 503; resume serves again", async () => {
     const revoked = await cliJson(server.url, ["deployments", "keys", "revoke", "species-api", keyA.slice(0, 10)]);
     expect(revoked.code, revoked.stderr).toBe(0);

@@ -1,6 +1,7 @@
 /**
  * Typed live events. A topic names what changed ("project:<id>", "experiment:<id>",
- * "job:<id>", "search:<id>", or "projects" for the list); pages subscribe to topics and refetch.
+ * "job:<id>", "search:<id>", "deployment:<id>", "model:<id>", or "projects" for the list);
+ * pages subscribe to topics and refetch.
  */
 import { z } from "zod";
 
@@ -12,6 +13,8 @@ export const LiveEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("target.changed"), targetId: z.string() }),
   z.object({ type: z.literal("dataset.changed"), datasetId: z.string(), projectId: z.string().nullable().optional() }),
   z.object({ type: z.literal("search.changed"), searchId: z.string(), projectId: z.string() }),
+  z.object({ type: z.literal("deployment.changed"), deploymentId: z.string(), projectId: z.string(), state: z.string() }),
+  z.object({ type: z.literal("model.changed"), modelId: z.string(), projectId: z.string() }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 
@@ -37,6 +40,10 @@ export function topicsOf(event: LiveEvent): string[] {
       return ["datasets", ...(event.projectId ? [`project:${event.projectId}`] : [])];
     case "search.changed":
       return ["searches", `search:${event.searchId}`, `project:${event.projectId}`];
+    case "deployment.changed":
+      return ["deployments", `deployment:${event.deploymentId}`, `project:${event.projectId}`];
+    case "model.changed":
+      return ["models", `model:${event.modelId}`, `project:${event.projectId}`];
     default: {
       const never: never = event;
       return never;

@@ -6,6 +6,7 @@
  */
 import type { Db } from "@/server/db/client";
 import { conflict } from "@/server/errors";
+import { publish } from "@/server/events/bus";
 import type { Tx } from "@/server/lifecycle/transition";
 import { gate, type GateDecision } from "./gate";
 import { moveAlias } from "./alias-move";
@@ -94,5 +95,7 @@ export function evidenceOf(decision: MoveResult["decision"], candidate: VersionV
 export async function moveResult(db: Db, modelId: string, eventId: number | null, decision: MoveResult["decision"]): Promise<MoveResult> {
   const model = await modelView(db, await findModel(db, modelId));
   const row = eventId === null ? null : await db.aliasEvent.findUnique({ where: { id: eventId } });
+  // A move committed: every page showing the model (another tab, the phone) follows it.
+  if (row) publish({ type: "model.changed", modelId, projectId: model.projectId });
   return { model, event: row ? (await eventViews(db, [row]))[0]! : null, decision };
 }
