@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -12,7 +12,10 @@ it("upgrading moves a running experiment's note from reason to progressNote; an 
   const dir = mkdtempSync(path.join(os.tmpdir(), "ty-note-"));
   const migrationsDir = path.join(dir, "migrations");
   cpSync(path.join(REPO, "prisma/migrations"), migrationsDir, { recursive: true });
-  rmSync(path.join(migrationsDir, MIGRATION), { recursive: true });
+  // The database as it was before this migration: it and every later one held back (a later
+  // one may build on what it made).
+  const heldBack = readdirSync(migrationsDir).filter((m) => m >= MIGRATION && m !== "migration_lock.toml").sort();
+  for (const m of heldBack) rmSync(path.join(migrationsDir, m), { recursive: true });
   const paths = { schemaFile: path.join(REPO, "prisma/schema.prisma"), migrationsDir };
   const file = path.join(dir, "trainyard.db");
   await prepareDatabase(file, paths);
@@ -24,8 +27,9 @@ it("upgrading moves a running experiment's note from reason to progressNote; an 
   insert.run("running", "op1", "running", "Copying the dataset to gpu-box: 40%");
   insert.run("failed", "op2", "failed", "step train failed (exit_code)");
   before.close();
-  cpSync(path.join(REPO, "prisma/migrations", MIGRATION), path.join(migrationsDir, MIGRATION), { recursive: true });
-  expect(await prepareDatabase(file, paths)).toEqual([MIGRATION]);
+  for (const m of heldBack) cpSync(path.join(REPO, "prisma/migrations", m), path.join(migrationsDir, m), { recursive: true });
+  expect(await prepareDatabase(file, paths)).toEqual(heldBack);
+  expect(heldBack[0]).toBe(MIGRATION);
   const after = new Database(file);
   const rows = after.prepare("SELECT id, reason, progressNote FROM Experiment ORDER BY id").all();
   after.close();

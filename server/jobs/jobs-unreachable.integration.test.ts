@@ -2,13 +2,14 @@
 // (the worker's detached supervisors keep running). Jobs show "unreachable since", an
 // accepted job becomes `unknown` after the (shortened) timeout, a never-seen job waits
 // queued, and everything reconciles to the real outcome once the worker answers again.
-import { copyFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { prepareBuilds, waitFor } from "@/server/testing/server-harness";
 import { fixtureServerForFile } from "@/server/testing/fixture-server";
 import { admitFixtureJob, fixtureInput, runCount, waitForState } from "@/server/testing/controller-fixtures";
 import { parsePrometheusText } from "@/server/testing/prom-text";
+import { pidAlive } from "@/worker/testing/harness";
 
 let bundleDir: string;
 
@@ -52,6 +53,12 @@ describe("unreachable worker", () => {
     expect(await metric("trainyard_worker_reachable")).toBe(0);
 
     writeFileSync(input.releaseFile, "go"); // the job ends while nobody can see it
+    // Ended before the worker answers again (on a loaded machine the job notices the file
+    // late, and the worker would first be seen running).
+    const pid = Number(readFileSync(input.pidFile, "utf8"));
+    await waitFor("the job's process to end", () => (pidAlive(pid) ? undefined : true), 30_000);
+    const receipt = path.join(home.workerHome, "receipts", `${admitted.workerJobId}.json`);
+    await waitFor("its supervisor to record the end", () => (/"state":\s*"succeeded"/.test(readFileSync(receipt, "utf8")) ? true : undefined), 30_000);
     moveBack();
     const done = await waitForState(server, admitted.id, ["succeeded", "failed", "cancelled"]);
     expect(done.state).toBe("succeeded");
