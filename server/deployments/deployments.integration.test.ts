@@ -129,11 +129,14 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     const abort = new AbortController();
     const res = await fetch(`${server.url}/api/events?topics=deployment:${a.id}`, { signal: abort.signal });
     expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
     const reading = (async () => {
       const decoder = new TextDecoder();
       let text = "";
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        text += decoder.decode(value, { stream: true });
         for (const m of text.matchAll(/event: deployment\.changed\ndata: (.*)\n/g)) seen.push((JSON.parse(m[1]!) as { state: string }).state);
         text = text.slice(text.lastIndexOf("\n\n") + 2);
       }
