@@ -36,13 +36,25 @@ function asClient(caller: Caller, path: readonly string[] = []): TRPCClient<AppR
   });
 }
 
-/** A procedure's refusal as the DomainError it was (the tools and the route answer those). */
+/** tRPC's refusals that are not a domain's (an input its schema refused, a scope's 403), as the DomainError the route answers. */
+const REFUSALS: Partial<Record<TRPCError["code"], DomainError["code"]>> = {
+  BAD_REQUEST: "BAD_INPUT",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  CONFLICT: "CONFLICT",
+  TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
+};
+
+/** A procedure's refusal as the DomainError it was (the tools and the route answer those); anything else stays a bug. */
 async function unwrap<T>(request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (err) {
-    if (err instanceof TRPCError && isDomainError(err.cause)) throw err.cause;
-    throw err;
+    if (!(err instanceof TRPCError)) throw err;
+    if (isDomainError(err.cause)) throw err.cause;
+    const code = REFUSALS[err.code];
+    throw code ? new DomainError(code, err.message) : err;
   }
 }
 
