@@ -7,7 +7,7 @@ import { badInput, DomainError, notFound } from "@/server/errors";
 import type { AuthRepository } from "./auth.repository";
 import { parseDuration } from "./duration";
 import type { Principal } from "./principal";
-import { SCOPE_WORDS, withinScope, ZTokenScope, type TokenScope } from "./scopes";
+import { withinScope, ZTokenScope, type TokenScope } from "./scopes";
 import { hashSecret, newSecret, sameHash } from "./secret-token";
 
 export interface TokenView {
@@ -55,10 +55,6 @@ async function endedAncestor(repo: AuthRepository, parentId: string | null): Pro
   }
   return null;
 }
-
-export const SCOPE_HELP = Object.entries(SCOPE_WORDS)
-  .map(([scope, words]) => `  ${scope.padEnd(10)} ${words}`)
-  .join("\n");
 
 export function apiTokenService(repo: AuthRepository) {
   return {

@@ -1,6 +1,6 @@
 import { ownerService } from "@/server/auth/owner.service";
-import { SCOPE_HELP, type TokenView } from "@/server/auth/api-tokens";
-import { TOKEN_SCOPES, ZTokenScope, type TokenScope } from "@/server/auth/scopes";
+import type { TokenView } from "@/server/auth/api-tokens";
+import { SCOPE_WORDS, TOKEN_SCOPES, ZTokenScope, type TokenScope } from "@/server/auth/scopes";
 import { isDomainError } from "@/server/errors";
 import { CliError } from "../cli-error";
 import { withLocalDb } from "../local-db";
@@ -12,6 +12,9 @@ interface CreateArgs {
   expires?: string;
   scope: TokenScope;
 }
+
+/** Each scope and what it reaches, for the usage text. */
+const SCOPE_HELP = TOKEN_SCOPES.map((scope) => `  ${scope.padEnd(10)} ${SCOPE_WORDS[scope]}`).join("\n");
 
 function parseScope(value: string | undefined): TokenScope {
   const parsed = ZTokenScope.safeParse(value);
