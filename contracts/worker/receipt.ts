@@ -12,6 +12,8 @@ export const ZUsage = z.object({
   wallSeconds: z.number().nullable(),
   cpuSeconds: z.number().nullable(),
   peakRssBytes: z.number().nullable(),
+  /** Proportional set size: a job forked from a warm runner shares its imported pages, which RSS counts whole. */
+  peakPssBytes: z.number().nullable().default(null),
   outputBytes: z.number().nullable(),
 });
 
@@ -60,6 +62,8 @@ export const ZReceipt = z.object({
   supervisor: ZProcessIdentity.nullable(),
   /** The recipe's process (its pid is also its process group id). */
   recipeProcess: ZProcessIdentity.nullable(),
+  /** How the recipe started: forked from a warm runner, or a fresh interpreter (docs/dev/warm-start.md). */
+  launch: z.enum(["warm", "cold"]).nullable().default(null),
   usage: ZUsage,
   report: z.unknown().nullable(),
   outputSha256: z.string().nullable(),

@@ -26,6 +26,15 @@ export const ZWorkerConfig = z
     /** Output manifest limits. */
     maxManifestFiles: z.number().int().positive().default(100_000),
     maxOutputBytes: z.number().positive().default(1024 ** 4),
+    /** Warm start (docs/dev/warm-start.md): recipes with a preload list fork their jobs from a runner that imported it. */
+    warm: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** A runner that started no job for this long exits (and frees its memory). */
+        idleSeconds: z.number().positive().default(300),
+      })
+      .strict()
+      .default({ enabled: true, idleSeconds: 300 }),
     /** Test hooks (documented in worker/README.md); never set in production. */
     testFaults: z
       .object({
@@ -52,6 +61,7 @@ export interface WorkerConfig {
   defaultGraceSeconds: number;
   maxManifestFiles: number;
   maxOutputBytes: number;
+  warm: { enabled: boolean; idleSeconds: number };
   testFaults: { enospcAfterBytes?: number | undefined; importChunkDelayMs?: number | undefined } | undefined;
 }
 
@@ -106,6 +116,7 @@ export function loadConfig(homeArg: string): WorkerConfig {
     defaultGraceSeconds: c.defaultGraceSeconds,
     maxManifestFiles: c.maxManifestFiles,
     maxOutputBytes: c.maxOutputBytes,
+    warm: c.warm,
     testFaults: c.testFaults,
   };
 }

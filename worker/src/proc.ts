@@ -133,6 +133,16 @@ function statusBytes(pid: number, field: "VmRSS" | "VmHWM"): number {
 export const rssBytes = (pid: number): number => statusBytes(pid, "VmRSS");
 export const hwmBytes = (pid: number): number => statusBytes(pid, "VmHWM");
 
+/** Proportional set size (shared pages split among their sharers), from smaps_rollup; 0 once gone or unreadable. */
+export function pssBytes(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Kernel OOM-kill counter of this process's cgroup (v2), or null where unavailable. */
 export function cgroupOomKills(): number | null {
   try {

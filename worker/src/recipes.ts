@@ -4,28 +4,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import { ZRecipeJson } from "../../contracts/recipes/recipe-file";
 import { WorkerError } from "./errors";
-
-// A job's inputSchema is published for people and tools; the worker checks inputs against
-// the zod contract it is generated from (input-contract.ts), not against this copy.
-const ZRecipeJobJson = z.object({
-  description: z.string().default(""),
-  inputSchema: z.record(z.string(), z.unknown()).default({}),
-  example: z.unknown().optional(),
-});
-
-const ZRecipeJson = z.object({
-  name: z.string().min(1),
-  version: z.string().default("0.0.0"),
-  description: z.string().default(""),
-  module: z.string().regex(/^[A-Za-z_][\w.]*$/),
-  python: z.string().optional(),
-  requirements: z.string().default("requirements.txt"),
-  /** A serving recipe (training/serving/*): runs until stopped, its ramGb is a hard memory budget, it gets a socket path. */
-  resident: z.boolean().default(false),
-  jobs: z.record(z.string(), ZRecipeJobJson).default({}),
-});
 
 export interface Recipe {
   name: string;
@@ -35,6 +15,8 @@ export interface Recipe {
   dir: string;
   requirementsFile: string;
   resident: boolean;
+  /** Modules a warm runner imports for this recipe's jobs (empty: they start cold). */
+  preload: string[];
   jobs: string[];
 }
 
@@ -67,6 +49,7 @@ export function discoverRecipes(trainingDir: string): { recipes: Recipe[]; probl
         dir,
         requirementsFile: path.resolve(dir, j.requirements),
         resident: j.resident,
+        preload: j.preload,
         jobs: Object.keys(j.jobs),
       });
     } catch (err) {

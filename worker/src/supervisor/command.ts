@@ -18,6 +18,8 @@ export interface JobPaths {
   inputFile: string;
   logFile: string;
   cancelFlag: string;
+  /** How a job forked from a warm runner ended, written by its leader process. */
+  exitStatusFile: string;
 }
 
 export function jobPaths(jobDir: string): JobPaths {
@@ -31,6 +33,7 @@ export function jobPaths(jobDir: string): JobPaths {
     inputFile: path.join(jobDir, "input.json"),
     logFile: path.join(jobDir, "log"),
     cancelFlag: path.join(jobDir, "cancel-requested"),
+    exitStatusFile: path.join(jobDir, "exit-status.json"),
   };
 }
 
@@ -59,6 +62,8 @@ export interface Command {
   cmd: string;
   args: string[];
   env: NodeJS.ProcessEnv;
+  /** A job that may fork from its recipe's warm runner instead (the same module, arguments and environment). */
+  warm?: { recipe: string; environmentId: string; preload: string[]; python: string; module: string; args: string[]; cpus: number };
   /** A serving job: its memory budget (stopped above it) and its socket's folder (removed at the end). */
   resident?: { memoryLimitBytes: number | null; runDir: string };
 }
@@ -99,10 +104,15 @@ export function buildCommand(cfg: WorkerConfig, r: TReceipt, p: JobPaths): Comma
   const recipe = findRecipe(cfg.trainingDir, r.recipe);
   const venv = path.join(envDir(cfg.envsDir, r.environmentId), "venv");
   const socket = servingSocketPath(cfg.home, r.jobId);
+  const python = path.join(venv, "bin", "python");
+  const args = [r.job, "--input", p.inputFile];
+  // A serving job stays cold: it runs for hours, and its memory budget counts its own pages.
+  const warm = cfg.warm.enabled && recipe.preload.length > 0 && !recipe.resident;
   return {
-    cmd: path.join(venv, "bin", "python"),
-    args: ["-m", recipe.module, r.job, "--input", p.inputFile],
+    cmd: python,
+    args: ["-m", recipe.module, ...args],
     env: { ...env, ...(recipe.resident ? { TRAINYARD_SERVE_SOCKET: socket } : {}), VIRTUAL_ENV: venv, PATH: `${path.join(venv, "bin")}:${env.PATH ?? "/usr/bin:/bin"}` },
+    ...(warm ? { warm: { recipe: recipe.name, environmentId: r.environmentId, preload: recipe.preload, python, module: recipe.module, args, cpus: Number(cpus) } } : {}),
     ...(recipe.resident ? { resident: { memoryLimitBytes: r.resources.ramGb > 0 ? r.resources.ramGb * 1024 ** 3 : null, runDir: path.dirname(socket) } } : {}),
   };
 }

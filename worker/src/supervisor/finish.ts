@@ -128,6 +128,7 @@ export async function finish(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobP
       wallSeconds: (Date.now() - Date.parse(x.startedAt ?? x.createdAt)) / 1000,
       cpuSeconds: run.sampler.cpuSeconds,
       peakRssBytes: run.sampler.peakRssBytes,
+      peakPssBytes: run.sampler.peakPssBytes,
       outputBytes,
     },
   });

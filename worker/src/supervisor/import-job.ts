@@ -131,7 +131,7 @@ export function runImport(home: Home, cfg: WorkerConfig, r0: TReceipt, p: JobPat
     detail: outcome.detail,
     report: outcome.report,
     outputSha256: outcome.outputSha256,
-    usage: { wallSeconds: (Date.now() - startedAt) / 1000, cpuSeconds: null, peakRssBytes: null, outputBytes: outcome.bytes },
+    usage: { wallSeconds: (Date.now() - startedAt) / 1000, cpuSeconds: null, peakRssBytes: null, peakPssBytes: null, outputBytes: outcome.bytes },
     supervisor: x.supervisor ?? me,
   }), ["running"]);
 }

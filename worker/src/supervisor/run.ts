@@ -4,7 +4,6 @@
 // its log, samples usage, enforces the deadline and cancel flag (SIGTERM the group,
 // grace, SIGKILL), waits until no process of the group remains, verifies outputs,
 // records the terminal receipt, and then hands its slot on (startWhatFits).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import type { TReceipt } from "../../../contracts/worker/receipt";
 import { verifyBlobForBoot } from "../blob-verify";
@@ -18,7 +17,8 @@ import { cgroupOomKills, identityOf, isAlive, signalJobGroup } from "../proc";
 import { readReceipt, updateReceipt } from "../receipts";
 import { buildCommand, jobPaths, type Command, type JobPaths } from "./command";
 import { CappedLog } from "./logcap";
-import type { ExitKind, StopCause } from "./outcome";
+import type { StopCause } from "./outcome";
+import { startRecipe } from "./start-recipe";
 import { UsageSampler } from "./usage";
 import { runImport } from "./import-job";
 import { discardOutputs, finish } from "./finish";
@@ -107,25 +107,9 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
   let logBroken = false;
   let detail: string | null = null;
 
-  const child = spawn(command.cmd, command.args, { cwd: p.workDir, env: command.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  let exit: ExitKind | null = null;
-  const exited = new Promise<void>((resolve) => {
-    child.on("exit", (code, signal) => {
-      exit = signal ? { kind: "signalled", signal } : { kind: "exited", code: code ?? 1 };
-      resolve();
-    });
-    child.on("error", (err) => {
-      if (!child.pid) {
-        exit = { kind: "launch_failed" };
-        detail = `could not start ${command.cmd}: ${err.message}`;
-        resolve();
-      }
-    });
-  });
-  const pgid = child.pid ?? -1;
-  // Read now, before the exit event can reap it: every signal to the group is checked
-  // against this identity, so a pid reused after the group is gone is never signalled.
-  const leader = child.pid ? identityOf(child.pid) : null;
+  const proc = await startRecipe(cfg, p, command, log);
+  const leader = proc.leader;
+  const pgid = leader?.pid ?? -1;
 
   const beginStop = (cause: Exclude<StopCause, null>, why: string) => {
     if (stop) return;
@@ -153,26 +137,30 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
       else logBroken = true;
     }
   };
-  if (child.pid) {
-    const id = leader;
+  if (leader) {
+    const started = { recipeProcess: leader, launch: proc.launch };
     try {
-      updateReceipt(home, r.jobId, (x) => ({ ...x, recipeProcess: id }));
+      updateReceipt(home, r.jobId, (x) => ({ ...x, ...started }));
     } catch (err) {
       if (!isEnospc(err)) throw err;
       onDiskFull(err);
-      updateReceipt(home, r.jobId, (x) => ({ ...x, recipeProcess: id })); // reserve freed: retry once
+      updateReceipt(home, r.jobId, (x) => ({ ...x, ...started })); // reserve freed: retry once
     }
   }
-  child.stdout?.on("data", onChunk);
-  child.stderr?.on("data", onChunk);
-  const streamsClosed = Promise.all([child.stdout, child.stderr].map((s) => (s ? new Promise((res) => s.once("close", res)) : null)));
+  const streamsClosed = Promise.all(proc.streams.map((s) => new Promise((res) => s.once("close", res))));
+  for (const s of proc.streams) {
+    s.on("data", onChunk);
+    s.resume();
+  }
 
   const sampler = new UsageSampler(leader);
   const memoryLimit = command.resident?.memoryLimitBytes ?? null;
   let leftoversTermed = false;
   for (let tick = 0; ; tick++) {
-    await Promise.race([delay(tick < 5 ? 100 : 500), exited]);
-    const alive = child.pid ? sampler.sample() : 0;
+    await Promise.race([delay(tick < 5 ? 100 : 500), proc.exited]);
+    proc.poll();
+    const exit = proc.exit();
+    const alive = leader ? sampler.sample() : 0;
     const now = Date.now();
     if (!stop && exit === null) {
       if (fs.existsSync(p.cancelFlag)) beginStop("cancel", "cancel requested");
@@ -195,5 +183,5 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
   log.close();
   // A killed serving process leaves its socket behind; nothing may connect to a stale one.
   if (command.resident) fs.rmSync(command.resident.runDir, { recursive: true, force: true });
-  await finish(home, cfg, r, p, { exit: exit ?? { kind: "launch_failed" }, stop, sampler, log, oomBefore, detail });
+  await finish(home, cfg, r, p, { exit: proc.exit() ?? { kind: "launch_failed" }, stop, sampler, log, oomBefore, detail: detail ?? proc.detail() });
 }
