@@ -6,7 +6,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobContract } from "../../contracts/recipes";
-import { REPO, importAndWait, makeHome, waitForJob, type Json, type WorkerHome } from "../testing/harness";
+import { loadConfig } from "../src/config";
+import { findRecipe } from "../src/recipes";
+import { runnerFiles } from "../src/warm/runner-files";
+import { REPO, importAndWait, makeHome, waitFor, waitForJob, type Json, type WorkerHome } from "../testing/harness";
 
 const PENGUINS = path.join(REPO, "tests", "fixtures", "tabular", "penguins.csv");
 let w: WorkerHome;
@@ -145,6 +148,23 @@ describe("real recipe outputs parse with their contracts", () => {
     const [candidate, base] = [await score(predict, model), await score(baseline, baseline)];
     expect((await parsedOutputs("evaluation", "score", candidate))["receipt.json"].task).toBe("multiclass");
     await parsedOutputs("evaluation", "score", base);
+    // The same training again, forked from the warm runner the first one started (docs/dev/warm-start.md):
+    // AutoGluon's LightGBM and CatBoost (OpenMP) in a forked child train and score the same.
+    const trainInput = { dataset, datasetFormat, split: split.ref, target: "species", task: "multiclass", metric: "accuracy", timeLimitSeconds: 30, seed: 0 };
+    const env = (await w.control({ op: "inspect", jobId: model.jobId })).receipt.environmentId as string;
+    const warm = runnerFiles(loadConfig(w.home), { recipe: "tabular", environmentId: env, preload: findRecipe(path.join(REPO, "training"), "tabular").preload });
+    await waitFor("the tabular warm runner to listen", () => fs.existsSync(warm.socket), 120_000);
+    const again = await run("tabular", "train", trainInput);
+    const launch = async (d: Done) => (await w.control({ op: "inspect", jobId: d.jobId })).receipt.launch;
+    expect([await launch(model), await launch(again)]).toEqual(["cold", "warm"]);
+    const againScore = await score(await run("tabular", "predict", { model: again.ref, features: test.ref }), again);
+    const metricsOf = async (d: Done) => (await parsedOutputs("evaluation", "score", d))["receipt.json"].metrics;
+    expect(await metricsOf(againScore)).toEqual(await metricsOf(candidate));
+    const modelsOf = (t: Record<string, Json>) => (t["leaderboard.json"].models as Array<{ model: string }>).map((m) => m.model).sort();
+    const warmModels = modelsOf(await parsedOutputs("tabular", "train", again, ["feature_importance.json"]));
+    expect(warmModels).toEqual(modelsOf(trained));
+    expect(warmModels).toEqual(expect.arrayContaining(["CatBoost", "LightGBM", "LightGBMXT"]));
+
     const exported = await run("export", "package", { model: model.ref, receipt: candidate.ref, baselineReceipt: base.ref, card: { experiment: "contracts", resources: { cpus: 1 } } });
     expect((await parsedOutputs("export", "package", exported))["export.json"].comparison.comparable).toBe(true);
 
