@@ -34,9 +34,19 @@ export function getDb(): Db {
   return existing.client;
 }
 
+const BEFORE_CLOSE = Symbol.for("trainyard.db.beforeClose");
+type Hooks = { [BEFORE_CLOSE]?: Set<(db: Db) => Promise<void>> };
+
+/** Work that must reach the database before it closes (writes a domain batches in memory). */
+export function beforeDbClose(fn: (db: Db) => Promise<void>): void {
+  const g = globalThis as Hooks;
+  (g[BEFORE_CLOSE] ??= new Set()).add(fn);
+}
+
 export async function closeDb(): Promise<void> {
   const holder = globalThis as Holder;
   const existing = holder[KEY];
+  if (existing) for (const fn of (globalThis as Hooks)[BEFORE_CLOSE] ?? []) await fn(existing.client);
   delete holder[KEY];
   await existing?.client.$disconnect();
 }

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/server/db/client";
 import { openTestDb } from "@/server/testing/test-db";
 import { latencyOf } from "./deployment-latency";
-import { recordRequest, statsOf } from "./deployment-stats";
+import { flushRequestCounts, recordRequest, statsOf } from "./deployment-stats";
+import { FLUSH_MS } from "./request-counts";
 
 const at = (iso: string) => new Date(`2026-12-01T${iso}Z`);
 
@@ -41,11 +42,21 @@ describe("a release's requests, all-time and in the last hour", () => {
   });
 
   it("keeps one row per release and minute, and deletes minutes past the retention window", async () => {
+    await flushRequestCounts(db);
     expect(await db.deploymentStatsBucket.count({ where: { releaseId: "r2", start: at("10:00:00") } })).toBe(1);
     await recordRequest(db, { releaseId: "r2", deploymentId: "d1", ms: 5 }, at("12:30:00"));
+    await flushRequestCounts(db);
     // 12:30 keeps two hours: 10:30 onwards. The 09:00 and 10:00 minutes are gone, the totals are not.
     const left = await db.deploymentStatsBucket.findMany({ orderBy: { start: "asc" } });
     expect(left.map((b) => b.start.toISOString().slice(11, 16))).toEqual(["11:15", "11:59", "12:30"]);
     expect((await statsOf(db, "d1", at("12:30:00"))).find((s) => s.releaseId === "r2")).toMatchObject({ requests: 11, lastHour: { requests: 2 } });
+  });
+
+  it("writes the counts taken in memory by itself within a few seconds, with no read to prompt it, in one row per release", async () => {
+    const before = (await db.deploymentStats.findUnique({ where: { releaseId: "r2" } }))!.requests;
+    for (let i = 0; i < 50; i++) await recordRequest(db, { releaseId: "r2", deploymentId: "d1", ms: 7 });
+    expect((await db.deploymentStats.findUnique({ where: { releaseId: "r2" } }))!.requests).toBe(before);
+    await new Promise((r) => setTimeout(r, FLUSH_MS + 1000));
+    expect((await db.deploymentStats.findUnique({ where: { releaseId: "r2" } }))!.requests).toBe(before + 50);
   });
 });

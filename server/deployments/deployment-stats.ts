@@ -3,36 +3,22 @@
  * a latency histogram. Never inputs, outputs or keys. Two rows take every request: the
  * release's all-time total (DeploymentStats) and its minute (DeploymentStatsBucket), which
  * answers "the last hour"; minutes past the retention window are deleted on the way.
+ * Counted in memory and written in batches (request-counts.ts); every read flushes first.
  */
 import type { Db } from "@/server/db/client";
-import { bucketStart, countRequest, EMPTY_TALLY, figuresOf, lastHourFigures, lastHourFrom, parseCounts, retainedFrom, type Counts, type Tally, type WindowFigures } from "./stats-window";
+import { countRequestLater, flushRequestCounts, type RequestOutcome } from "./request-counts";
+import { EMPTY_TALLY, figuresOf, lastHourFigures, lastHourFrom, parseCounts, type Counts, type Tally, type WindowFigures } from "./stats-window";
 
 export { LATENCY_BUCKETS_MS, latencyBucketOf as bucketOf } from "./stats-window";
+export { flushRequestCounts, type RequestOutcome } from "./request-counts";
 
-export interface RequestOutcome {
-  releaseId: string;
-  deploymentId: string;
-  ms: number;
-  /** The refusal's code (bad_input, not_ready, …); absent for an answered request. */
-  errorClass?: string;
+/** Count one request: in memory now, in the database within a few seconds (request-counts.ts). */
+export async function recordRequest(db: Db, o: RequestOutcome, at = new Date()): Promise<void> {
+  countRequestLater(db, o, at);
 }
 
 const tallyOf = (row: { requests: number; errors: string; latencyMs: string } | null): Tally =>
   row ? { requests: row.requests, errors: parseCounts(row.errors), latencyMs: parseCounts(row.latencyMs) } : EMPTY_TALLY;
-
-const columns = (t: Tally) => ({ requests: t.requests, errors: JSON.stringify(t.errors), latencyMs: JSON.stringify(t.latencyMs) });
-
-export async function recordRequest(db: Db, o: RequestOutcome, at = new Date()): Promise<void> {
-  const start = bucketStart(at);
-  await db.$transaction(async (tx) => {
-    const total = countRequest(tallyOf(await tx.deploymentStats.findUnique({ where: { releaseId: o.releaseId } })), o.ms, o.errorClass);
-    await tx.deploymentStats.upsert({ where: { releaseId: o.releaseId }, create: { releaseId: o.releaseId, deploymentId: o.deploymentId, ...columns(total) }, update: columns(total) });
-    const key = { releaseId_start: { releaseId: o.releaseId, start } };
-    const minute = countRequest(tallyOf(await tx.deploymentStatsBucket.findUnique({ where: key })), o.ms, o.errorClass);
-    await tx.deploymentStatsBucket.upsert({ where: key, create: { releaseId: o.releaseId, start, deploymentId: o.deploymentId, ...columns(minute) }, update: columns(minute) });
-    await tx.deploymentStatsBucket.deleteMany({ where: { start: { lt: retainedFrom(at) } } });
-  });
-}
 
 export interface ReleaseStats {
   releaseId: string;
@@ -57,6 +43,7 @@ async function lastHourOf(db: Db, releaseIds: string[], now: Date): Promise<Map<
 
 /** The all-time and last-hour figures of each release that has answered or refused a request. */
 export async function releaseStats(db: Db, where: { deploymentId: string } | { releaseIds: string[] }, now = new Date()): Promise<ReleaseStats[]> {
+  await flushRequestCounts(db);
   const rows = await db.deploymentStats.findMany({ where: "deploymentId" in where ? { deploymentId: where.deploymentId } : { releaseId: { in: where.releaseIds } } });
   const hour = await lastHourOf(db, rows.map((r) => r.releaseId), now);
   return rows.map((r) => {

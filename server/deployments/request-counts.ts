@@ -1,0 +1,115 @@
+/**
+ * Requests are counted in memory and written together (DeploymentStats and its minutes):
+ * a transaction per request serialised every request of every deployment on SQLite's one
+ * writer (measured: 14.5 req/s through the route against 55 from a minimal server at
+ * concurrency 8). A flush runs FLUSH_MS after the first uncounted request, before any read
+ * of the figures, and before the database closes; a flush that fails puts its counts back,
+ * so a failed write loses nothing. What a kill -9 of the server can lose: the last
+ * FLUSH_MS of counts (never a request, only its tally).
+ */
+import { beforeDbClose, type Db } from "@/server/db/client";
+import { addCounts, bucketStart, countRequest, EMPTY_TALLY, parseCounts, retainedFrom, type Tally } from "./stats-window";
+
+export const FLUSH_MS = 2000;
+
+export interface RequestOutcome {
+  releaseId: string;
+  deploymentId: string;
+  ms: number;
+  /** The refusal's code (bad_input, not_ready, …); absent for an answered request. */
+  errorClass?: string;
+}
+
+/** One release's requests in one minute, not yet written. */
+export interface PendingMinute {
+  releaseId: string;
+  deploymentId: string;
+  start: Date;
+  tally: Tally;
+}
+
+interface Pending {
+  minutes: Map<string, PendingMinute>;
+  timer: NodeJS.Timeout | null;
+  /** The flush under way: a read waits for it, and a second flush follows it. */
+  flushing: Promise<void> | null;
+}
+
+// On globalThis: route handlers and the server's own code are separate module copies in one process.
+const KEY = Symbol.for("trainyard.pendingRequestCounts");
+function pendingOf(db: Db): Pending {
+  const g = globalThis as { [KEY]?: WeakMap<Db, Pending> };
+  const all = (g[KEY] ??= new WeakMap());
+  let p = all.get(db);
+  if (!p) {
+    p = { minutes: new Map(), timer: null, flushing: null };
+    all.set(db, p);
+    beforeDbClose((closing) => (closing === db ? flushRequestCounts(db) : Promise.resolve()));
+  }
+  return p;
+}
+
+function add(minutes: Map<string, PendingMinute>, m: PendingMinute): void {
+  const key = `${m.releaseId}\u0000${m.start.getTime()}`;
+  const had = minutes.get(key);
+  if (!had) minutes.set(key, m);
+  else had.tally = sumTallies(had.tally, m.tally);
+}
+
+const sumTallies = (a: Tally, b: Tally): Tally => ({ requests: a.requests + b.requests, errors: addCounts(a.errors, b.errors), latencyMs: addCounts(a.latencyMs, b.latencyMs) });
+
+const tallyOf = (row: { requests: number; errors: string; latencyMs: string } | null): Tally =>
+  row ? { requests: row.requests, errors: parseCounts(row.errors), latencyMs: parseCounts(row.latencyMs) } : EMPTY_TALLY;
+
+const columns = (t: Tally) => ({ requests: t.requests, errors: JSON.stringify(t.errors), latencyMs: JSON.stringify(t.latencyMs) });
+
+/** Count one request; written within FLUSH_MS. */
+export function countRequestLater(db: Db, o: RequestOutcome, at: Date): void {
+  const p = pendingOf(db);
+  add(p.minutes, { releaseId: o.releaseId, deploymentId: o.deploymentId, start: bucketStart(at), tally: countRequest(EMPTY_TALLY, o.ms, o.errorClass) });
+  if (p.timer) return;
+  p.timer = setTimeout(() => {
+    p.timer = null;
+    flushRequestCounts(db).catch((err: unknown) => console.error(`request counts not written yet (kept for the next flush): ${String(err)}`));
+  }, FLUSH_MS);
+  p.timer.unref();
+}
+
+/** Write every count taken so far (one transaction); the figures read after it include them. */
+export async function flushRequestCounts(db: Db): Promise<void> {
+  const p = pendingOf(db);
+  while (p.flushing) await p.flushing;
+  if (p.minutes.size === 0) return;
+  const taken = [...p.minutes.values()];
+  p.minutes = new Map();
+  p.flushing = writeMinutes(db, taken)
+    .catch((err: unknown) => {
+      for (const m of taken) add(p.minutes, m);
+      throw err;
+    })
+    .finally(() => {
+      p.flushing = null;
+    });
+  await p.flushing;
+}
+
+async function writeMinutes(db: Db, minutes: PendingMinute[]): Promise<void> {
+  const totals = new Map<string, { deploymentId: string; tally: Tally }>();
+  for (const m of minutes) {
+    const had = totals.get(m.releaseId);
+    totals.set(m.releaseId, { deploymentId: m.deploymentId, tally: had ? sumTallies(had.tally, m.tally) : m.tally });
+  }
+  const latest = new Date(Math.max(...minutes.map((m) => m.start.getTime())));
+  await db.$transaction(async (tx) => {
+    for (const [releaseId, t] of totals) {
+      const total = sumTallies(tallyOf(await tx.deploymentStats.findUnique({ where: { releaseId } })), t.tally);
+      await tx.deploymentStats.upsert({ where: { releaseId }, create: { releaseId, deploymentId: t.deploymentId, ...columns(total) }, update: columns(total) });
+    }
+    for (const m of minutes) {
+      const key = { releaseId_start: { releaseId: m.releaseId, start: m.start } };
+      const minute = sumTallies(tallyOf(await tx.deploymentStatsBucket.findUnique({ where: key })), m.tally);
+      await tx.deploymentStatsBucket.upsert({ where: key, create: { releaseId: m.releaseId, start: m.start, deploymentId: m.deploymentId, ...columns(minute) }, update: columns(minute) });
+    }
+    await tx.deploymentStatsBucket.deleteMany({ where: { start: { lt: retainedFrom(latest) } } });
+  });
+}
