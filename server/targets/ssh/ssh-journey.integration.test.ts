@@ -39,6 +39,10 @@ describe("training on an SSH server", { timeout: 600_000 }, () => {
     expect(jobs.length).toBeGreaterThanOrEqual(7);
     expect(new Set(jobs.map((j) => j.targetId))).toEqual(new Set([lab.id]));
     expect(existsSync(path.join(lab.workerDir, "home", "store", exp.snapshotSha256.slice(0, 2), exp.snapshotSha256))).toBe(true);
+    // The server's worker starts later jobs of a recipe forked from its warm runner (docs/dev/warm-start.md).
+    const launches = jobs.map((j) => (JSON.parse(readFileSync(path.join(lab.workerDir, "home", "receipts", `${j.workerJobId}.json`), "utf8")) as { launch: string | null }).launch);
+    expect(launches.every((l) => l === "warm" || l === "cold")).toBe(true);
+    expect(launches).toContain("warm");
 
     // Try a prediction: the row travels to the server as a file and the answer comes back.
     const tried = await server.client.predictions.tryRow.mutate({
