@@ -7,32 +7,31 @@
 import { existsSync, statSync } from "node:fs";
 import type { Db } from "@/server/db/client";
 import { unavailable } from "@/server/errors";
-import type { PushResult } from "@/server/targets/target";
+import type { StoreResult } from "@/server/targets/target";
 import { targetFor } from "@/server/targets/target-for";
 import { targetsRepository, type TargetRow } from "@/server/targets/targets.repository";
 import { datasetsRepository } from "./datasets.repository";
 import { blobPath, localTarget, workerHomeOf } from "./local-store";
 
-/** Makes the blob exist on `target`; null when its worker shares This computer's store. */
-export async function ensureBlobOn(db: Db, target: TargetRow, sha256: string, onBytes?: (sent: number, total: number) => void): Promise<PushResult | null> {
-  const on = targetFor(target, db);
-  if (on.sharesStore) return null;
+/** Makes the blob (in This computer's store) exist where `target`'s jobs read it; a copy of its own is recorded. */
+export async function ensureBlobOn(db: Db, target: TargetRow, sha256: string, onBytes?: (sent: number, total: number) => void): Promise<StoreResult> {
   const file = blobPath(workerHomeOf(await localTarget(db)), sha256);
   if (!existsSync(file)) throw unavailable(`This computer no longer has the file ${sha256.slice(0, 12)}… to send to ${target.name}.`);
   const bytes = statSync(file).size;
-  const res = await on.pushBlob(file, sha256, bytes, onBytes && ((sent) => onBytes(sent, bytes)));
+  const res = await targetFor(target, db).storeFile(file, sha256, bytes, onBytes && ((sent) => onBytes(sent, bytes)));
+  if (!res.ownCopy) return res;
   const workerId = (await targetsRepository(db).find(target.id))?.workerId;
   const repo = datasetsRepository(db);
   if (workerId && (await repo.snapshots.find(sha256))) await repo.snapshots.addCopy(sha256, workerId, target.id);
   return res;
 }
 
-/** Computers other than This computer that hold a copy of the blob (named in a delete preview). */
+/** Computers that hold a copy of the blob of their own (named in a delete preview). */
 export async function serverCopiesOf(db: Db, sha256: string): Promise<string[]> {
   const names: string[] = [];
   for (const c of await datasetsRepository(db).snapshots.copies(sha256)) {
     const row = await targetsRepository(db).find(c.targetId);
-    if (row && !targetFor(row, db).sharesStore) names.push(row.name);
+    if (row) names.push(row.name);
   }
   return names;
 }

@@ -6,23 +6,20 @@
  * managed archive, staged into that computer's worker store by hash. Ready means its /health says so;
  * a job that ends by itself (crash, kill -9, memory budget) is how a dead process is seen.
  */
-import { copyFileSync, mkdirSync, statSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
+import { statSync } from "node:fs";
 import { SERVE_JOB, SERVE_RECIPE, servingSocketPath, type ServeJobInput } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
-import { incomingDir, workerHomeOf } from "@/server/datasets/local-store";
 import { unavailable } from "@/server/errors";
 import { exportArchivePath } from "@/server/experiments/chain-results";
 import { isTerminal } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
-import { jobFailureText, stageFile } from "@/server/predictions/predict-job";
+import { jobFailureText } from "@/server/predictions/predict-job";
 import { targetFor } from "@/server/targets/target-for";
 import { targetsService } from "@/server/targets/targets.service";
 import { DEFAULT_MEMORY_GB } from "./deployments.schema";
 import type { ServeSpec } from "./release-kind";
-import { SocketRefused } from "@/server/targets/ssh/ssh-socket";
-import { LinkDown, ServingClient } from "./serving-client";
+import { ServingClient } from "./serving-client";
 
 export const servingOpId = (releaseId: string) => `serve:${releaseId}`;
 /** How long a release may take to load before the deployment says it failed. */
@@ -40,21 +37,15 @@ function serveInput(releaseId: string, exportSha256: string, spec: ServeSpec, id
   return { ...common, base: `sha256:${spec.baseSha256}`, device: spec.device, limits: { maxNewTokens: LLM_MAX_NEW_TOKENS } };
 }
 
+/** The managed archive (it stays where the registry keeps it) into the store its serving job reads. */
 async function stageExport(db: Db, targetId: string, exportSha256: string): Promise<void> {
   const row = await targetsService(db).requireTarget(targetId);
   const archive = exportArchivePath(exportSha256);
-  const target = targetFor(row, db);
-  if (!target.sharesStore) {
-    // A server gets the archive over SFTP into its own store (resumed if a copy was cut).
-    await target.pushBlob(archive, exportSha256, statSync(archive).size);
-    return;
+  try {
+    await targetFor(row, db).storeFile(archive, exportSha256, statSync(archive).size);
+  } catch (err) {
+    throw unavailable(`${row.name} could not store the model's export: ${(err as Error).message}`);
   }
-  // Copied, not moved: the managed archive stays where the registry keeps it.
-  const dir = incomingDir(workerHomeOf(row));
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = path.join(dir, `${exportSha256}.${randomUUID()}.tmp`);
-  copyFileSync(archive, tmp);
-  await stageFile(db, tmp, exportSha256, statSync(tmp).size, "the model's export");
 }
 
 /**
@@ -93,15 +84,8 @@ export async function clientFor(db: Db, releaseId: string): Promise<ServingClien
   const row = await targetsService(db).requireTarget(job.targetId);
   const target = targetFor(row, db);
   // Directly on This computer, through the SSH connection's stream-local forwarding on a server.
-  const socketPath = servingSocketPath(target.layout.home, job.workerJobId);
-  const link = target.socketLink;
-  if (link === null) return new ServingClient({ openStream: () => target.openSocket(socketPath) });
-  // A server that answers "nobody listens there" is reachable (its process is gone); anything else is the link.
-  const openStream = () =>
-    target.openSocket(socketPath).catch((err: Error) => {
-      throw err instanceof SocketRefused ? err : new LinkDown(`${link} cannot be reached over SSH: ${err.message}`);
-    });
-  return new ServingClient({ openStream, link });
+  const route = target.socketRoute(servingSocketPath(target.layout.home, job.workerJobId));
+  return new ServingClient({ openStream: route.openStream, ...(route.via ? { link: route.via } : {}) });
 }
 
 export type LoadOutcome = { ok: true } | { ok: false; why: string };

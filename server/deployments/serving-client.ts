@@ -26,14 +26,9 @@ import {
  */
 export type ServingTarget = { socketPath: string } | { openStream: () => Promise<Duplex>; link?: string };
 
-/** The process could not be reached (not listening, gone, or silent past the timeout). */
-export class ServingUnreachable extends Error {
-  override name = "ServingUnreachable";
-}
-/** The computer the process runs on could not be reached (a cut or silent SSH link); the process may well be alive. */
-export class LinkDown extends ServingUnreachable {
-  override name = "LinkDown";
-}
+import { LinkDown, ServingUnreachable } from "@/server/targets/socket-errors";
+
+export { LinkDown, ServingUnreachable };
 /** It answered something that is not the serving protocol. */
 export class ServingProtocolError extends Error {
   override name = "ServingProtocolError";

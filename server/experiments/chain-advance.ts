@@ -11,7 +11,6 @@ import { absentWhenNotFound, isDomainError } from "@/server/errors";
 import { prepareEnvironment } from "@/server/jobs/environments";
 import { isActive } from "@/server/jobs/job-state";
 import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "@/server/jobs/jobs.service";
-import { targetFor } from "@/server/targets/target-for";
 import { targetsService } from "@/server/targets/targets.service";
 import { datasetsService, ensureBlobOn } from "@/server/datasets";
 import { freeCpus, opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
@@ -174,17 +173,15 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
     return;
   }
   const target = await targetsService(db).requireTarget(exp.targetId);
-  if (!targetFor(target, db).sharesStore) {
-    // The dataset lives on This computer; jobs on a server read it from that server's store.
-    await repo.setNote(exp.id, `Copying the dataset to ${target.name}…`);
-    let lastNote = Date.now();
-    for (const blob of [exp.snapshotSha256, ...(pipeline.blobs?.(ctx) ?? [])]) {
-      await ensureBlobOn(db, target, blob, (sent, total) => {
-        if (Date.now() - lastNote < 2000) return;
-        lastNote = Date.now();
-        void repo.setNote(exp.id, `Copying the data to ${target.name}: ${Math.round((100 * sent) / Math.max(1, total))}%`).catch(() => {});
-      });
-    }
+  // The dataset lives on This computer; jobs on a server read it from that server's store,
+  // so it is copied there first (said only while bytes move: nothing moves on This computer).
+  let lastNote = 0;
+  for (const blob of [exp.snapshotSha256, ...(pipeline.blobs?.(ctx) ?? [])]) {
+    await ensureBlobOn(db, target, blob, (sent, total) => {
+      if (Date.now() - lastNote < 2000) return;
+      lastNote = Date.now();
+      void repo.setNote(exp.id, `Copying the data to ${target.name}: ${Math.round((100 * sent) / Math.max(1, total))}%`).catch((err: unknown) => console.error(`experiment ${exp.id}: progress note not saved: ${String(err)}`));
+    });
   }
   await repo.setNote(exp.id, null);
   ctx.freeCpus = await freeCpus(db, exp.targetId, ctx.cpus);

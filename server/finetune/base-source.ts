@@ -13,8 +13,6 @@ import { WORKER_PROTOCOL } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { badInput, unavailable } from "@/server/errors";
 import { blobPath, localTarget, workerHomeOf } from "@/server/datasets/local-store";
-import { targetFor } from "@/server/targets/target-for";
-import { checkPathAgainstRoots } from "@/server/datasets/register";
 import { settingsService } from "@/server/settings/settings.service";
 import type { TargetRow } from "@/server/targets/targets.repository";
 import { targetsService } from "@/server/targets/targets.service";
@@ -42,16 +40,10 @@ function refusal(err: unknown, base: string, target: TargetRow): Error {
 }
 
 async function checkPath(db: Db, target: TargetRow, p: string): Promise<void> {
-  // This computer's allowed folders are the owner's setting (reading it also makes its
-  // worker's config follow it, as registering a file does); a server's are its own worker's.
-  if (targetFor(target, db).sharesStore) {
-    const roots = (await settingsService(db).get()).values.allowedRoots;
-    try {
-      checkPathAgainstRoots(p, roots);
-    } catch (err) {
-      throw badInput(`The base model ${p} cannot be used: ${(err as Error).message}`, { code: "path_not_allowed" });
-    }
-  }
+  // This computer's allowed folders are the owner's setting: reading it makes its worker's
+  // config follow it (as registering a file does), so its `peek` below refuses what the
+  // setting does; a server's allowed folders are its own worker's.
+  await settingsService(db).get();
   const probe = isGguf(p) ? p : path.posix.join(p, "config.json");
   let lines: string[];
   try {

@@ -78,30 +78,38 @@ afterAll(async () => {
 describe("This computer as a Target", () => {
   it("shares the server's store: a blob put there is where its layout says, read in place, removed by its worker", async () => {
     const f = freshFile("local.csv");
-    expect(local.sharesStore).toBe(true);
     // Uploads are written straight into the worker's incoming folder and handed over with put.
     mkdirSync(local.layout.incoming, { recursive: true });
     writeFileSync(local.layout.part(f.sha256), readFileSync(f.file));
     const put = await local.exec("put", { sha256: f.sha256, bytes: f.bytes });
     expect(put).toMatchObject({ complete: true, path: local.layout.blob(f.sha256) });
-    expect(await local.pushBlob(f.file, f.sha256, f.bytes)).toEqual({ resumedFrom: f.bytes, sent: 0 });
+    // Already in the store it shares with the server: nothing moves, and no copy of its own is made.
+    expect(await local.storeFile(f.file, f.sha256, f.bytes)).toEqual({ resumedFrom: f.bytes, sent: 0, ownCopy: false });
     expect(await local.withFile(put.path!, async (p) => p)).toBe(put.path);
 
     expect(await local.removeBlobs([f.sha256])).toEqual([{ sha256: f.sha256, outcome: "removed" }]);
     expect(existsSync(local.layout.blob(f.sha256))).toBe(false);
     expect(await local.removeBlobs([f.sha256])).toEqual([{ sha256: f.sha256, outcome: "absent" }]);
   });
+
+  it("stores a file kept elsewhere (an export) once, copied: the file itself stays", async () => {
+    const f = freshFile("kept.csv");
+    expect(await local.storeFile(f.file, f.sha256, f.bytes)).toEqual({ resumedFrom: 0, sent: f.bytes, ownCopy: false });
+    expect(readFileSync(local.layout.blob(f.sha256))).toEqual(readFileSync(f.file));
+    expect(existsSync(f.file)).toBe(true);
+    expect(await local.storeFile(f.file, f.sha256, f.bytes)).toEqual({ resumedFrom: f.bytes, sent: 0, ownCopy: false });
+    expect(await local.removeBlobs([f.sha256])).toEqual([{ sha256: f.sha256, outcome: "removed" }]);
+  });
 });
 
 describe("a server over SSH as a Target", () => {
   it("receives a blob over SFTP into its own store, sends a file back, and removes the blob through its worker", async () => {
     const f = freshFile("remote.csv");
-    expect(server.sharesStore).toBe(false);
-    const pushed = await server.pushBlob(f.file, f.sha256, f.bytes);
-    expect(pushed).toEqual({ resumedFrom: 0, sent: f.bytes });
+    const pushed = await server.storeFile(f.file, f.sha256, f.bytes);
+    expect(pushed).toEqual({ resumedFrom: 0, sent: f.bytes, ownCopy: true });
     // Loopback: the server's store is a folder on this machine, where the layout says.
     expect(readFileSync(server.layout.blob(f.sha256))).toEqual(readFileSync(f.file));
-    expect(await server.pushBlob(f.file, f.sha256, f.bytes)).toEqual({ resumedFrom: f.bytes, sent: 0 });
+    expect(await server.storeFile(f.file, f.sha256, f.bytes)).toEqual({ resumedFrom: f.bytes, sent: 0, ownCopy: true });
     const copied = await server.withFile(server.layout.blob(f.sha256), async (p) => ({ at: p, bytes: readFileSync(p) }));
     expect(copied.at).not.toBe(server.layout.blob(f.sha256));
     expect(copied.bytes).toEqual(readFileSync(f.file));

@@ -21,6 +21,22 @@ export interface PushResult {
   sent: number;
 }
 
+export interface StoreResult extends PushResult {
+  /**
+   * Whether the computer now holds a copy of its own (a server), to be removed there when
+   * the file goes; false where its worker reads This computer's store (This computer).
+   */
+  ownCopy: boolean;
+}
+
+/** How to reach a Unix socket on the worker's machine. */
+export interface SocketRoute {
+  /** Opens a stream; a failure of the link (not of the process) rejects with LinkDown. */
+  openStream(): Promise<Duplex>;
+  /** The computer the stream goes through, whose silence means the link, not the process; null when opened directly. */
+  via: string | null;
+}
+
 /** What became of one blob asked to be removed: `in_use` when an active job there reads it. */
 export interface BlobRemoval {
   sha256: string;
@@ -33,31 +49,25 @@ export interface Target {
   /** The worker's home, store and receipts, as paths on the worker's machine. */
   readonly layout: WorkerLayout;
   /**
-   * This computer: its worker's store is the controller's own, so a blob needs no copy
-   * there and a path its worker names is readable here as it is.
-   */
-  readonly sharesStore: boolean;
-  /**
    * Probed by the reconcile loop between uses (a process start here); a server is probed
    * when it is used or checked, not every few minutes over SSH.
    */
   readonly probedInBackground: boolean;
   /**
-   * A stream to a Unix socket on the worker's machine (a resident serving process's): This
+   * The way to a Unix socket on the worker's machine (a resident serving process's): This
    * computer connects to it directly; a server through stream-local forwarding of its SSH
    * connection, so no TCP port is opened anywhere.
    */
-  openSocket(socketPath: string): Promise<Duplex>;
-  /**
-   * The link `openSocket` goes through (the SSH computer's name), whose failure to give a
-   * stream (anything but SocketRefused: nobody listens there) says nothing about the process
-   * behind it; null where the socket is opened directly.
-   */
-  readonly socketLink: string | null;
+  socketRoute(socketPath: string): SocketRoute;
   /** One worker request; reachability is recorded on the computer (targets.service `execOn`). */
   exec<O extends WorkerOp>(op: O, body: RequestBody<O>): Promise<ResponseOf<O>>;
-  /** Makes the blob `sha256` (a file here) exist in the worker's store, resuming a cut transfer. */
-  pushBlob(localFile: string, sha256: string, bytes: number, onBytes?: (sent: number) => void): Promise<PushResult>;
+  /**
+   * Makes the blob `sha256` (the file `localFile` here) exist where its worker's jobs read
+   * it: sent to a server's store (resuming a cut transfer, verified by its worker's `put`),
+   * or stored once in This computer's store (nothing moves when it is there already).
+   * `onBytes` is called only while bytes move.
+   */
+  storeFile(localFile: string, sha256: string, bytes: number, onBytes?: (sent: number) => void): Promise<StoreResult>;
   /** Copies a file its worker named (a path on its machine) to `localFile` here. */
   pullFile(workerPath: string, localFile: string): Promise<void>;
   /** Runs `fn` on a readable copy of a file its worker named (the file itself on This computer). */

@@ -3,7 +3,9 @@
  * store (DESIGN "Storage on disk"), so nothing is copied to it and a path it names is read
  * where it is.
  */
-import { copyFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, rename, rm } from "node:fs/promises";
 import net from "node:net";
 import type { Db } from "@/server/db/client";
 import { workerLayout } from "../layout";
@@ -17,19 +19,34 @@ export function localWorkerHome(row: Pick<TargetRow, "config">): string {
 }
 
 export function localWorker(row: TargetRow, db: Db): Target {
+  const calls = workerCalls(row, db);
+  const layout = () => workerLayout(localWorkerHome(row));
   return {
     row,
     name: row.name,
     get layout() {
-      return workerLayout(localWorkerHome(row));
+      return layout();
     },
-    sharesStore: true,
     probedInBackground: true,
-    openSocket: async (socketPath) => net.connect(socketPath),
-    socketLink: null,
-    ...workerCalls(row, db),
-    // The blob is already in this store (uploads are written into it).
-    pushBlob: async (_localFile, _sha256, bytes) => ({ resumedFrom: bytes, sent: 0 }),
+    socketRoute: (socketPath) => ({ openStream: async () => net.connect(socketPath), via: null }),
+    ...calls,
+    async storeFile(localFile, sha256, bytes) {
+      // Uploads are written into this store: usually the blob is there already.
+      if (existsSync(layout().blob(sha256))) return { resumedFrom: bytes, sent: 0, ownCopy: false };
+      // Copied, not moved: the file stays where it is kept (an export in managed storage).
+      await mkdir(layout().incoming, { recursive: true, mode: 0o700 });
+      const part = layout().part(sha256);
+      const tmp = `${part}.${randomUUID()}.tmp`;
+      try {
+        await copyFile(localFile, tmp);
+        await rename(tmp, part);
+        const put = await calls.exec("put", { opId: `put:${randomUUID()}`, sha256, bytes });
+        if (!put.complete) throw new Error(`the worker did not store ${sha256.slice(0, 12)}… (${bytes} bytes expected)`);
+      } finally {
+        await rm(tmp, { force: true });
+      }
+      return { resumedFrom: 0, sent: bytes, ownCopy: false };
+    },
     pullFile: (workerPath, localFile) => copyFile(workerPath, localFile),
     withFile: (workerPath, fn) => fn(workerPath),
   };

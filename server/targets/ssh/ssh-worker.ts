@@ -7,7 +7,8 @@ import type { Target } from "../target";
 import type { TargetRow } from "../targets.repository";
 import { workerCalls } from "../worker-calls";
 import { pullFileOverSsh, pushBlobOverSsh } from "./ssh-files";
-import { openSocketOverSsh } from "./ssh-socket";
+import { LinkDown } from "../socket-errors";
+import { openSocketOverSsh, SocketRefused } from "./ssh-socket";
 import { remoteLayout, sshConfigOf } from "./ssh-target";
 
 export function sshWorker(row: TargetRow, db: Db): Target {
@@ -19,12 +20,17 @@ export function sshWorker(row: TargetRow, db: Db): Target {
     get layout() {
       return remoteLayout(sshConfigOf(row).workerDir).worker;
     },
-    sharesStore: false,
     probedInBackground: false,
-    openSocket: (socketPath) => openSocketOverSsh(db, row, socketPath),
-    socketLink: row.name,
+    socketRoute: (socketPath) => ({
+      // A server that answers "nobody listens there" is reachable (its process is gone); anything else is the link.
+      openStream: () =>
+        openSocketOverSsh(db, row, socketPath).catch((err: Error) => {
+          throw err instanceof SocketRefused ? err : new LinkDown(`${row.name} cannot be reached over SSH: ${err.message}`);
+        }),
+      via: row.name,
+    }),
     ...workerCalls(row, db),
-    pushBlob: (localFile, sha256, bytes, onBytes) => pushBlobOverSsh(db, row, localFile, sha256, bytes, onBytes),
+    storeFile: async (localFile, sha256, bytes, onBytes) => ({ ...(await pushBlobOverSsh(db, row, localFile, sha256, bytes, onBytes)), ownCopy: true }),
     pullFile,
     async withFile(workerPath, fn) {
       const dir = await mkdtemp(path.join(os.tmpdir(), "trainyard-fetch-"));
