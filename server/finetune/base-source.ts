@@ -26,8 +26,16 @@ function refusal(err: unknown, base: string, target: TargetRow): Error {
   if (err instanceof WorkerUnreachable) return unavailable(`${target.name} did not answer while checking the base model ${base}: ${err.message}`);
   if (!(err instanceof WorkerRefused)) return err as Error;
   switch (err.code) {
-    case "path_not_allowed":
-      return badInput(`${target.name} refused the base model ${base}: ${err.message}. Add its folder to the computer's allowed folders (Settings → Data on This computer), or upload the model instead.`, { code: "path_not_allowed" });
+    case "path_not_allowed": {
+      // The worker names its allowed folders when the path is outside them (a symlink or a credential folder says otherwise).
+      const roots = (err.details as { allowedRoots?: unknown } | undefined)?.allowedRoots;
+      const words = Array.isArray(roots)
+        ? roots.length
+          ? `${base} is outside the allowed folders of ${target.name} (${roots.join(", ")})`
+          : `${target.name} has no allowed folders, so the base model ${base} cannot be read there`
+        : `${target.name} refused the base model ${base}: ${err.message}`;
+      return badInput(`${words}. Add its folder to the computer's allowed folders (Settings → Data on This computer), or upload the model instead.`, { code: "path_not_allowed" });
+    }
     case "not_found":
       return isGguf(base)
         ? badInput(`There is no file ${base} on ${target.name}. The path is on the training computer, not on yours.`, { code: "not_found" })
