@@ -27,9 +27,23 @@ function tabularPython(): string {
   throw new Error(`no tabular environment in ${TEST_ENVS_DIR}`);
 }
 
-/** Processes whose environment names this worker job id (recipe processes carry it). */
-function processesOfJob(workerJobId: string): number[] {
-  return pidsWhere("environ", (env) => env.split("\0").includes(`TRAINYARD_JOB_ID=${workerJobId}`));
+/**
+ * A worker job's processes: its process group (led by the recipe process its receipt
+ * records, as the worker signals it), and any process whose starting environment names the
+ * job (a cold job's children that left the group). A job forked from a warm runner keeps the
+ * runner's starting environment in /proc, so only its group finds it.
+ */
+function processesOfJob(workerHome: string, workerJobId: string): number[] {
+  const receipt = path.join(workerHome, "receipts", `${workerJobId}.json`);
+  const leader = existsSync(receipt) ? (JSON.parse(readFileSync(receipt, "utf8")) as { recipeProcess: { pid: number } | null }).recipeProcess : null;
+  const inGroup = leader
+    ? pidsWhere("stat", (stat) => {
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return f[0] !== "Z" && Number(f[2]) === leader.pid;
+      })
+    : [];
+  const named = pidsWhere("environ", (env) => env.split("\0").includes(`TRAINYARD_JOB_ID=${workerJobId}`));
+  return [...new Set([...inGroup, ...named])];
 }
 
 // Real training: generous limits so a slow or busy machine is not a failure.
@@ -114,7 +128,7 @@ describe("training a prediction model from the CLI", { timeout: 600_000 }, () =>
       500,
     );
     const job = await server.client.jobs.get.query({ id: train.jobId! });
-    await waitFor("the recipe process", () => processesOfJob(job.workerJobId!).length > 0, 60_000);
+    await waitFor("the recipe process", () => processesOfJob(home.workerHome, job.workerJobId!).length > 0, 60_000);
     await server.client.experiments.cancel.mutate({ id: a.id });
     const ended = await waitFor(
       "the experiment to be cancelled",
@@ -126,7 +140,7 @@ describe("training a prediction model from the CLI", { timeout: 600_000 }, () =>
       500,
     );
     expect(ended.steps.find((s) => s.step === "train")?.state).toBe("cancelled");
-    expect(processesOfJob(job.workerJobId!)).toEqual([]);
+    expect(processesOfJob(home.workerHome, job.workerJobId!)).toEqual([]);
   });
 
   it("trains a regression on real data and the export predicts in a fresh process", async () => {
