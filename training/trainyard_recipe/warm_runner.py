@@ -77,8 +77,18 @@ def _cap_threads(cpus: int) -> None:
         torch.set_num_threads(cpus)
 
 
+def _name_process(name: str) -> None:
+    """What top and `ps -o comm` show (15 bytes); the command line stays the runner's."""
+    try:
+        with open("/proc/self/comm", "w", encoding="utf-8") as handle:
+            handle.write(name[:15])
+    except OSError:
+        pass
+
+
 def _run_job(request: dict) -> int:
     """In the job's process: become the job `python -m <module> <args>` would have been."""
+    _name_process(f"{request['module'].rsplit('.', 1)[-1]}.{(request['args'] or ['job'])[0]}")
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -134,6 +144,7 @@ def _finish_job(code: int) -> None:
 def _lead(conn: socket.socket, request: dict) -> None:
     """The forked leader: own session, handshake, fork the job, record how it ended."""
     os.setsid()
+    _name_process("trainyard-lead")
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -281,6 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     listener.listen(64)
     os.replace(tmp, args.socket)
     inode = os.stat(args.socket).st_ino
+    _name_process("trainyard-warm")
     print(f"warm runner {os.getpid()}: {', '.join(modules) or 'nothing'} imported in "
           f"{time.monotonic() - started:.2f} s; listening on {args.socket}", flush=True)
     try:
