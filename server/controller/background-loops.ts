@@ -1,6 +1,6 @@
 /**
  * The background loops of one server process: the job reconcile loop, and the
- * reconcilers (define-reconciler.ts) of experiment chains and searches. Started once by startServer after the port is open; the
+ * reconcilers (define-reconciler.ts) of experiment chains, searches and data steps. Started once by startServer after the port is open; the
  * returned function stops them and waits for a pass in progress to end.
  */
 import type { AppConfig } from "@/server/config/env";
@@ -9,6 +9,7 @@ import { getDb } from "@/server/db/client";
 import { backfillVersionServing, backfillWords } from "@/server/registry/backfill-serving";
 import { startReconcileLoop } from "./reconcile-loop";
 import { experimentChains } from "./reconcilers/experiment-chains";
+import { dataSteps } from "./reconcilers/data-steps";
 import { searches } from "./reconcilers/searches";
 import { clearControllerRuntime, repoRootFromHere, setControllerRuntime } from "@/server/config/runtime";
 
@@ -18,6 +19,7 @@ export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => 
   const stopReconcile = startReconcileLoop(runtime, getDb());
   const stopChains = experimentChains(getDb()).start();
   const stopSearches = searches(getDb()).start();
+  const stopDataSteps = dataSteps(getDb()).start();
   // The one-time copy of older versions' serving records: at most a few reads per version, once.
   void backfillVersionServing(getDb()).then(
     (o) => {
@@ -27,6 +29,7 @@ export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => 
     (err: unknown) => console.error(`registry: copying versions' serving records failed: ${(err as Error).message}`),
   );
   return async () => {
+    await stopDataSteps();
     await stopSearches();
     await stopChains();
     await stopReconcile();

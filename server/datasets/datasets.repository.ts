@@ -105,6 +105,7 @@ export function datasetsRepository(db: Db = getDb()) {
       projectNames: async (projectIds: string[]): Promise<Map<string, string>> =>
         new Map((await db.project.findMany({ where: { id: { in: projectIds } }, select: { id: true, name: true } })).map((p) => [p.id, p.name])),
       profiling: (): Promise<DatasetRow[]> => db.dataset.findMany({ where: { status: "profiling" } }),
+      byProfileJob: (jobId: string): Promise<DatasetRow | null> => db.dataset.findFirst({ where: { profileJobId: jobId } }),
       remove: async (id: string) => {
         const checks = await db.datasetCheck.findMany({ where: { datasetId: id }, select: { id: true } });
         await lifecycleEvents(db).removeFor(checkStore.lifecycle.name, checks.map((c) => c.id));
@@ -130,6 +131,8 @@ export function datasetsRepository(db: Db = getDb()) {
       /** Fields outside the lifecycle; the status moves only through transition() (settle.ts). */
       update: (id: string, data: Partial<Pick<CheckRow, "jobId">>) => db.datasetCheck.update({ where: { id }, data }),
       running: (): Promise<CheckRow[]> => db.datasetCheck.findMany({ where: { status: "running" } }),
+      byId: (id: string): Promise<CheckRow | null> => db.datasetCheck.findUnique({ where: { id } }),
+      byJob: (jobId: string): Promise<CheckRow | null> => db.datasetCheck.findFirst({ where: { jobId } }),
     },
     splits: {
       find: (snapshotSha256: string, settingsHash: string): Promise<SplitRow | null> =>
@@ -154,6 +157,7 @@ export function datasetsRepository(db: Db = getDb()) {
         return db.splitContract.findUniqueOrThrow({ where: { id } });
       },
       running: (): Promise<SplitRow[]> => db.splitContract.findMany({ where: { status: "running" } }),
+      byJob: (jobId: string): Promise<SplitRow | null> => db.splitContract.findFirst({ where: { jobId } }),
     },
     references: {
       experimentsUsing: (datasetId: string) =>

@@ -36,14 +36,13 @@ import { localTarget } from "./local-store";
 import { previewFromLines, previewOfExamples } from "./preview";
 import { requireExamples, requireTable, storedExamples, storedKind } from "./dataset-kind";
 import { registerPath, registerUpload } from "./register";
-import { installSettleListener, requestSettle, settleCheck, settleDataset } from "./settle";
+import { settleCheck, settleDataset } from "./settle";
 import { recordSplit, startSplit, type TRecordSplitInput } from "./splits";
 
 const PREVIEW_ROWS = 20;
 
 export function datasetsService(db: Db = getDb()) {
   const repo = datasetsRepository(db);
-  installSettleListener(db);
 
   async function requireRow(id: string): Promise<DatasetRow> {
     const d = await repo.datasets.find(id);
@@ -62,7 +61,7 @@ export function datasetsService(db: Db = getDb()) {
     let d = await requireRow(id);
     if (d.status === "profiling") {
       // Settling here only saves a wait: a pass that fails (a worker that does not answer)
-      // leaves the row as stored, the settle listener tries again on the next job change,
+      // leaves the row as stored, the data-steps reconciler tries again (its job's change, its sweep),
       // and the read below still fails loudly when the database does.
       await settleDataset(db, d).catch(() => null);
       d = await requireRow(id);
@@ -151,8 +150,6 @@ export function datasetsService(db: Db = getDb()) {
 
     async list(projectId: string): Promise<DatasetView[]> {
       await projectsService(db).get(projectId);
-      // Settling may wait on a worker: do it behind the answer; dataset.changed refreshes the page.
-      void requestSettle(db).catch(() => {});
       return Promise.all((await repo.datasets.list(projectId)).map(view));
     },
 

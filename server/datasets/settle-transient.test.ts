@@ -1,10 +1,11 @@
 // A data step that cannot start because the database failed (here a table it reads is
 // gone for a moment) is not a verdict on the data: on a real SQLite file the dataset stays
-// "profiling" for the next pass, instead of failing with the database's message.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+// "profiling" for the next pass, instead of failing with the database's message, and the
+// data-steps reconciler says which row it could not settle.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dataSteps } from "@/server/controller/reconcilers/data-steps";
 import type { Db } from "@/server/db/client";
 import { openTestDb } from "@/server/testing/test-db";
-import { settleAll } from "./settle";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -23,19 +24,20 @@ describe("settling a dataset while the database fails", () => {
     const d = await db.dataset.create({
       data: { projectId: p.id, name: "rows.csv", snapshotSha256: SHA, sourceKind: "upload", sourceName: "rows.csv", status: "profiling" },
     });
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     await db.$executeRawUnsafe(`ALTER TABLE "Setting" RENAME TO "Setting_away"`);
-    let logged = "";
+    const lines: string[] = [];
     try {
-      await settleAll(db);
-      logged = warn.mock.calls.map((c) => String(c[0])).join("\n");
+      const steps = dataSteps(db, 60_000);
+      const stop = steps.start((l) => lines.push(l));
+      await steps.wake(`dataset:${d.id}`);
+      await stop();
     } finally {
       await db.$executeRawUnsafe(`ALTER TABLE "Setting_away" RENAME TO "Setting"`);
-      warn.mockRestore();
     }
+    const logged = lines.join("\n");
     const after = (await db.dataset.findUnique({ where: { id: d.id } }))!;
     expect(after.status).toBe("profiling");
     expect(after.error).toBeNull();
-    expect(logged).toMatch(/retried on the next pass.*setting/is);
+    expect(logged).toMatch(new RegExp(`data steps: advancing dataset:${d.id}: .*setting`, "is"));
   });
 });

@@ -6,16 +6,17 @@
  * the data tools to be set up start their job once the environment is ready. Each row's
  * status moves through its lifecycle (data-lifecycles.ts), one event row per move.
  *
- * It runs on every read of those rows and after every job change (one bus listener per
- * process, installed on first use); passes are serialized so two triggers never admit
- * twice. Nothing here is lost on restart: the rows say what is still to be settled.
+ * It runs on reads of those rows, and for every row still waiting from the data-steps
+ * reconciler (server/controller/reconcilers/data-steps.ts: at its job's change, and in a
+ * sweep), one advance per row at a time. Nothing here is lost on restart: the rows say
+ * what is still to be settled.
  */
 import { ZChecksResult, ZProfile, ZSplitContract } from "@/contracts/recipes";
 import { ZLoraExamples } from "@/contracts/recipes/llm-lora";
 import { readOutput } from "@/server/jobs/read-output";
 import type { Db } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
-import { eventBus, publish } from "@/server/events/bus";
+import { publish } from "@/server/events/bus";
 import { isTerminal } from "@/server/jobs/job-state";
 import type { JobDetailView } from "@/server/jobs/jobs.schema";
 import { jobsService } from "@/server/jobs/jobs.service";
@@ -201,52 +202,44 @@ export function settleSplit(db: Db, s: SplitRow): Promise<SetupProgress | null> 
   });
 }
 
-/** One pass over everything still waiting; errors of one row never stop the others. */
-export async function settleAll(db: Db): Promise<void> {
+/** A waiting data step as its reconciler names it: `dataset:<id>` (profile), `check:<id>`, `split:<id>`. */
+type StepKind = "dataset" | "check" | "split";
+const stepKey = (kind: StepKind, id: string) => `${kind}:${id}`;
+
+/** The data steps still waiting for their job (server/controller/reconcilers/data-steps.ts sweeps them). */
+export async function waitingDataSteps(db: Db): Promise<{ id: string }[]> {
   const repo = datasetsRepository(db);
-  const rows: Array<() => Promise<unknown>> = [
-    ...(await repo.datasets.profiling()).map((d) => () => settleDataset(db, d)),
-    ...(await repo.checks.running()).map((c) => () => settleCheck(db, c)),
-    ...(await repo.splits.running()).map((s) => () => settleSplit(db, s)),
+  return [
+    ...(await repo.datasets.profiling()).map((d) => ({ id: stepKey("dataset", d.id) })),
+    ...(await repo.checks.running()).map((c) => ({ id: stepKey("check", c.id) })),
+    ...(await repo.splits.running()).map((s) => ({ id: stepKey("split", s.id) })),
   ];
-  for (const run of rows)
-    await run().catch((err: unknown) => console.warn(`trainyard: a data step could not be settled now; it is retried on the next pass: ${err instanceof Error ? err.message : String(err)}`));
 }
 
-interface Settler {
-  running: Promise<void> | null;
-  again: boolean;
-}
-const KEY = Symbol.for("trainyard.datasetSettler");
-
-/** Serialized settle pass (a pass requested while one runs makes one more run after it). */
-export function requestSettle(db: Db): Promise<void> {
-  const g = globalThis as { [KEY]?: Settler };
-  const st = (g[KEY] ??= { running: null, again: false });
-  if (st.running) {
-    st.again = true;
-    return st.running;
-  }
-  st.running = (async () => {
-    try {
-      do {
-        st.again = false;
-        await settleAll(db);
-      } while (st.again);
-    } finally {
-      st.running = null;
-    }
-  })();
-  return st.running;
+/** One step by its key; a row no longer waiting (or gone) is left as it is. */
+export async function settleDataStep(db: Db, key: string): Promise<void> {
+  const repo = datasetsRepository(db);
+  const [kind, id] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
+  if (kind === "dataset") {
+    const d = await repo.datasets.find(id);
+    if (d?.status === "profiling") await settleDataset(db, d);
+  } else if (kind === "check") {
+    const c = await repo.checks.byId(id);
+    if (c?.status === "running") await settleCheck(db, c);
+  } else if (kind === "split") {
+    const sp = await repo.splits.findById(id);
+    if (sp?.status === "running") await settleSplit(db, sp);
+  } else throw new Error(`not a data step: ${key}`);
 }
 
-const LISTENER = Symbol.for("trainyard.datasetSettlerListener");
-/** Installs (once per process) the listener that settles after every job change. */
-export function installSettleListener(db: Db): void {
-  const g = globalThis as { [LISTENER]?: boolean };
-  if (g[LISTENER]) return;
-  g[LISTENER] = true;
-  eventBus().subscribe(["jobs"], (e) => {
-    if (e.event.type === "job.changed") void requestSettle(db).catch(() => {});
-  });
+/** The waiting step a job belongs to, or null (its change settles that step at once). */
+export async function dataStepOfJob(db: Db, jobId: string): Promise<string | null> {
+  const repo = datasetsRepository(db);
+  const d = await repo.datasets.byProfileJob(jobId);
+  if (d?.status === "profiling") return stepKey("dataset", d.id);
+  const c = await repo.checks.byJob(jobId);
+  if (c?.status === "running") return stepKey("check", c.id);
+  const sp = await repo.splits.byJob(jobId);
+  if (sp?.status === "running") return stepKey("split", sp.id);
+  return null;
 }
