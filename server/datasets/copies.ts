@@ -26,10 +26,12 @@ export async function ensureBlobOn(db: Db, target: TargetRow, sha256: string, on
   return res;
 }
 
-/** Computers that hold a copy of the blob of their own (named in a delete preview). */
+/** Computers that hold a copy of the blob besides the original in This computer's store (named in a delete preview). */
 export async function serverCopiesOf(db: Db, sha256: string): Promise<string[]> {
+  const origin = (await localTarget(db)).id;
   const names: string[] = [];
   for (const c of await datasetsRepository(db).snapshots.copies(sha256)) {
+    if (c.targetId === origin) continue;
     const row = await targetsRepository(db).find(c.targetId);
     if (row) names.push(row.name);
   }
