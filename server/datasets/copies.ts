@@ -28,9 +28,10 @@ export async function ensureBlobOn(db: Db, target: TargetRow, sha256: string, on
 
 /** Computers that hold a copy of the blob besides the original in This computer's store (named in a delete preview). */
 export async function serverCopiesOf(db: Db, sha256: string): Promise<string[]> {
-  const origin = (await localTarget(db)).id;
+  const copies = await datasetsRepository(db).snapshots.copies(sha256);
+  const origin = copies.length ? (await targetsRepository(db).findLocal())?.id : undefined;
   const names: string[] = [];
-  for (const c of await datasetsRepository(db).snapshots.copies(sha256)) {
+  for (const c of copies) {
     if (c.targetId === origin) continue;
     const row = await targetsRepository(db).find(c.targetId);
     if (row) names.push(row.name);

@@ -9,40 +9,11 @@ import { jobContract } from "../../contracts/recipes";
 import { loadConfig } from "../src/config";
 import { findRecipe } from "../src/recipes";
 import { runnerFiles } from "../src/warm/runner-files";
-import { REPO, importAndWait, makeHome, waitFor, waitForJob, type Json, type WorkerHome } from "../testing/harness";
+import { REPO, importAndWait, makeHome, submitRecipeJob, waitFor, waitForJob, type Json, type WorkerHome } from "../testing/harness";
 
 const PENGUINS = path.join(REPO, "tests", "fixtures", "tabular", "penguins.csv");
 let w: WorkerHome;
-const envIds = new Map<string, string>();
-let counter = 0;
-
-async function environment(recipe: string): Promise<string> {
-  const known = envIds.get(recipe);
-  if (known) return known;
-  const res = await w.control({ op: "prepare", opId: `contracts-prep-${recipe}-${process.pid}`, recipe });
-  if (!res.ok) throw new Error(`prepare ${recipe}: ${JSON.stringify(res.error)}`);
-  if (!res.ready) {
-    const r = await waitForJob(w, res.jobId, undefined, 600_000);
-    if (r.state !== "succeeded") throw new Error(`building the ${recipe} environment failed: ${JSON.stringify(r)}`);
-  }
-  envIds.set(recipe, res.environmentId);
-  return res.environmentId;
-}
-
-async function submit(recipe: string, job: string, input: Record<string, unknown>): Promise<Json> {
-  const opId = `contracts-${recipe}-${job}-${process.pid}-${++counter}`;
-  return w.control({
-    op: "submit",
-    opId,
-    intentHash: `intent-${opId}`,
-    recipe,
-    job,
-    environmentId: await environment(recipe),
-    input,
-    resources: { cpus: 1, ramGb: 1 },
-    deadlineSeconds: 600,
-  });
-}
+const submit = (recipe: string, job: string, input: Record<string, unknown>) => submitRecipeJob(w, recipe, job, input);
 
 interface Done {
   jobId: string;

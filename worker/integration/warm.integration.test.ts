@@ -11,38 +11,11 @@ import type { TReceipt } from "../../contracts/worker/receipt";
 import { envDir } from "../src/recipes";
 import { runnerFiles } from "../src/warm/runner-files";
 import { loadConfig } from "../src/config";
-import { groupPids, makeHome, pidAlive, TEST_ENVS_DIR, waitFor, waitForJob, type Json, type WorkerHome } from "../testing/harness";
+import { groupPids, makeHome, pidAlive, recipeEnvironment, submitRecipeJob, TEST_ENVS_DIR, waitFor, waitForJob, type Json, type WorkerHome } from "../testing/harness";
 
 let w: WorkerHome;
-const envIds = new Map<string, string>();
-let counter = 0;
-
-async function environment(recipe: string): Promise<string> {
-  const known = envIds.get(recipe);
-  if (known) return known;
-  const res = await w.control({ op: "prepare", opId: `warm-prep-${recipe}-${process.pid}`, recipe });
-  if (!res.ok) throw new Error(`prepare ${recipe}: ${JSON.stringify(res.error)}`);
-  if (!res.ready) {
-    const r = await waitForJob(w, res.jobId, undefined, 600_000);
-    if (r.state !== "succeeded") throw new Error(`building the ${recipe} environment failed: ${JSON.stringify(r)}`);
-  }
-  envIds.set(recipe, res.environmentId);
-  return res.environmentId;
-}
-
 async function start(recipe: string, job: string, input: Record<string, unknown> = {}, cpus = 1): Promise<string> {
-  const opId = `warm-${recipe}-${job}-${process.pid}-${++counter}`;
-  const res = await w.control({
-    op: "submit",
-    opId,
-    intentHash: `intent-${opId}`,
-    recipe,
-    job,
-    environmentId: await environment(recipe),
-    input,
-    resources: { cpus, ramGb: 0.5 },
-    deadlineSeconds: 120,
-  });
+  const res = await submitRecipeJob(w, recipe, job, input, { cpus, ramGb: 0.5, deadlineSeconds: 120 });
   expect(res.ok, JSON.stringify(res.error)).toBe(true);
   return res.receipt.jobId as string;
 }
@@ -64,13 +37,13 @@ async function run(recipe: string, job: string, input: Record<string, unknown> =
   return r;
 }
 
-function files(recipe: string, preload: string[]) {
-  return runnerFiles(loadConfig(w.home), { recipe, environmentId: envIds.get(recipe)!, preload });
+async function files(recipe: string, preload: string[]) {
+  return runnerFiles(loadConfig(w.home), { recipe, environmentId: await recipeEnvironment(w, recipe), preload });
 }
 
 /** The runner's pid once it listens (the job that found none started it). */
 async function runnerListening(recipe: string, preload: string[]): Promise<number> {
-  const f = files(recipe, preload);
+  const f = await files(recipe, preload);
   await waitFor(`the ${recipe} warm runner to listen`, () => fs.existsSync(f.socket), 60_000);
   return (JSON.parse(fs.readFileSync(f.pidFile, "utf8")) as { pid: number }).pid;
 }
@@ -175,12 +148,12 @@ describe("warm start", () => {
 
   it("a rebuilt environment gets a fresh runner: the old one is never asked again", async () => {
     const old = await runnerListening("wkwarmlite", LITE);
-    const before = files("wkwarmlite", LITE).key;
+    const before = (await files("wkwarmlite", LITE)).key;
     // build_env.py writes ready.json last: a rebuild leaves a new one.
-    const ready = path.join(envDir(TEST_ENVS_DIR, envIds.get("wkwarmlite")!), "ready.json");
+    const ready = path.join(envDir(TEST_ENVS_DIR, await recipeEnvironment(w, "wkwarmlite")), "ready.json");
     const later = new Date(Date.now() + 5000);
     fs.utimesSync(ready, later, later);
-    expect(files("wkwarmlite", LITE).key).not.toBe(before);
+    expect((await files("wkwarmlite", LITE)).key).not.toBe(before);
     const r = await run("wkwarmlite", "whoami");
     expect(r.launch).toBe("cold");
     const fresh = await runnerListening("wkwarmlite", LITE);
@@ -191,7 +164,7 @@ describe("warm start", () => {
   it("a preload that starts a thread: the runner refuses to be warm, says why, and every job starts cold and succeeds", async () => {
     const first = await run("wkwarmbad", "whoami");
     expect(first.launch).toBe("cold");
-    const f = files("wkwarmbad", ["recipes.wkwarm.threaded_import"]);
+    const f = await files("wkwarmbad", ["recipes.wkwarm.threaded_import"]);
     await waitFor("the runner to give up", () => fs.existsSync(f.failed), 60_000);
     expect(fs.existsSync(f.socket)).toBe(false);
     const r = await run("wkwarmbad", "whoami");

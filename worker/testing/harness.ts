@@ -123,6 +123,46 @@ export function fixtureEnv(): Promise<string> {
   return envReady;
 }
 
+const preparedEnvs = new WeakMap<WorkerHome, Map<string, string>>();
+/** The environment id of `recipe` on this home's worker, built (once) through its own prepare when missing. */
+export async function recipeEnvironment(w: WorkerHome, recipe: string): Promise<string> {
+  const known = preparedEnvs.get(w) ?? new Map<string, string>();
+  preparedEnvs.set(w, known);
+  const id = known.get(recipe);
+  if (id) return id;
+  const res = await w.control({ op: "prepare", opId: `prep-${recipe}-${process.pid}-${Date.now()}`, recipe });
+  if (!res.ok) throw new Error(`prepare ${recipe}: ${JSON.stringify(res.error)}`);
+  if (!res.ready) {
+    const r = await waitForJob(w, res.jobId, undefined, 600_000);
+    if (r.state !== "succeeded") throw new Error(`building the ${recipe} environment failed: ${JSON.stringify(r)}`);
+  }
+  known.set(recipe, res.environmentId);
+  return res.environmentId as string;
+}
+
+let recipeOps = 0;
+/** Submits recipe.job on this home's worker (its environment prepared first); answers as `control` does. */
+export async function submitRecipeJob(
+  w: WorkerHome,
+  recipe: string,
+  job: string,
+  input: Record<string, unknown>,
+  o: { cpus?: number; ramGb?: number; deadlineSeconds?: number } = {},
+): Promise<Json> {
+  const opId = `${recipe}-${job}-${process.pid}-${++recipeOps}`;
+  return w.control({
+    op: "submit",
+    opId,
+    intentHash: `intent-${opId}`,
+    recipe,
+    job,
+    environmentId: await recipeEnvironment(w, recipe),
+    input,
+    resources: { cpus: o.cpus ?? 1, ramGb: o.ramGb ?? 1 },
+    deadlineSeconds: o.deadlineSeconds ?? 600,
+  });
+}
+
 let opCounter = 0;
 export async function submitJob(w: WorkerHome, job: string, input: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<Json> {
   const environmentId = await fixtureEnv();
