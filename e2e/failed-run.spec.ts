@@ -7,7 +7,7 @@
  * under "Failed or stopped" and the Overview says it failed before it was scored, never
  * "No experiment has finished yet". Axe on each page; no sideways scrolling on a phone.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
@@ -16,19 +16,29 @@ import { createProject, expectNoHorizontalOverflow, trainWithRecommendedChoices 
 const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
 const HOME = process.env.TRAINYARD_E2E_HOME!;
 
-/** Processes of this server's worker running the tabular recipe's train job (by their argv). */
+/**
+ * Processes of this server's worker running the tabular recipe's train job: a cold one by
+ * its argv, one forked from the warm runner by its name (`tabular.train`) and its working
+ * folder, which is the job's own under this data home (its argv is the runner's).
+ */
 function trainProcesses(): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     let argv: string[];
+    let comm: string;
+    let cwd = "";
     try {
       argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      comm = readFileSync(`/proc/${entry}/comm`, "utf8").trim();
+      if (comm === "tabular.train") cwd = readlinkSync(`/proc/${entry}/cwd`);
     } catch {
       continue; // gone meanwhile
     }
     const input = argv[argv.indexOf("--input") + 1] ?? "";
-    if (argv.includes("recipes.tabular") && argv.includes("train") && input.startsWith(HOME)) pids.push(Number(entry));
+    const cold = argv.includes("recipes.tabular") && argv.includes("train") && input.startsWith(HOME);
+    const warm = comm === "tabular.train" && cwd.startsWith(HOME);
+    if (cold || warm) pids.push(Number(entry));
   }
   return pids;
 }
