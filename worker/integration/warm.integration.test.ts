@@ -133,6 +133,17 @@ describe("warm start", () => {
     expect((await run("wkwarmlite", "whoami")).launch).toBe("warm");
   });
 
+  it("kill -9 of a job's leader (its status unrecorded): the job fails saying so, and nothing of its group is left", async () => {
+    await runnerListening("wkwarmlite", LITE);
+    const jobId = await start("wkwarmlite", "sleepy", { seconds: 120 });
+    const running = await waitForJob(w, jobId, (r) => r.state === "running" && r.launch === "warm", 30_000);
+    process.kill(running.recipeProcess!.pid, "SIGKILL");
+    const r = await waitForJob(w, jobId, undefined, 30_000);
+    expect(r).toMatchObject({ state: "failed", reason: "exit_code", signal: "SIGKILL" });
+    expect(r.detail).toContain("the job's leader process was killed before it could record how the job ended");
+    expect(groupPids(r.recipeProcess!.pid)).toEqual([]);
+  });
+
   it("a job whose supervisor is killed mid-job is reconciled as any other: unknown while its group runs, interrupted once it is gone", async () => {
     await runnerListening("wkwarmlite", LITE);
     const jobId = await start("wkwarmlite", "sleepy", { seconds: 120 });

@@ -69,7 +69,8 @@ function signalName(n: number): NodeJS.Signals {
   return (found?.[0] as NodeJS.Signals | undefined) ?? "SIGKILL";
 }
 
-function readStatus(file: string): ExitKind | null {
+/** How the job ended by its leader's record, and what the supervisor adds when the record says too little. */
+function readStatus(file: string): { exit: ExitKind; detail: string | null } | null {
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -77,10 +78,10 @@ function readStatus(file: string): ExitKind | null {
     return null; // not written yet (it is renamed into place whole)
   }
   const s = ZStatus.safeParse(raw);
-  if (!s.success) return { kind: "exited", code: 1 };
-  if ("code" in s.data) return { kind: "exited", code: s.data.code };
-  if ("signal" in s.data) return { kind: "signalled", signal: signalName(s.data.signal) };
-  return { kind: "signalled", signal: "SIGKILL" };
+  if (!s.success) return { exit: { kind: "exited", code: 1 }, detail: `the job's exit status record ${file} is not one the worker reads` };
+  if ("code" in s.data) return { exit: { kind: "exited", code: s.data.code }, detail: null };
+  if ("signal" in s.data) return { exit: { kind: "signalled", signal: signalName(s.data.signal) }, detail: null };
+  return { exit: { kind: "signalled", signal: "SIGKILL" }, detail: "the job's leader could not learn how the job ended" };
 }
 
 export function watchWarm(fork: Extract<WarmFork, { ok: true }>, statusFile: string): RecipeProcess {
@@ -92,17 +93,18 @@ export function watchWarm(fork: Extract<WarmFork, { ok: true }>, statusFile: str
   });
   const poll = () => {
     if (exit !== null) return;
-    exit = readStatus(statusFile);
-    if (exit === null && !isAlive(fork.leader)) {
-      // Written before the leader exits; read once more in case it landed just now.
-      exit = readStatus(statusFile);
-      if (exit === null) {
-        // The leader ignores SIGTERM and SIGINT: only a kill it cannot catch ends it unrecorded.
-        exit = { kind: "signalled", signal: "SIGKILL" };
-        detail = "the job's leader process was killed before it could record how the job ended";
-      }
+    let recorded = readStatus(statusFile);
+    if (!recorded && !isAlive(fork.leader)) {
+      // Written before the leader exits: read once more in case it landed just now. The
+      // leader ignores SIGTERM and SIGINT: only a kill it cannot catch ends it unrecorded.
+      recorded = readStatus(statusFile) ?? {
+        exit: { kind: "signalled", signal: "SIGKILL" },
+        detail: "the job's leader process was killed before it could record how the job ended",
+      };
     }
-    if (exit !== null) resolveExited();
+    if (!recorded) return;
+    ({ exit, detail } = recorded);
+    resolveExited();
   };
   fork.connection.on("close", poll);
   return {
