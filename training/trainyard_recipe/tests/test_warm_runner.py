@@ -68,6 +68,12 @@ def runner(tmp_path):
         proc.wait()
 
 
+def _status(work: Path) -> dict:
+    """The exit status the job's leader recorded, once it is there."""
+    status = work / "status.json"
+    return json.loads(_wait(lambda: status.exists() and status.read_text()))
+
+
 def _ask(sock: Path, work: Path, mode: str, go: bool = True):
     work.mkdir(exist_ok=True)
     (work / "job_module.py").write_text(JOB)
@@ -93,7 +99,7 @@ def test_a_job_runs_as_its_module_with_its_env_cwd_and_argv_and_its_exit_status_
     conn.close()
     assert f"argv ['exit3'] cwd {work} marker m1" in out
     assert "to stderr" in out
-    status = json.loads(_wait(lambda: (work / "status.json").exists() and (work / "status.json").read_text()))
+    status = _status(work)
     assert status["code"] == 3 and status["pid"] != leader
 
 
@@ -105,7 +111,7 @@ def test_a_job_that_raises_prints_its_traceback_and_exits_1(runner, tmp_path):
     out = reader.read().decode()
     conn.close()
     assert "ZeroDivisionError: division by zero in the job" in out
-    assert json.loads(_wait(lambda: (work / "status.json").exists() and (work / "status.json").read_text()))["code"] == 1
+    assert _status(work)["code"] == 1
 
 
 def test_without_go_nothing_runs(runner, tmp_path):
@@ -130,7 +136,7 @@ def test_sigterm_to_the_group_ends_the_job_and_its_leader_still_records_it(runne
     reader.readline()  # the job printed: it runs
     assert os.getpgid(leader) == leader and os.getsid(leader) == leader
     os.killpg(leader, signal.SIGTERM)
-    status = json.loads(_wait(lambda: (work / "status.json").exists() and (work / "status.json").read_text()))
+    status = _status(work)
     assert status["signal"] == signal.SIGTERM
     conn.close()
 
