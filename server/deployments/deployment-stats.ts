@@ -7,7 +7,7 @@
  */
 import type { Db } from "@/server/db/client";
 import { countRequestLater, flushRequestCounts, type RequestOutcome } from "./request-counts";
-import { EMPTY_TALLY, figuresOf, lastHourFigures, lastHourFrom, parseCounts, type Counts, type Tally, type WindowFigures } from "./stats-window";
+import { figuresOf, lastHourFigures, lastHourFrom, tallyOfRow, type Counts, type Tally, type WindowFigures } from "./stats-window";
 
 export { LATENCY_BUCKETS_MS, latencyBucketOf as bucketOf } from "./stats-window";
 export { flushRequestCounts, type RequestOutcome } from "./request-counts";
@@ -16,9 +16,6 @@ export { flushRequestCounts, type RequestOutcome } from "./request-counts";
 export async function recordRequest(db: Db, o: RequestOutcome, at = new Date()): Promise<void> {
   countRequestLater(db, o, at);
 }
-
-const tallyOf = (row: { requests: number; errors: string; latencyMs: string } | null): Tally =>
-  row ? { requests: row.requests, errors: parseCounts(row.errors), latencyMs: parseCounts(row.latencyMs) } : EMPTY_TALLY;
 
 export interface ReleaseStats {
   releaseId: string;
@@ -37,7 +34,7 @@ export interface ReleaseStats {
 async function lastHourOf(db: Db, releaseIds: string[], now: Date): Promise<Map<string, WindowFigures>> {
   const rows = await db.deploymentStatsBucket.findMany({ where: { releaseId: { in: releaseIds }, start: { gte: lastHourFrom(now) } } });
   const byRelease = new Map<string, (Tally & { start: Date })[]>();
-  for (const r of rows) byRelease.set(r.releaseId, [...(byRelease.get(r.releaseId) ?? []), { ...tallyOf(r), start: r.start }]);
+  for (const r of rows) byRelease.set(r.releaseId, [...(byRelease.get(r.releaseId) ?? []), { ...tallyOfRow(r), start: r.start }]);
   return new Map(releaseIds.map((id) => [id, lastHourFigures(byRelease.get(id) ?? [], now)]));
 }
 
@@ -47,7 +44,7 @@ export async function releaseStats(db: Db, where: { deploymentId: string } | { r
   const rows = await db.deploymentStats.findMany({ where: "deploymentId" in where ? { deploymentId: where.deploymentId } : { releaseId: { in: where.releaseIds } } });
   const hour = await lastHourOf(db, rows.map((r) => r.releaseId), now);
   return rows.map((r) => {
-    const t = tallyOf(r);
+    const t = tallyOfRow(r);
     return { releaseId: r.releaseId, ...t, lastAt: r.updatedAt, allTime: figuresOf([t]), lastHour: hour.get(r.releaseId) ?? figuresOf([]) };
   });
 }

@@ -8,7 +8,7 @@
  * FLUSH_MS of counts (never a request, only its tally).
  */
 import { beforeDbClose, type Db } from "@/server/db/client";
-import { addCounts, bucketStart, countRequest, EMPTY_TALLY, parseCounts, retainedFrom, type Tally } from "./stats-window";
+import { addCounts, bucketStart, countRequest, EMPTY_TALLY, retainedFrom, tallyOfRow, type Tally } from "./stats-window";
 
 export const FLUSH_MS = 2000;
 
@@ -58,9 +58,6 @@ function add(minutes: Map<string, PendingMinute>, m: PendingMinute): void {
 
 const sumTallies = (a: Tally, b: Tally): Tally => ({ requests: a.requests + b.requests, errors: addCounts(a.errors, b.errors), latencyMs: addCounts(a.latencyMs, b.latencyMs) });
 
-const tallyOf = (row: { requests: number; errors: string; latencyMs: string } | null): Tally =>
-  row ? { requests: row.requests, errors: parseCounts(row.errors), latencyMs: parseCounts(row.latencyMs) } : EMPTY_TALLY;
-
 const columns = (t: Tally) => ({ requests: t.requests, errors: JSON.stringify(t.errors), latencyMs: JSON.stringify(t.latencyMs) });
 
 /** Count one request; written within FLUSH_MS. */
@@ -102,12 +99,12 @@ async function writeMinutes(db: Db, minutes: PendingMinute[]): Promise<void> {
   const latest = new Date(Math.max(...minutes.map((m) => m.start.getTime())));
   await db.$transaction(async (tx) => {
     for (const [releaseId, t] of totals) {
-      const total = sumTallies(tallyOf(await tx.deploymentStats.findUnique({ where: { releaseId } })), t.tally);
+      const total = sumTallies(tallyOfRow(await tx.deploymentStats.findUnique({ where: { releaseId } })), t.tally);
       await tx.deploymentStats.upsert({ where: { releaseId }, create: { releaseId, deploymentId: t.deploymentId, ...columns(total) }, update: columns(total) });
     }
     for (const m of minutes) {
       const key = { releaseId_start: { releaseId: m.releaseId, start: m.start } };
-      const minute = sumTallies(tallyOf(await tx.deploymentStatsBucket.findUnique({ where: key })), m.tally);
+      const minute = sumTallies(tallyOfRow(await tx.deploymentStatsBucket.findUnique({ where: key })), m.tally);
       await tx.deploymentStatsBucket.upsert({ where: key, create: { releaseId: m.releaseId, start: m.start, deploymentId: m.deploymentId, ...columns(minute) }, update: columns(minute) });
     }
     await tx.deploymentStatsBucket.deleteMany({ where: { start: { lt: retainedFrom(latest) } } });

@@ -79,6 +79,10 @@ export function countRequest(t: Tally, ms: number, errorClass?: string): Tally {
 
 export const EMPTY_TALLY: Tally = { requests: 0, errors: {}, latencyMs: {} };
 
+/** A stored aggregate row (DeploymentStats or a minute of it) as a tally; a missing row counts nothing. */
+export const tallyOfRow = (row: { requests: number; errors: string; latencyMs: string } | null): Tally =>
+  row ? { requests: row.requests, errors: parseCounts(row.errors), latencyMs: parseCounts(row.latencyMs) } : EMPTY_TALLY;
+
 /** The figures of several tallies together (the minutes of a window, say). */
 export function figuresOf(tallies: Tally[]): WindowFigures {
   const sum = tallies.reduce((a, t) => ({ requests: a.requests + t.requests, errors: addCounts(a.errors, t.errors), latencyMs: addCounts(a.latencyMs, t.latencyMs) }), EMPTY_TALLY);
