@@ -89,6 +89,35 @@ async function throughput(call: () => Promise<void>): Promise<number> {
   return done / RPS_SECONDS;
 }
 
+/**
+ * The resident route with a monitor watching vs the same monitor paused, in alternating
+ * blocks (so load and warm-up fall on both alike): latency over N calls each, then
+ * requests/s over RPS_SECONDS each.
+ */
+async function monitoringCost(server: Awaited<ReturnType<typeof startTestServer>>, deployment: string, call: () => Promise<void>) {
+  const { id } = (await cliJson(server.url, ["monitors", "create", deployment])) as { id: string };
+  await waitFor("the monitor's reference", async () => {
+    const m = await server.client.monitors.show.query({ monitorId: id });
+    if (m.state === "failed") throw new Error(`monitor failed: ${m.reason}`);
+    return m.state === "watching" ? true : undefined;
+  }, 300_000, 500);
+  const set = async (state: "watching" | "paused") => {
+    if ((await server.client.monitors.show.query({ monitorId: id })).state !== state) await (state === "paused" ? server.client.monitors.pause : server.client.monitors.resume).mutate({ monitorId: id });
+  };
+  const watching: number[] = [];
+  const paused: number[] = [];
+  for (let block = 0; block < 4; block++) {
+    await set(block % 2 ? "paused" : "watching");
+    (block % 2 ? paused : watching).push(...(await timed(Math.ceil(N / 2), call)));
+  }
+  await set("watching");
+  const rpsWatching = await throughput(call);
+  await set("paused");
+  const rpsPaused = await throughput(call);
+  const windows = (await server.client.monitors.show.query({ monitorId: id })).windows.filter((w) => w.verdict).length;
+  return { watching, paused, rpsWatching, rpsPaused, windows };
+}
+
 async function main() {
   const home = makeTestHome();
   const server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") } });
@@ -138,6 +167,7 @@ async function main() {
     results.push([`(d) public route, on demand (a job per request; n=${ON_DEMAND_N})`, await timed(ON_DEMAND_N, postRow(onDemand.urls.predict, onDemandKey))]);
     const rpsResident = await throughput(postRow(resident.urls.predict, residentKey));
     const rpsMinimal = await throughput(postRow(minimal, null));
+    const monitoring = await monitoringCost(server, resident.name, postRow(resident.urls.predict, residentKey));
 
     const load = os.loadavg().map((l) => l.toFixed(1)).join(" ");
     console.log(`\nbench/serve: one-row predict, penguins, N=${N} (on demand ${ON_DEMAND_N}), ${os.cpus().length} CPUs, load average ${load}\n`);
@@ -147,6 +177,9 @@ async function main() {
     const p50 = (label: string) => pct(results.find(([w]) => w.startsWith(label))![1], 50);
     console.log(`resident route p50 / minimal server p50 = ${(p50("(a)") / p50("(e)")).toFixed(2)} (goal <= 1.5)`);
     console.log(`on-demand p50 / resident route p50 = ${(p50("(d)") / p50("(a)")).toFixed(0)} (goal >= 50)`);
+    const { watching, paused, rpsWatching, rpsPaused, windows } = monitoring;
+    console.log(`\nmonitoring (${windows} windows judged): resident route p50 ${pct(watching, 50).toFixed(2)} ms watched vs ${pct(paused, 50).toFixed(2)} ms paused (ratio ${(pct(watching, 50) / pct(paused, 50)).toFixed(3)}); p99 ${pct(watching, 99).toFixed(2)} vs ${pct(paused, 99).toFixed(2)} ms`);
+    console.log(`monitoring: requests/s ${rpsWatching.toFixed(1)} watched vs ${rpsPaused.toFixed(1)} paused (ratio ${(rpsWatching / rpsPaused).toFixed(3)}; goal >= 0.95)`);
   } finally {
     for (const c of children) c.kill("SIGTERM");
     await server.stop();

@@ -5,7 +5,8 @@
  * (this server has no owner password, so a deployment answers only to its keys) and says
  * so, then with a key created on the page a required field left empty is refused next to
  * that field, and filled in it answers a species with class probabilities from the
- * serving process. The curl and Python examples carry this server's URL and the key; the
+ * serving process. A monitor started from the page judges a window of 60 rows on Check now
+ * and charts it. The curl and Python examples carry this server's URL and the key; the
  * OpenAPI document describes the route; the Deployments view counts the request, and Stop
  * ends it; a second Deploy under the taken name is refused next to the name field. A
  * second training of the same data is registered as version 2; an on-demand deployment of
@@ -14,6 +15,7 @@
  * the sheet, the deployment pages (with the switch confirmation open) and the Deployments view.
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
@@ -22,6 +24,16 @@ import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, 
 const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
 const MODEL = "Penguin species";
 test.use({ actionTimeout: 60_000 });
+
+/** Penguins rows as a client sends them: NA as null, numbers as numbers, no target. */
+function penguinRows(): Record<string, string | number | null>[] {
+  const [header, ...lines] = readFileSync(PENGUINS, "utf8").trim().split("\n");
+  const names = header!.split(",");
+  return lines.map((line) => {
+    const cells = line.split(",");
+    return Object.fromEntries(names.flatMap((n, i) => (n === "species" ? [] : [[n, cells[i] === "NA" ? null : Number.isNaN(Number(cells[i])) ? cells[i]! : Number(cells[i])]])));
+  });
+}
 
 type Experiment = { id: string; projectId: string; datasetId: string; settings: Record<string, unknown> };
 
@@ -84,6 +96,24 @@ test("deploy a registered version from its Deploy button, see it ready, predict 
   await expect(result).toContainText(/Prediction: (Adelie|Chinstrap|Gentoo)/);
   await expect(result).toContainText("release 1, version 1");
   await expect(result.getByRole("list", { name: "Class probabilities" }).getByRole("listitem")).toHaveCount(3);
+
+  // Watch it: the monitor bins the version's training data, then counts each request's bins (never its values).
+  const monitoring = page.getByRole("region", { name: "Monitoring" });
+  await monitoring.getByRole("button", { name: "Watch this deployment" }).click();
+  await expect(monitoring.getByTestId("monitor-sentence")).toContainText("the first verdict comes after 200 requests", { timeout: 3 * 60_000 });
+  const rows = penguinRows().filter((_, i) => i % 5 === 0).slice(0, 60);
+  const sent = await page.request.post(`/api/deployments/${deploymentId}/predict`, { headers: { authorization: `Bearer ${key}` }, data: { rows } });
+  expect(sent.status(), await sent.text()).toBe(200);
+  await monitoring.getByRole("button", { name: "Check now" }).click();
+  const windows = monitoring.getByTestId("monitor-windows");
+  await expect(windows.getByRole("row")).toHaveCount(2);
+  await expect(windows.getByRole("row").nth(1)).toContainText(/^1\s*1\s*(ok|drift)/);
+  await expect(monitoring.getByTestId("monitor-sentence")).toContainText(/^No alert/);
+  await expect(monitoring.getByTestId("monitor-charts")).toBeVisible();
+  await expect(monitoring.getByTestId("monitor-histograms")).toBeVisible();
+  await monitoring.getByLabel("Column").selectOption("island");
+  await expectNoSeriousAxeViolations(page);
+  await fits();
 
   // A resident switch says beforehand whether the computer holds both releases (no failed request) or means a short downtime.
   await page.getByRole("button", { name: "Switch…", exact: true }).click();

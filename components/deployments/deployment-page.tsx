@@ -12,12 +12,13 @@ import { ChatConsole } from "./chat-console";
 import { curlExample, curlStreamExample, exampleRow, pythonExample, pythonStreamExample } from "./route-examples";
 import { RouteExamplesPanel } from "./route-examples-panel";
 import { TestConsole } from "./test-console";
+import { MonitorPanel } from "@/components/monitoring/monitor-panel";
 
 /**
  * One deployment: its card (state, release, latency, Stop / Resume / Switch / Roll back),
  * its releases (an earlier one of another version can be rolled back to), its keys,
  * copyable curl and Python examples with one row built from the served version's feature
- * schema, and the test console; for a fine-tuned language model, stream examples and a
+ * schema, its monitor (components/monitoring), and the test console; for a fine-tuned language model, stream examples and a
  * chat console. The schema comes from the version's experiment (models.show gives the
  * experiment of each version).
  */
@@ -70,6 +71,9 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
                   .
                 </p>
                 <RouteExamplesPanel build={(origin) => ({ curl: curlExample(origin, d.routes.predict, key, exampleRow(features)), python: pythonExample(origin, d.routes.predict, key, exampleRow(features)) })} />
+              </Card>
+              <Card title="Monitoring" id="deployment-monitoring-heading">
+                <MonitorPanel deploymentId={d.id} />
               </Card>
               <Card title="Test console" id="deployment-console-heading">
                 <p className="text-sm text-slate-700">{key ? "Sends the key created above." : "Sends your signed-in session (or create a key above to send that)."} Nothing of the request is stored; it counts in the requests and latency above.</p>

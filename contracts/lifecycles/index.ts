@@ -5,3 +5,4 @@ export * from "./experiment";
 export * from "./data";
 export * from "./registry";
 export * from "./search";
+export * from "./monitor";

@@ -8,7 +8,7 @@ const all = Object.entries(lifecycles).filter(([, v]) => typeof v === "object" &
 ][];
 
 describe("every lifecycle table", () => {
-  it("is exported: jobs (worker and controller), experiment, dataset, check, split, model version, deployment, search, trial", () => {
+  it("is exported: jobs (worker and controller), experiment, dataset, check, split, model version, deployment, monitor, search, trial", () => {
     expect(all.map(([k]) => k).sort()).toEqual(
       [
         "checkLifecycle",
@@ -17,6 +17,7 @@ describe("every lifecycle table", () => {
         "deploymentLifecycle",
         "experimentLifecycle",
         "modelVersionLifecycle",
+        "monitorLifecycle",
         "searchLifecycle",
         "splitLifecycle",
         "trialLifecycle",

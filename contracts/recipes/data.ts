@@ -208,10 +208,56 @@ export const ZFeaturesInput = z.strictObject({
 /** The input as a caller writes it (defaulted fields optional). */
 export type FeaturesJobInput = z.input<typeof ZFeaturesInput>;
 
+// ---- reference ------------------------------------------------------------------------
+// A monitor's frozen reference: per input column, the bins a request's value is counted in
+// and how many training rows fell in each. Values are compared as canonical text: a string
+// as it is, true/false, a number as JavaScript's String() writes it (3, 0.5).
+
+export const ZReferenceColumnSpec = z.strictObject({ name: z.string().min(1), kind: z.enum(["numeric", "categorical"]) });
+
+export const ZReferenceInput = z.strictObject({
+  dataset: dataset(),
+  datasetFormat: ZTableFormat,
+  split: ref("the data.split job's output folder (sha256:<hex of its split.json>), or the path of its split.json or of a partition.csv"),
+  partition: ZPartitionName.default("train"),
+  columns: z.array(ZReferenceColumnSpec).min(1),
+  bins: z.int().min(2).max(50).default(10).describe("numeric columns: quantile bins (fewer where values tie)"),
+  maxCategories: z.int().min(1).max(200).default(50).describe("categorical columns: the most common values kept; the rest count as other"),
+});
+export type ReferenceJobInput = z.input<typeof ZReferenceInput>;
+
+/** counts: one per bin (value <= edges[i] falls in bin i, above the last edge in the last bin), then missing. */
+const ZNumericReference = z.strictObject({
+  name: z.string(),
+  kind: z.literal("numeric"),
+  edges: z.array(z.number()),
+  counts: z.array(z.int().nonnegative()),
+});
+/** counts: one per category, then other (a value not among them), then missing. */
+const ZCategoricalReference = z.strictObject({
+  name: z.string(),
+  kind: z.literal("categorical"),
+  categories: z.array(z.string()),
+  counts: z.array(z.int().nonnegative()),
+});
+export const ZReferenceColumn = z
+  .discriminatedUnion("kind", [ZNumericReference, ZCategoricalReference])
+  .refine((c) => c.counts.length === (c.kind === "numeric" ? c.edges.length + 2 : c.categories.length + 2), "counts: one per bin, then other (categorical), then missing");
+export type ReferenceColumn = z.infer<typeof ZReferenceColumn>;
+
+export const ZReference = z.strictObject({
+  version: z.literal(1),
+  partition: ZPartitionName,
+  rows: z.int().nonnegative(),
+  columns: z.array(ZReferenceColumn),
+});
+export type Reference = z.infer<typeof ZReference>;
+
 export const data = {
   profile: { input: ZProfileInput, outputs: { "profile.json": ZProfile } },
   checks: { input: ZChecksInput, outputs: { "checks.json": ZChecksResult } },
   split: { input: ZSplitInput, outputs: { "split.json": ZSplitContract } },
   /** features.parquet and labels.parquet are tables, read by other recipes, not by TypeScript. */
   features: { input: ZFeaturesInput, outputs: {} },
+  reference: { input: ZReferenceInput, outputs: { "reference.json": ZReference } },
 } as const;

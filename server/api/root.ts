@@ -12,6 +12,7 @@ import { modelsRouter } from "./routers/models.router";
 import { finetuneRouter } from "./routers/finetune.router";
 import { deploymentsRouter } from "./routers/deployments.router";
 import { searchesRouter } from "./routers/searches.router";
+import { monitorsRouter } from "./routers/monitors.router";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -27,6 +28,7 @@ export const appRouter = router({
   finetune: finetuneRouter,
   deployments: deploymentsRouter,
   searches: searchesRouter,
+  monitors: monitorsRouter,
 });
 
 export type AppRouter = typeof appRouter;

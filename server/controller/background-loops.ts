@@ -1,6 +1,6 @@
 /**
  * The background loops of one server process: the job reconcile loop, and the
- * reconcilers (define-reconciler.ts) of experiment chains, searches and data steps. Started once by startServer after the port is open; the
+ * reconcilers (define-reconciler.ts) of experiment chains, searches, data steps and monitors. Started once by startServer after the port is open; the
  * returned function stops them and waits for a pass in progress to end.
  */
 import type { AppConfig } from "@/server/config/env";
@@ -11,6 +11,8 @@ import { startReconcileLoop } from "./reconcile-loop";
 import { experimentChains } from "./reconcilers/experiment-chains";
 import { dataSteps } from "./reconcilers/data-steps";
 import { searches } from "./reconcilers/searches";
+import { monitors } from "./reconcilers/monitors";
+import { countRequestsForMonitors } from "@/server/monitoring/window-counts";
 import { clearControllerRuntime, repoRootFromHere, setControllerRuntime } from "@/server/config/runtime";
 
 export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => Promise<void> {
@@ -20,6 +22,8 @@ export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => 
   const stopChains = experimentChains(getDb()).start();
   const stopSearches = searches(getDb()).start();
   const stopDataSteps = dataSteps(getDb()).start();
+  countRequestsForMonitors();
+  const stopMonitors = monitors(getDb()).start();
   // The one-time copy of older versions' serving records: at most a few reads per version, once.
   void backfillVersionServing(getDb()).then(
     (o) => {
@@ -29,6 +33,7 @@ export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => 
     (err: unknown) => console.error(`registry: copying versions' serving records failed: ${(err as Error).message}`),
   );
   return async () => {
+    await stopMonitors();
     await stopDataSteps();
     await stopSearches();
     await stopChains();

@@ -65,7 +65,7 @@ async function environmentBuild(db: Db, targetId: string, recipe: string): Promi
 export async function startDataJob(
   db: Db,
   targetId: string,
-  job: "profile" | "checks" | "split" | "profile_examples",
+  job: "profile" | "checks" | "split" | "profile_examples" | "reference",
   input: Record<string, unknown>,
   key: string,
   recipe: string = DATA_RECIPE,

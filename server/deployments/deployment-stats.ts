@@ -7,14 +7,20 @@
  */
 import type { Db } from "@/server/db/client";
 import { countRequestLater, flushRequestCounts, type RequestOutcome } from "./request-counts";
+import { notifyObservers } from "./request-observers";
+import type { Row } from "./predict-rows";
 import { figuresOf, lastHourFigures, lastHourFrom, tallyOfRow, type Counts, type Tally, type WindowFigures } from "./stats-window";
 
 export { LATENCY_BUCKETS_MS, latencyBucketOf as bucketOf } from "./stats-window";
 export { flushRequestCounts, type RequestOutcome } from "./request-counts";
 
-/** Count one request: in memory now, in the database within a few seconds (request-counts.ts). */
-export async function recordRequest(db: Db, o: RequestOutcome, at = new Date()): Promise<void> {
+/**
+ * Count one request: in memory now, in the database within a few seconds (request-counts.ts).
+ * `rows` (the checked rows, when the body was read) go to the request observers (monitors) and no further.
+ */
+export async function recordRequest(db: Db, o: RequestOutcome, at = new Date(), rows: readonly Row[] | null = null): Promise<void> {
   countRequestLater(db, o, at);
+  notifyObservers(db, { ...o, rows, at });
 }
 
 export interface ReleaseStats {

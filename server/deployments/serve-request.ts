@@ -161,20 +161,21 @@ async function predictResident(db: Db, deploymentId: string, release: ReleaseVie
 export async function predict(db: Db, id: string, body: unknown): Promise<DeploymentPredictResponse> {
   const started = Date.now();
   const { d, release } = await servingNow(db, id);
+  let rows: Row[] | null = null;
   try {
     const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
     if (kindOfVersionRow(version) === "llm") throw wrongRoute(d.id, "llm");
     const features = await featuresOf(db, version);
     if (!features.length) throw unavailable(`Version ${release.version} has no feature schema, so it cannot answer predictions.`);
-    const rows = checkRows(body, features, SERVING_LIMITS);
+    rows = checkRows(body, features, SERVING_LIMITS);
     const answered =
       d.mode === "on_demand"
         ? { predictions: await predictOnDemand(db, d.targetId, version, features.map((f) => f.name), rows), release }
         : await predictResident(db, d.id, release, rows);
-    await recordRequest(db, { releaseId: answered.release.id, deploymentId: d.id, ms: Date.now() - started });
+    await recordRequest(db, { releaseId: answered.release.id, deploymentId: d.id, ms: Date.now() - started }, new Date(), rows);
     return { predictions: answered.predictions, release: short(answered.release) };
   } catch (err) {
-    await recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms: Date.now() - started, errorClass: isDomainError(err) ? err.reason : "internal" });
+    await recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms: Date.now() - started, errorClass: isDomainError(err) ? err.reason : "internal" }, new Date(), rows);
     throw err;
   }
 }

@@ -1,5 +1,6 @@
 /** Every agent tool, in the order an agent is offered them. */
 import { READ_TOOLS } from "./read-tools";
 import { SEARCH_TOOLS } from "./search-tools";
+import { getMonitoring } from "./monitoring-tool";
 
-export const AGENT_TOOLS = [...READ_TOOLS, ...SEARCH_TOOLS];
+export const AGENT_TOOLS = [...READ_TOOLS, getMonitoring, ...SEARCH_TOOLS];

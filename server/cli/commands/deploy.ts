@@ -44,7 +44,7 @@ export function parseModelRef(ref: string): { model: string; what: { version: nu
   return { model: m[1], what: m[2] ? { version: Number(m[2]) } : { alias: m[3] ?? "selected" } };
 }
 
-async function findDeployment(conn: Connection, project: string, ref: string): Promise<DeploymentOut> {
+export async function findDeployment(conn: Connection, project: string, ref: string): Promise<DeploymentOut> {
   const all = await withRetry(async () => conn.api.deployments.list.query({ projectId: await projectId(conn, project) }));
   const d = all.find((x) => x.id === ref) ?? all.find((x) => sameName(x.name, ref));
   if (!d) throw new CliError(`No deployment "${ref}" in project "${project}" (have: ${all.map((x) => x.name).join(", ") || "none"}).`, 1, "not_found");

@@ -1,6 +1,6 @@
 """Entry point: PYTHONPATH=training python -m recipes.data <job> --input input.json
 
-Jobs: profile, checks, split, features (see recipe.json for their input schemas).
+Jobs: profile, checks, split, features, reference (see recipe.json for their input schemas).
 """
 
 from trainyard_recipe.runner import run_recipe
@@ -8,9 +8,11 @@ from trainyard_recipe.runner import run_recipe
 from recipes.data.checks import checks_job
 from recipes.data.features import features_job
 from recipes.data.profile import profile_job
+from recipes.data.reference import reference_job
 from recipes.data.split import split_job
 
-JOBS = {"profile": profile_job, "checks": checks_job, "split": split_job, "features": features_job}
+JOBS = {"profile": profile_job, "checks": checks_job, "split": split_job, "features": features_job,
+        "reference": reference_job}
 
 if __name__ == "__main__":
     raise SystemExit(run_recipe(JOBS))

@@ -1,0 +1,92 @@
+/**
+ * What a deployment monitor answers (tRPC `monitors.*`, the CLI's `trainyard monitors`, the
+ * MCP tool get_monitoring): one definition for every door. A window holds counts only; its
+ * verdict says whether the inputs moved away from the reference, never whether the model
+ * got worse.
+ */
+import { z } from "zod";
+import { monitorLifecycle } from "@/contracts/lifecycles/monitor";
+
+export const WINDOW_VERDICTS = ["ok", "drift", "not_enough_traffic"] as const;
+export const ZWindowVerdict = z.enum(WINDOW_VERDICTS);
+export type WindowVerdict = z.infer<typeof ZWindowVerdict>;
+
+/** One input column in one closed window, against its threshold at the window's own size. */
+export const ZColumnDrift = z.strictObject({
+  name: z.string(),
+  /** Jensen–Shannon distance (base 2) of the window's bins to the reference's. */
+  js: z.number(),
+  psi: z.number(),
+  /** The distance that same-distribution windows of this size stay under 99 times in 100 (bootstrap of the reference). */
+  threshold: z.number(),
+  pValue: z.number(),
+  drifted: z.boolean(),
+  /** Share of the window's values that the reference never had as a category (categorical columns). */
+  unseenShare: z.number(),
+  missingShare: z.number(),
+});
+export type ColumnDrift = z.infer<typeof ZColumnDrift>;
+
+/** Written once when a closed window is judged (MonitorWindow.verdict). */
+export const ZStoredVerdict = z.strictObject({ verdict: ZWindowVerdict, columns: z.array(ZColumnDrift) });
+export type StoredVerdict = z.infer<typeof ZStoredVerdict>;
+
+export const ZMonitorWindow = z.strictObject({
+  seq: z.int().positive(),
+  openedAt: z.iso.datetime(),
+  /** null: the window still collects requests. */
+  closedAt: z.iso.datetime().nullable(),
+  /** Requests counted (answered and refused). */
+  n: z.int().nonnegative(),
+  /** Rows of the requests whose rows were read (a refused body has none). */
+  rows: z.int().nonnegative(),
+  /** null while open, or closed and not judged yet. */
+  verdict: ZWindowVerdict.nullable(),
+  driftedColumns: z.array(z.string()),
+  /** Refused or failed requests over all requests; null without requests. */
+  failureRate: z.number().nullable(),
+  errors: z.record(z.string(), z.int().nonnegative()),
+  /** Upper bound (ms) of the latency bucket holding the median / 95th percentile. */
+  p50Ms: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+  columns: z.array(ZColumnDrift),
+  /** Column → counts per reference bin (the reference's order; see `reference`). */
+  histograms: z.record(z.string(), z.array(z.int().nonnegative())),
+});
+export type MonitorWindow = z.infer<typeof ZMonitorWindow>;
+
+export const ZMonitorView = z.strictObject({
+  id: z.string(),
+  deploymentId: z.string(),
+  deploymentName: z.string(),
+  release: z.strictObject({ id: z.string(), number: z.int().positive(), version: z.int().nonnegative() }),
+  state: monitorLifecycle.schema,
+  reason: z.string().nullable(),
+  windowRequests: z.int().positive(),
+  minRows: z.int().positive(),
+  alertAfter: z.int().positive(),
+  /** Columns that drifted in each of the last `alertAfter` judged windows; empty: no alert. */
+  alertingColumns: z.array(z.string()),
+  /** Oldest first. */
+  windows: z.array(ZMonitorWindow),
+  createdAt: z.iso.datetime(),
+});
+export type MonitorView = z.infer<typeof ZMonitorView>;
+
+export const ZCreateMonitorInput = z.strictObject({
+  deploymentId: z.string().min(1),
+  windowRequests: z.int().min(10).max(1_000_000).default(200),
+  minRows: z.int().min(10).max(1_000_000).default(50),
+  alertAfter: z.int().min(1).max(50).default(2),
+});
+export const ZMonitorIdInput = z.strictObject({ monitorId: z.string().min(1) });
+export const ZDeploymentMonitorsInput = z.strictObject({ deploymentId: z.string().min(1) });
+
+/** What the agents' get_monitoring answers: monitors of the project's deployments, their last windows without histograms. */
+export const MAX_AGENT_WINDOWS = 10;
+export const ZGetMonitoringInput = z.strictObject({
+  deployment: z.string().min(1).describe("a deployment's name or id; default: every deployment of the project").optional(),
+});
+export const ZGetMonitoringOutput = z.strictObject({
+  monitors: z.array(ZMonitorView.extend({ windows: z.array(ZMonitorWindow.omit({ histograms: true })) })),
+});

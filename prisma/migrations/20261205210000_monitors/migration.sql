@@ -1,0 +1,40 @@
+-- CreateTable
+CREATE TABLE "Monitor" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "projectId" TEXT NOT NULL,
+    "deploymentId" TEXT NOT NULL,
+    "releaseId" TEXT NOT NULL,
+    "state" TEXT NOT NULL,
+    "reason" TEXT,
+    "stateData" TEXT,
+    "windowRequests" INTEGER NOT NULL,
+    "minRows" INTEGER NOT NULL,
+    "alertAfter" INTEGER NOT NULL,
+    "reference" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "MonitorWindow" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "monitorId" TEXT NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "openedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "closedAt" DATETIME,
+    "requests" INTEGER NOT NULL DEFAULT 0,
+    "rows" INTEGER NOT NULL DEFAULT 0,
+    "errors" TEXT NOT NULL DEFAULT '{}',
+    "latencyMs" TEXT NOT NULL DEFAULT '{}',
+    "histograms" TEXT NOT NULL DEFAULT '{}',
+    "verdict" TEXT
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Monitor_deploymentId_releaseId_key" ON "Monitor"("deploymentId", "releaseId");
+
+-- CreateIndex
+CREATE INDEX "Monitor_projectId_idx" ON "Monitor"("projectId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "MonitorWindow_monitorId_seq_key" ON "MonitorWindow"("monitorId", "seq");

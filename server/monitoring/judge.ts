@@ -1,0 +1,45 @@
+/**
+ * A closed window's verdict, given once: too few rows says "not enough traffic"; otherwise
+ * each column's bins against the reference at the window's own size (drift-stats.ts:
+ * bootstrap thresholds, Benjamini–Hochberg across columns). Seeded by the window's number,
+ * so a verdict computed twice (the reconciler and `check` at once) is the same verdict,
+ * and only the first is written.
+ */
+import type { Reference } from "@/contracts/recipes/data";
+import type { ColumnDrift, StoredVerdict } from "@/contracts/monitoring/monitoring";
+import type { Db } from "@/server/db/client";
+import { parseStoredJson } from "@/server/db/stored-json";
+import { unseenAndMissing, ZHistograms, type Histograms } from "./binning";
+import { driftedColumns } from "./drift-stats";
+import { monitorChanged } from "./monitor-store";
+import { referenceOf } from "./reference-step";
+
+export function verdictOf(reference: Reference, window: { rows: number; histograms: Histograms; seq: number }, minRows: number): StoredVerdict {
+  if (window.rows < minRows) return { verdict: "not_enough_traffic", columns: [] };
+  const tested = driftedColumns(
+    reference.columns.map((c) => ({ name: c.name, reference: c.counts, window: window.histograms[c.name] ?? c.counts.map(() => 0) })),
+    { seed: window.seq },
+  );
+  const columns: ColumnDrift[] = tested.map((t, i) => ({
+    name: t.name,
+    ...t.drift,
+    drifted: t.drifted,
+    ...unseenAndMissing(reference.columns[i]!, window.histograms[t.name] ?? []),
+  }));
+  return { verdict: columns.some((c) => c.drifted) ? "drift" : "ok", columns };
+}
+
+/** Gives every closed, unjudged window of the monitor its verdict; true when one was given. */
+export async function judgeClosedWindows(db: Db, monitorId: string): Promise<boolean> {
+  const monitor = await db.monitor.findUnique({ where: { id: monitorId } });
+  const reference = monitor ? referenceOf(monitor) : null;
+  if (!monitor || !reference) return false;
+  const waiting = await db.monitorWindow.findMany({ where: { monitorId, closedAt: { not: null }, verdict: null }, orderBy: { seq: "asc" } });
+  let judged = false;
+  for (const w of waiting) {
+    const v = verdictOf(reference, { rows: w.rows, seq: w.seq, histograms: parseStoredJson(ZHistograms, w.histograms) ?? {} }, monitor.minRows);
+    judged = (await db.monitorWindow.updateMany({ where: { id: w.id, verdict: null }, data: { verdict: JSON.stringify(v) } })).count > 0 || judged;
+  }
+  if (judged) await monitorChanged(db, monitorId);
+  return judged;
+}

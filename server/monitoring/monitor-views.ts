@@ -1,0 +1,68 @@
+/**
+ * A monitor as every door shows it (contracts/monitoring ZMonitorView): its windows oldest
+ * first with their verdicts, and which columns alert (drifted in each of the last
+ * `alertAfter` judged windows that had enough traffic).
+ */
+import { monitorLifecycle } from "@/contracts/lifecycles";
+import { ZStoredVerdict, type MonitorView, type MonitorWindow } from "@/contracts/monitoring/monitoring";
+import type { Db } from "@/server/db/client";
+import { parseStoredJson } from "@/server/db/stored-json";
+import { parseCounts, percentileMs } from "@/server/deployments/stats-window";
+import { ZHistograms } from "./binning";
+
+type MonitorRow = NonNullable<Awaited<ReturnType<Db["monitor"]["findUnique"]>>>;
+type WindowRow = NonNullable<Awaited<ReturnType<Db["monitorWindow"]["findUnique"]>>>;
+
+export function windowView(w: WindowRow): MonitorWindow {
+  const judged = parseStoredJson(ZStoredVerdict, w.verdict);
+  const errors = parseCounts(w.errors);
+  const latency = parseCounts(w.latencyMs);
+  const failed = Object.values(errors).reduce((a, b) => a + b, 0);
+  return {
+    seq: w.seq,
+    openedAt: w.openedAt.toISOString(),
+    closedAt: w.closedAt?.toISOString() ?? null,
+    n: w.requests,
+    rows: w.rows,
+    verdict: judged?.verdict ?? null,
+    driftedColumns: (judged?.columns ?? []).filter((c) => c.drifted).map((c) => c.name),
+    failureRate: w.requests ? failed / w.requests : null,
+    errors,
+    p50Ms: percentileMs(latency, 0.5),
+    p95Ms: percentileMs(latency, 0.95),
+    columns: judged?.columns ?? [],
+    histograms: parseStoredJson(ZHistograms, w.histograms) ?? {},
+  };
+}
+
+/** Columns that drifted in every one of the last `k` windows with a verdict other than not enough traffic. */
+export function alertingColumns(windows: readonly MonitorWindow[], k: number): string[] {
+  const judged = windows.filter((w) => w.verdict === "ok" || w.verdict === "drift").slice(-k);
+  if (judged.length < k) return [];
+  return judged.map((w) => w.driftedColumns).reduce((a, b) => a.filter((c) => b.includes(c)));
+}
+
+export async function monitorView(db: Db, m: MonitorRow): Promise<MonitorView> {
+  if (!monitorLifecycle.isState(m.state)) throw new Error(`monitor ${m.id} has an unknown state "${m.state}"`);
+  const [deployment, release, windows] = await Promise.all([
+    db.deployment.findUniqueOrThrow({ where: { id: m.deploymentId }, select: { name: true } }),
+    db.deploymentRelease.findUniqueOrThrow({ where: { id: m.releaseId } }),
+    db.monitorWindow.findMany({ where: { monitorId: m.id }, orderBy: { seq: "asc" } }),
+  ]);
+  const version = await db.modelVersion.findUnique({ where: { id: release.versionId }, select: { number: true } });
+  const views = windows.map(windowView);
+  return {
+    id: m.id,
+    deploymentId: m.deploymentId,
+    deploymentName: deployment.name,
+    release: { id: release.id, number: release.number, version: version?.number ?? 0 },
+    state: m.state,
+    reason: m.reason,
+    windowRequests: m.windowRequests,
+    minRows: m.minRows,
+    alertAfter: m.alertAfter,
+    alertingColumns: alertingColumns(views, m.alertAfter),
+    windows: views,
+    createdAt: m.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Monitor operations, as the router, the CLI (through it) and the MCP tool call them.
+ * A monitor watches the deployment's current release when it is made; making it again for
+ * that release answers the same monitor.
+ */
+import type { z } from "zod";
+import type { MonitorView, ZCreateMonitorInput } from "@/contracts/monitoring/monitoring";
+import { getDb, type Db } from "@/server/db/client";
+import { findDeployment } from "@/server/deployments/deployment-views";
+import { kindOfVersionRow } from "@/server/deployments/release-kind";
+import { badInput, conflict, notFound } from "@/server/errors";
+import { judgeClosedWindows } from "./judge";
+import { monitorChanged, moveMonitor } from "./monitor-store";
+import { monitorView } from "./monitor-views";
+import { advancePreparing, referenceOf } from "./reference-step";
+import { closeWindowNow, flushWindowCounts } from "./window-counts";
+
+async function findMonitor(db: Db, id: string) {
+  const m = await db.monitor.findUnique({ where: { id } });
+  if (!m) throw notFound(`There is no monitor ${id}.`);
+  return m;
+}
+
+/** One step of a monitor (the reconciler's advance): settle its reference, or judge its closed windows. */
+export async function advanceMonitor(db: Db, id: string): Promise<void> {
+  const m = await db.monitor.findUnique({ where: { id } });
+  if (m?.state === "preparing") await advancePreparing(db, m);
+  else if (m) await judgeClosedWindows(db, id);
+}
+
+/** Monitors with work to do: a reference to make, or a closed window without a verdict. */
+export async function monitorsWithWork(db: Db): Promise<{ id: string }[]> {
+  const preparing = await db.monitor.findMany({ where: { state: "preparing" }, select: { id: true } });
+  const unjudged = await db.monitorWindow.findMany({ where: { closedAt: { not: null }, verdict: null }, select: { monitorId: true }, distinct: ["monitorId"] });
+  return [...preparing, ...unjudged.map((w) => ({ id: w.monitorId }))];
+}
+
+export function monitorsService(db: Db = getDb()) {
+  const view = async (id: string) => {
+    await flushWindowCounts(db);
+    return monitorView(db, await findMonitor(db, id));
+  };
+  return {
+    view,
+    async create(input: z.output<typeof ZCreateMonitorInput>): Promise<MonitorView> {
+      const d = await findDeployment(db, input.deploymentId);
+      if (!d.currentReleaseId) throw conflict(`The deployment "${d.name}" serves no release yet, so there is nothing to watch.`, { code: "no_release" });
+      const release = await db.deploymentRelease.findUniqueOrThrow({ where: { id: d.currentReleaseId } });
+      const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
+      if (kindOfVersionRow(version) === "llm") {
+        throw badInput(`"${d.name}" serves a language model: monitoring watches tabular deployments' input columns; a language model's is not built yet.`, { code: "not_supported" });
+      }
+      const had = await db.monitor.findUnique({ where: { deploymentId_releaseId: { deploymentId: d.id, releaseId: release.id } } });
+      if (had) return view(had.id);
+      const m = await db.monitor.create({
+        data: { projectId: d.projectId, deploymentId: d.id, releaseId: release.id, state: "preparing", windowRequests: input.windowRequests, minRows: input.minRows, alertAfter: input.alertAfter },
+      });
+      await monitorChanged(db, m.id);
+      // Its reference job starts now; the monitors reconciler settles it.
+      await advanceMonitor(db, m.id);
+      return view(m.id);
+    },
+    async listForDeployment(deploymentId: string): Promise<MonitorView[]> {
+      await findDeployment(db, deploymentId);
+      await flushWindowCounts(db);
+      const rows = await db.monitor.findMany({ where: { deploymentId }, orderBy: { createdAt: "asc" } });
+      return Promise.all(rows.map((m) => monitorView(db, m)));
+    },
+    /** Closes the open window now (whatever its size), judges every closed window, and answers the monitor. */
+    async check(id: string): Promise<MonitorView> {
+      const m = await findMonitor(db, id);
+      if (!referenceOf(m)) throw conflict(`The monitor is ${m.state}${m.reason ? ` (${m.reason})` : ""}: it has no reference yet, so no window can be judged.`, { code: "no_reference" });
+      await flushWindowCounts(db);
+      await closeWindowNow(db, id);
+      await flushWindowCounts(db);
+      await judgeClosedWindows(db, id);
+      return view(id);
+    },
+    async pause(id: string): Promise<MonitorView> {
+      await moveMonitor(db, (await findMonitor(db, id)).id, "paused", { reason: "paused by the owner" });
+      return view(id);
+    },
+    async resume(id: string): Promise<MonitorView> {
+      await moveMonitor(db, (await findMonitor(db, id)).id, "watching", { reason: "resumed by the owner" });
+      return view(id);
+    },
+    /** Makes a failed monitor's reference again (its job is asked once more). */
+    async retry(id: string): Promise<MonitorView> {
+      await moveMonitor(db, (await findMonitor(db, id)).id, "preparing", { reason: "retried by the owner" });
+      await advanceMonitor(db, id);
+      return view(id);
+    },
+    async reference(id: string) {
+      const m = await findMonitor(db, id);
+      return { monitorId: m.id, state: m.state, reference: referenceOf(m) };
+    },
+  };
+}
