@@ -5,7 +5,7 @@
  * got worse.
  */
 import { z } from "zod";
-import { monitorLifecycle } from "@/contracts/lifecycles/monitor";
+import { healthPolicyLifecycle, monitorLifecycle } from "@/contracts/lifecycles/monitor";
 
 export const WINDOW_VERDICTS = ["ok", "drift", "not_enough_traffic"] as const;
 export const ZWindowVerdict = z.enum(WINDOW_VERDICTS);
@@ -46,6 +46,8 @@ export const ZMonitorWindow = z.strictObject({
   /** Refused or failed requests over all requests; null without requests. */
   failureRate: z.number().nullable(),
   errors: z.record(z.string(), z.int().nonnegative()),
+  /** The longest run of failed requests in a row within it. */
+  errorStreak: z.int().nonnegative(),
   /** Upper bound (ms) of the latency bucket holding the median / 95th percentile. */
   p50Ms: z.number().nullable(),
   p95Ms: z.number().nullable(),
@@ -54,6 +56,35 @@ export const ZMonitorWindow = z.strictObject({
   histograms: z.record(z.string(), z.array(z.int().nonnegative())),
 });
 export type MonitorWindow = z.infer<typeof ZMonitorWindow>;
+
+/**
+ * When a release is unhealthy and what then (Argo Rollouts' shape of limits): a closed
+ * window with at least `minRequests` requests breaches when its failure rate or p95 is over
+ * its limit; `failureLimit` breaching windows fail the release, as do `consecutiveErrors`
+ * failed requests in a row (at once, mid-window). `inconclusiveLimit` windows in a row
+ * without enough requests stop the policy for the owner. A failed release is rolled back to
+ * `rollbackTo`, a release the owner approved by naming it here; never more than
+ * `maxActionsPerDay` automatic actions on the deployment in 24 hours, none within
+ * `cooldownMinutes` of the last.
+ */
+export const ZHealthPolicy = z.strictObject({
+  maxFailureRate: z.number().min(0).max(1).default(0.05),
+  maxP95Ms: z.number().positive().nullable().default(null),
+  minRequests: z.int().min(1).default(20),
+  failureLimit: z.int().min(1).max(100).default(1),
+  inconclusiveLimit: z.int().min(1).max(100).default(3),
+  consecutiveErrors: z.int().min(1).max(10_000).default(4),
+  rollbackTo: z.int().positive(),
+  cooldownMinutes: z.number().min(0).max(7 * 24 * 60).default(30),
+  maxActionsPerDay: z.int().min(1).max(100).default(3),
+});
+export type HealthPolicy = z.infer<typeof ZHealthPolicy>;
+
+export const ZPolicyView = z.strictObject({
+  state: healthPolicyLifecycle.schema,
+  reason: z.string().nullable(),
+  limits: ZHealthPolicy,
+});
 
 export const ZMonitorView = z.strictObject({
   id: z.string(),
@@ -67,6 +98,8 @@ export const ZMonitorView = z.strictObject({
   alertAfter: z.int().positive(),
   /** Columns that drifted in each of the last `alertAfter` judged windows; empty: no alert. */
   alertingColumns: z.array(z.string()),
+  /** null: report only. */
+  policy: ZPolicyView.nullable(),
   /** Oldest first. */
   windows: z.array(ZMonitorWindow),
   createdAt: z.iso.datetime(),
@@ -80,6 +113,8 @@ export const ZCreateMonitorInput = z.strictObject({
   alertAfter: z.int().min(1).max(50).default(2),
 });
 export const ZMonitorIdInput = z.strictObject({ monitorId: z.string().min(1) });
+/** Sets (or replaces, arming it again) the monitor's health policy; `rollbackTo` defaults to the release before the watched one. */
+export const ZSetPolicyInput = z.strictObject({ monitorId: z.string().min(1), policy: ZHealthPolicy.partial({ rollbackTo: true }) });
 export const ZDeploymentMonitorsInput = z.strictObject({ deploymentId: z.string().min(1) });
 
 /** What the agents' get_monitoring answers: monitors of the project's deployments, their last windows without histograms. */

@@ -189,6 +189,8 @@ const nearestRank = (sorted: Float64Array, q: number): number => sorted[Math.min
  * How far one column's window is from its reference, and whether chance explains it: js against the bootstrap distances of
  * a window-sized and a reference-sized sample both drawn from the reference. An empty window has nothing to compare (p-value 1).
  */
+const BIN_PRIOR = 0.5;
+
 export function columnDrift(reference: readonly number[], window: readonly number[], opts: { samples?: number; quantile?: number; seed?: number } = {}): ColumnDrift {
   const { samples = 1000, quantile = 0.99, seed = 1 } = opts;
   if (!Number.isInteger(samples) || samples < 1) throw new Error(`samples must be a positive integer, got ${samples}`);
@@ -197,9 +199,14 @@ export function columnDrift(reference: readonly number[], window: readonly numbe
   const n = sum(window);
   if (n === 0) return NOTHING_TO_COMPARE;
   const nRef = sum(reference);
+  if (nRef === 0) return NOTHING_TO_COMPARE;
   if (!Number.isInteger(n) || !Number.isInteger(nRef)) throw new Error("reference and window must be counts: the bootstrap draws samples of their sizes");
   const js = jsDistance(reference, window);
-  const draw = multinomial(proportions(reference, "reference"));
+  // Half a row added to every bin for the bootstrap only: a bin the reference happened never
+  // to fill (a rare category, missing values) would otherwise never be filled by a bootstrap
+  // sample either, and any window value there would read as drift (measured: 2 % false alarms
+  // at a 0.5 % bin with a 300-row reference, up to 9 % for an unlucky one).
+  const draw = multinomial(proportions(reference.map((c) => c + BIN_PRIOR), "reference"));
   const random = seededRandom(seed);
   const a = new Array<number>(reference.length);
   const b = new Array<number>(reference.length);
@@ -251,7 +258,7 @@ export function driftedColumns(
 ): { name: string; drift: ColumnDrift; drifted: boolean }[] {
   const { alpha = 0.01, seed = 1 } = opts;
   if (!(alpha > 0 && alpha < 1)) throw new Error(`alpha must be in (0, 1), got ${alpha}`);
-  const tested = columns.flatMap((c, i) => (sum(c.window) > 0 ? [i] : []));
+  const tested = columns.flatMap((c, i) => (sum(c.window) > 0 && sum(c.reference) > 0 ? [i] : []));
   const samples = Math.max(opts.samples ?? 1000, Math.ceil(tested.length / alpha));
   const drifts = columns.map((c) => columnDrift(c.reference, c.window, { samples, seed: (Math.imul(seed, 0x9e3779b1) ^ nameHash(c.name)) >>> 0 }));
   const rejected = benjaminiHochberg(

@@ -3,8 +3,8 @@
  * first with their verdicts, and which columns alert (drifted in each of the last
  * `alertAfter` judged windows that had enough traffic).
  */
-import { monitorLifecycle } from "@/contracts/lifecycles";
-import { ZStoredVerdict, type MonitorView, type MonitorWindow } from "@/contracts/monitoring/monitoring";
+import { healthPolicyLifecycle, monitorLifecycle } from "@/contracts/lifecycles";
+import { ZHealthPolicy, ZStoredVerdict, type MonitorView, type MonitorWindow } from "@/contracts/monitoring/monitoring";
 import type { Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
 import { parseCounts, percentileMs } from "@/server/deployments/stats-window";
@@ -27,6 +27,7 @@ export function windowView(w: WindowRow): MonitorWindow {
     verdict: judged?.verdict ?? null,
     driftedColumns: (judged?.columns ?? []).filter((c) => c.drifted).map((c) => c.name),
     failureRate: w.requests ? failed / w.requests : null,
+    errorStreak: w.errorStreak,
     errors,
     p50Ms: percentileMs(latency, 0.5),
     p95Ms: percentileMs(latency, 0.95),
@@ -40,6 +41,12 @@ export function alertingColumns(windows: readonly MonitorWindow[], k: number): s
   const judged = windows.filter((w) => w.verdict === "ok" || w.verdict === "drift").slice(-k);
   if (judged.length < k) return [];
   return judged.map((w) => w.driftedColumns).reduce((a, b) => a.filter((c) => b.includes(c)));
+}
+
+function policyView(m: MonitorRow): MonitorView["policy"] {
+  const limits = parseStoredJson(ZHealthPolicy, m.policy);
+  if (!limits || !m.policyState || !healthPolicyLifecycle.isState(m.policyState)) return null;
+  return { state: m.policyState, reason: m.policyReason, limits };
 }
 
 export async function monitorView(db: Db, m: MonitorRow): Promise<MonitorView> {
@@ -62,6 +69,7 @@ export async function monitorView(db: Db, m: MonitorRow): Promise<MonitorView> {
     minRows: m.minRows,
     alertAfter: m.alertAfter,
     alertingColumns: alertingColumns(views, m.alertAfter),
+    policy: policyView(m),
     windows: views,
     createdAt: m.createdAt.toISOString(),
   };

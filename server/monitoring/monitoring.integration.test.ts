@@ -5,7 +5,10 @@
  * on those two columns only, after two windows; 20 requests are "not enough traffic";
  * refused requests count as failures; a restart of the server loses no flushed count and
  * counts none twice; a paused monitor counts nothing; a sentinel category sent in requests
- * is nowhere in the data home afterwards (database, logs, job folders).
+ * is nowhere in the data home afterwards (database, logs, job folders). A health policy
+ * rolls a failing release back to the approved one, once, with the breach in the release's
+ * why; errors in a row fail a release mid-window, but not within the cooldown of the last
+ * automatic action.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -56,6 +59,8 @@ describe("a monitor on a resident tabular deployment", { timeout: 900_000 }, () 
   let predictUrl = "";
   let key = "";
   let monitorId = "";
+  let projectId = "";
+  let datasetId = "";
   const all = penguinRows();
 
   /** One request per row, one after another (so windows close at the same rows on every run). */
@@ -80,8 +85,10 @@ describe("a monitor on a resident tabular deployment", { timeout: 900_000 }, () 
   beforeAll(async () => {
     home = makeTestHome();
     server = await startTestServer({ home, env: ENV });
-    const projectId = (await server.client.projects.create.mutate({ name: "Default" })).id;
-    const { experimentId } = await trainedPenguins(server, projectId);
+    projectId = (await server.client.projects.create.mutate({ name: "Default" })).id;
+    const trained = await trainedPenguins(server, projectId);
+    datasetId = trained.datasetId;
+    const experimentId = trained.experimentId;
     await server.client.models.register.mutate({ experimentId, newModelName: MODEL });
     const made = await cliJson(server.url, ["deploy", `${MODEL}:1`, "--mode", "resident", "--name", "watched"]);
     expect(made.code, made.stderr).toBe(0);
@@ -182,9 +189,10 @@ describe("a monitor on a resident tabular deployment", { timeout: 900_000 }, () 
     const island = reference.columns.find((c) => c.name === "island")!;
     // All five fell in "other" (the bin after the training categories).
     expect(island.kind === "categorical" && islands[island.categories.length]).toBe(5);
+    const port = Number(new URL(server.url).port);
     await server.stop();
     expect(filesContaining(home.home, sentinel)).toEqual([]);
-    server = await startTestServer({ home, env: ENV });
+    server = await startTestServer({ home, env: ENV, port });
   });
 
   it("answers agents through get_monitoring-shaped reads and refuses unknown monitors", async () => {
@@ -192,5 +200,83 @@ describe("a monitor on a resident tabular deployment", { timeout: 900_000 }, () 
     const listed = await cliJson(server.url, ["monitors", "list", "watched"]);
     expect(listed.code, listed.stderr).toBe(0);
     expect((listed.json as unknown as { id: string }[]).map((m) => m.id)).toEqual([monitorId]);
+  });
+
+  const releasesOf = async () => (await server.client.deployments.show.query({ deploymentId: (await server.client.deployments.list.query({ projectId }))[0]!.id })).releases;
+  const bad = { rows: [{ island: "Biscoe", bill_length_mm: "long" }] };
+  const watchRelease = async (args: string[]) => {
+    const made = await cliJson(server.url, ["monitors", "create", "watched", ...args]);
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.json.id as string;
+    await waitFor("the new monitor's reference", async () => ((await server.client.monitors.show.query({ monitorId: id })).state === "watching" ? true : undefined), 300_000, 500);
+    return id;
+  };
+
+  it("a health policy rolls a failing release back to the approved one, once, with the breach in the release's why", async () => {
+    const exp = await server.client.experiments.start.mutate({
+      opId: randomUUID(),
+      projectId,
+      datasetId,
+      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+    });
+    await waitFor("the second training", async () => ((await server.client.experiments.get.query({ id: exp.id })).status === "succeeded" ? true : undefined), 400_000, 1000);
+    const model = (await server.client.models.list.query({ projectId }))[0]!;
+    await server.client.models.register.mutate({ experimentId: exp.id, modelId: model.id });
+    const switched = await cliJson(server.url, ["deployments", "switch", "watched", "2", "--reason", "try version 2"]);
+    expect(switched.code, switched.stderr).toBe(0);
+    await waitFor("release 2 to serve", async () => ((await call(predictUrl, key, { rows: [all[0]] })).body.release as { number: number } | undefined)?.number === 2 || undefined, 240_000, 500);
+    const watching2 = await watchRelease(["--window-requests", "20"]);
+    expect((await cliJson(server.url, ["monitors", "policy", watching2, "--rollback-to", "9"])).json.error?.code).toBe("no_such_release");
+    const armed = await cliJson(server.url, ["monitors", "policy", watching2, "--max-failure-rate", "0.2", "--min-requests", "10"]);
+    expect(armed.code, armed.stderr).toBe(0);
+    expect(armed.json).toMatchObject({ policy: { state: "armed", limits: { rollbackTo: 1, maxFailureRate: 0.2, consecutiveErrors: 4 } } });
+
+    // Every other request refused: no run of errors, but half of the window fails.
+    for (const row of draw(all, 10, 41)) {
+      await call(predictUrl, key, { rows: [row] });
+      expect((await call(predictUrl, key, bad)).status).toBe(400);
+    }
+    const rolled = await waitFor("the policy's rollback", async () => {
+      const rs = await releasesOf();
+      return rs.length === 3 ? rs : undefined;
+    }, 60_000, 300);
+    expect(rolled[0]).toMatchObject({ number: 3, version: 1, kind: "rollback", actor: { kind: "policy" } });
+    expect(rolled[0]!.why).toBe("health policy: window 1: 50.0% of 20 requests failed (limit 20.0%) (back to release 1)");
+    // Fired once the rollback's release serves (a resident release loads first).
+    const fired = await waitFor("the policy to say it fired", async () => {
+      const m = ZMonitorView.parse(await server.client.monitors.show.query({ monitorId: watching2 }));
+      return m.policy?.state === "fired" ? m : undefined;
+    }, 120_000, 300);
+    expect(fired.policy?.reason).toMatch(/^rolled back to release 1: window 1/);
+    await waitFor("release 3 to serve", async () => ((await call(predictUrl, key, { rows: [all[0]] })).body.release as { number: number } | undefined)?.number === 3 || undefined, 120_000, 300);
+    // Once: more failures (now on release 3, which this policy does not watch) change nothing.
+    for (let i = 0; i < 6; i++) await call(predictUrl, key, bad);
+    await new Promise((r) => setTimeout(r, 4000));
+    expect((await releasesOf()).length).toBe(3);
+    expect((await cliJson(server.url, ["monitors", "policy", watching2])).json.error?.code).toBe("policy_fired");
+    expect(ZMonitorView.parse(await server.client.monitors.show.query({ monitorId: watching2 })).release.number).toBe(2);
+  });
+
+  it("errors in a row fail a release mid-window, but not within the cooldown of the last automatic action", async () => {
+    const watching3 = await watchRelease([]);
+    const armed = await cliJson(server.url, ["monitors", "policy", watching3, "--rollback-to", "2"]);
+    expect(armed.json).toMatchObject({ policy: { state: "armed", limits: { rollbackTo: 2, consecutiveErrors: 4, cooldownMinutes: 30 } } });
+    for (let i = 0; i < 4; i++) await call(predictUrl, key, bad);
+    // The run of four closed the window at once; the last automatic action was seconds ago.
+    const closed = await waitFor("the window closed by the run of errors", async () => {
+      const w = (await server.client.monitors.show.query({ monitorId: watching3 })).windows[0];
+      return w?.closedAt ? w : undefined;
+    }, 30_000, 300);
+    expect(closed).toMatchObject({ n: 4, errorStreak: 4 });
+    await new Promise((r) => setTimeout(r, 4000));
+    expect((await releasesOf()).length).toBe(3);
+    // The owner lifts the cooldown: the same breach rolls back now.
+    expect((await cliJson(server.url, ["monitors", "policy", watching3, "--rollback-to", "2", "--cooldown-minutes", "0"])).code).toBe(0);
+    const rolled = await waitFor("the second rollback", async () => {
+      const rs = await releasesOf();
+      return rs.length === 4 ? rs : undefined;
+    }, 60_000, 300);
+    expect(rolled[0]).toMatchObject({ number: 4, version: 2, kind: "rollback", actor: { kind: "policy" } });
+    expect(rolled[0]!.why).toBe("health policy: window 1: 4 requests in a row failed (limit 4) (back to release 2)");
   });
 });

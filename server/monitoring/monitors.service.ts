@@ -4,11 +4,12 @@
  * that release answers the same monitor.
  */
 import type { z } from "zod";
-import type { MonitorView, ZCreateMonitorInput } from "@/contracts/monitoring/monitoring";
+import { ZHealthPolicy, type MonitorView, type ZCreateMonitorInput, type ZSetPolicyInput } from "@/contracts/monitoring/monitoring";
 import { getDb, type Db } from "@/server/db/client";
 import { findDeployment } from "@/server/deployments/deployment-views";
 import { kindOfVersionRow } from "@/server/deployments/release-kind";
 import { badInput, conflict, notFound } from "@/server/errors";
+import { applyPolicy, currentWindowSeq, movePolicy } from "./health-policy";
 import { judgeClosedWindows } from "./judge";
 import { monitorChanged, moveMonitor } from "./monitor-store";
 import { monitorView } from "./monitor-views";
@@ -25,14 +26,32 @@ async function findMonitor(db: Db, id: string) {
 export async function advanceMonitor(db: Db, id: string): Promise<void> {
   const m = await db.monitor.findUnique({ where: { id } });
   if (m?.state === "preparing") await advancePreparing(db, m);
-  else if (m) await judgeClosedWindows(db, id);
+  else if (m) {
+    await judgeClosedWindows(db, id);
+    await applyPolicy(db, id);
+  }
 }
 
-/** Monitors with work to do: a reference to make, or a closed window without a verdict. */
+/** Monitors with work to do: a reference to make, a closed window without a verdict, an armed policy. */
 export async function monitorsWithWork(db: Db): Promise<{ id: string }[]> {
-  const preparing = await db.monitor.findMany({ where: { state: "preparing" }, select: { id: true } });
+  const preparing = await db.monitor.findMany({ where: { OR: [{ state: "preparing" }, { policyState: "armed" }] }, select: { id: true } });
   const unjudged = await db.monitorWindow.findMany({ where: { closedAt: { not: null }, verdict: null }, select: { monitorId: true }, distinct: ["monitorId"] });
   return [...preparing, ...unjudged.map((w) => ({ id: w.monitorId }))];
+}
+
+/** The release before the watched one, of another version: what a policy rolls back to unless told. */
+async function approvedDefault(db: Db, releaseId: string): Promise<number> {
+  const watched = await db.deploymentRelease.findUniqueOrThrow({ where: { id: releaseId } });
+  const earlier = await db.deploymentRelease.findFirst({ where: { deploymentId: watched.deploymentId, number: { lt: watched.number }, versionId: { not: watched.versionId } }, orderBy: { number: "desc" } });
+  if (!earlier) throw badInput("The deployment has no earlier release of another version to roll back to; name the release to roll back to (rollbackTo).", { code: "no_earlier_release" });
+  return earlier.number;
+}
+
+async function checkRollbackTarget(db: Db, m: { deploymentId: string; releaseId: string }, number: number): Promise<void> {
+  const target = await db.deploymentRelease.findUnique({ where: { deploymentId_number: { deploymentId: m.deploymentId, number } } });
+  if (!target) throw badInput(`The deployment has no release ${number}.`, { code: "no_such_release" });
+  const watched = await db.deploymentRelease.findUniqueOrThrow({ where: { id: m.releaseId } });
+  if (target.versionId === watched.versionId) throw badInput(`Release ${number} serves the same version as the release this monitor watches; roll back to another version's release.`, { code: "same_version" });
 }
 
 export function monitorsService(db: Db = getDb()) {
@@ -88,6 +107,28 @@ export function monitorsService(db: Db = getDb()) {
     async retry(id: string): Promise<MonitorView> {
       await moveMonitor(db, (await findMonitor(db, id)).id, "preparing", { reason: "retried by the owner" });
       await advanceMonitor(db, id);
+      return view(id);
+    },
+    /** Sets the health policy (or replaces its limits), armed from the window in progress. */
+    async setPolicy(input: z.output<typeof ZSetPolicyInput>): Promise<MonitorView> {
+      const m = await findMonitor(db, input.monitorId);
+      const policy = ZHealthPolicy.parse({ ...input.policy, rollbackTo: input.policy.rollbackTo ?? (await approvedDefault(db, m.releaseId)) });
+      await checkRollbackTarget(db, m, policy.rollbackTo);
+      const data = { fromWindow: await currentWindowSeq(db, m.id) };
+      const reason = `armed: rolls back to release ${policy.rollbackTo} on a breach`;
+      if (m.policyState === "fired") throw conflict("This monitor's policy already rolled the deployment back; make a monitor for the release it serves now.", { code: "policy_fired" });
+      if (m.policyState === null) {
+        // Its first state, written with it (as a monitor is created preparing); every later move goes through transition().
+        await db.monitor.update({ where: { id: m.id, policyState: null }, data: { policy: JSON.stringify(policy), policyState: "armed", policyReason: reason, policyStateData: JSON.stringify(data) } });
+        await monitorChanged(db, m.id);
+      } else if (m.policyState === "armed") {
+        await db.monitor.update({ where: { id: m.id }, data: { policy: JSON.stringify(policy) } });
+        await monitorChanged(db, m.id);
+      } else await movePolicy(db, m.id, "armed", { reason, data, policy });
+      return view(m.id);
+    },
+    async pausePolicy(id: string): Promise<MonitorView> {
+      await movePolicy(db, (await findMonitor(db, id)).id, "paused", { reason: "paused by the owner" });
       return view(id);
     },
     async reference(id: string) {

@@ -10,6 +10,7 @@
  * What a kill -9 of the server loses: the last FLUSH_MS of counts of the open window,
  * never a count twice (a flush adds its counts once, in one transaction).
  */
+import { ZHealthPolicy } from "@/contracts/monitoring/monitoring";
 import { ZReference, type Reference } from "@/contracts/recipes/data";
 import { beforeDbClose, type Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
@@ -22,6 +23,8 @@ interface Watcher {
   monitorId: string;
   windowRequests: number;
   reference: Reference;
+  /** An armed health policy's limit of failed requests in a row: reached, the window closes at once. */
+  consecutiveErrors: number | null;
 }
 
 /** Counts of one window not written yet; `close` once the window is full (or checked now). */
@@ -33,12 +36,16 @@ interface Delta {
   errors: Counts;
   latencyMs: Counts;
   histograms: Histograms;
+  /** The longest run of failed requests in a row seen in this window. */
+  errorStreak: number;
   close: boolean;
 }
 
 interface OpenWindow {
   seq: number;
   requests: number;
+  /** Failed requests in a row up to now. */
+  streak: number;
 }
 
 interface State {
@@ -69,14 +76,15 @@ async function loadWatchers(db: Db, releaseId: string): Promise<Watcher[]> {
   const rows = await db.monitor.findMany({ where: { releaseId, state: "watching" } });
   return rows.flatMap((m) => {
     const reference = parseStoredJson(ZReference, m.reference);
-    return reference ? [{ monitorId: m.id, windowRequests: m.windowRequests, reference }] : [];
+    const policy = m.policyState === "armed" ? parseStoredJson(ZHealthPolicy, m.policy) : null;
+    return reference ? [{ monitorId: m.id, windowRequests: m.windowRequests, reference, consecutiveErrors: policy?.consecutiveErrors ?? null }] : [];
   });
 }
 
 async function loadOpen(db: Db, monitorId: string): Promise<OpenWindow> {
   const last = await db.monitorWindow.findFirst({ where: { monitorId }, orderBy: { seq: "desc" }, select: { seq: true, requests: true, closedAt: true } });
-  if (!last) return { seq: 1, requests: 0 };
-  return last.closedAt ? { seq: last.seq + 1, requests: 0 } : { seq: last.seq, requests: last.requests };
+  if (!last) return { seq: 1, requests: 0, streak: 0 };
+  return last.closedAt ? { seq: last.seq + 1, requests: 0, streak: 0 } : { seq: last.seq, requests: last.requests, streak: 0 };
 }
 
 /**
@@ -99,7 +107,7 @@ async function loadedOpen(db: Db, s: State, monitorId: string): Promise<void> {
 function deltaOf(s: State, monitorId: string, seq: number): Delta {
   const key = `${monitorId}\u0000${seq}`;
   let d = s.pending.get(key);
-  if (!d) s.pending.set(key, (d = { monitorId, seq, requests: 0, rows: 0, errors: {}, latencyMs: {}, histograms: {}, close: false }));
+  if (!d) s.pending.set(key, (d = { monitorId, seq, requests: 0, rows: 0, errors: {}, latencyMs: {}, histograms: {}, errorStreak: 0, close: false }));
   return d;
 }
 
@@ -124,11 +132,17 @@ async function count(db: Db, s: State, w: Watcher, r: ObservedRequest): Promise<
     countRows(w.reference, r.rows, d.histograms);
   }
   open.requests += 1;
-  if (open.requests >= w.windowRequests) {
+  open.streak = r.errorClass ? open.streak + 1 : 0;
+  d.errorStreak = Math.max(d.errorStreak, open.streak);
+  const errorsInARow = w.consecutiveErrors !== null && open.streak >= w.consecutiveErrors;
+  if (open.requests >= w.windowRequests || errorsInARow) {
     d.close = true;
-    s.open.set(w.monitorId, { seq: open.seq + 1, requests: 0 });
+    // A run of errors goes on into the next window, unless it just closed this one.
+    s.open.set(w.monitorId, { seq: open.seq + 1, requests: 0, streak: errorsInARow ? 0 : open.streak });
   }
-  scheduleFlush(db, s);
+  // Errors in a row are the health policy's at once, not in FLUSH_MS.
+  if (errorsInARow) void flushWindowCounts(db).catch((err: unknown) => console.error(`monitor window counts not written yet: ${String(err)}`));
+  else scheduleFlush(db, s);
 }
 
 function observe(db: Db, r: ObservedRequest): void {
@@ -159,7 +173,7 @@ export async function closeWindowNow(db: Db, monitorId: string): Promise<void> {
   await loadedOpen(db, s, monitorId);
   const open = s.open.get(monitorId)!;
   deltaOf(s, monitorId, open.seq).close = true;
-  s.open.set(monitorId, { seq: open.seq + 1, requests: 0 });
+  s.open.set(monitorId, { seq: open.seq + 1, requests: 0, streak: 0 });
 }
 
 function merge(into: Delta, d: Delta): void {
@@ -168,6 +182,7 @@ function merge(into: Delta, d: Delta): void {
   into.errors = addCounts(into.errors, d.errors);
   into.latencyMs = addCounts(into.latencyMs, d.latencyMs);
   into.histograms = addHistograms(into.histograms, d.histograms);
+  into.errorStreak = Math.max(into.errorStreak, d.errorStreak);
   into.close ||= d.close;
 }
 
@@ -201,6 +216,7 @@ async function writeDeltas(db: Db, deltas: Delta[]): Promise<void> {
         errors: JSON.stringify(addCounts(had ? parseCounts(had.errors) : {}, d.errors)),
         latencyMs: JSON.stringify(addCounts(had ? parseCounts(had.latencyMs) : {}, d.latencyMs)),
         histograms: JSON.stringify(addHistograms(parseStoredJson(ZHistograms, had?.histograms ?? null) ?? {}, d.histograms)),
+        errorStreak: Math.max(had?.errorStreak ?? 0, d.errorStreak),
         ...(d.close && !had?.closedAt ? { closedAt: now } : {}),
       };
       await tx.monitorWindow.upsert({ where: key, create: { monitorId: d.monitorId, seq: d.seq, ...sums }, update: sums });

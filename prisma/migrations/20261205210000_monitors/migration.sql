@@ -11,6 +11,10 @@ CREATE TABLE "Monitor" (
     "minRows" INTEGER NOT NULL,
     "alertAfter" INTEGER NOT NULL,
     "reference" TEXT,
+    "policy" TEXT,
+    "policyState" TEXT,
+    "policyReason" TEXT,
+    "policyStateData" TEXT,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL
 );
@@ -27,6 +31,7 @@ CREATE TABLE "MonitorWindow" (
     "errors" TEXT NOT NULL DEFAULT '{}',
     "latencyMs" TEXT NOT NULL DEFAULT '{}',
     "histograms" TEXT NOT NULL DEFAULT '{}',
+    "errorStreak" INTEGER NOT NULL DEFAULT 0,
     "verdict" TEXT
 );
 

@@ -3,9 +3,10 @@
  * contracts/monitoring: create {deploymentId, windowRequests?, minRows?, alertAfter?},
  * list {deploymentId}, show / check / pause / resume / retry / reference {monitorId}.
  * `check` closes the open window now and answers every window with its verdict.
+ * setPolicy {monitorId, policy} arms a health policy (automatic rollback); pausePolicy {monitorId}.
  */
 import { procedure, router } from "../trpc";
-import { ZCreateMonitorInput, ZDeploymentMonitorsInput, ZMonitorIdInput } from "@/contracts/monitoring/monitoring";
+import { ZCreateMonitorInput, ZDeploymentMonitorsInput, ZMonitorIdInput, ZSetPolicyInput } from "@/contracts/monitoring/monitoring";
 import { monitorsService } from "@/server/monitoring/monitors.service";
 
 export const monitorsRouter = router({
@@ -16,5 +17,7 @@ export const monitorsRouter = router({
   pause: procedure.input(ZMonitorIdInput).mutation(({ input }) => monitorsService().pause(input.monitorId)),
   resume: procedure.input(ZMonitorIdInput).mutation(({ input }) => monitorsService().resume(input.monitorId)),
   retry: procedure.input(ZMonitorIdInput).mutation(({ input }) => monitorsService().retry(input.monitorId)),
+  setPolicy: procedure.input(ZSetPolicyInput).mutation(({ input }) => monitorsService().setPolicy(input)),
+  pausePolicy: procedure.input(ZMonitorIdInput).mutation(({ input }) => monitorsService().pausePolicy(input.monitorId)),
   reference: procedure.input(ZMonitorIdInput).query(({ input }) => monitorsService().reference(input.monitorId)),
 });

@@ -5,11 +5,13 @@ import { connect, withRetry } from "../api-client";
 import { parseSubcommand, requiredArg } from "../subcommand-args";
 import { findDeployment } from "./deploy";
 import { refusalsKept } from "./models";
+import { POLICY_FLAGS, POLICY_USAGE, policyFromFlags } from "./monitor-policy";
 
 export const USAGE = `Usage:
   trainyard monitors create DEPLOYMENT [--window-requests N] [--min-rows N] [--alert-after K] [--project NAME] [--json]
   trainyard monitors list DEPLOYMENT [--project NAME] [--json]
   trainyard monitors show|check|pause|resume|retry|reference ID [--json]
+${POLICY_USAGE}
 A monitor watches the deployment's current release: each window of N requests (default 200)
 gets a verdict, ok or drift per input column against the release's training data, or
 not_enough_traffic under --min-rows rows (default 50); a column alerts after drifting in K
@@ -37,6 +39,7 @@ function monitorText(m: MonitorView): string {
     `Monitor ${m.id} of "${m.deploymentName}" (release ${m.release.number}, version ${m.release.version}): ${m.state}${m.reason ? ` — ${m.reason}` : ""}`,
     `Windows of ${m.windowRequests} requests; at least ${m.minRows} rows for a verdict; alerts after ${m.alertAfter} drifted windows in a row.`,
     m.alertingColumns.length ? `ALERT: inputs changed in ${m.alertingColumns.join(", ")}` : "No alert.",
+    m.policy ? `Health policy: ${m.policy.state}${m.policy.reason ? ` — ${m.policy.reason}` : ""}` : "No health policy (report only).",
     ...(m.windows.length ? m.windows.map(windowLine) : ["  (no window yet)"]),
   ].join("\n");
 }
@@ -53,6 +56,7 @@ export async function monitorsCommand(argv: string[]): Promise<number> {
     "window-requests": { type: "string" },
     "min-rows": { type: "string" },
     "alert-after": { type: "string" },
+    ...POLICY_FLAGS,
   });
   const json = values.json ?? false;
   const need = requiredArg(USAGE);
@@ -87,6 +91,16 @@ export async function monitorsCommand(argv: string[]): Promise<number> {
     case "resume":
     case "retry": {
       const m = await refusalsKept(() => api[sub].mutate({ monitorId: ref }));
+      print(json, m, () => monitorText(m));
+      return 0;
+    }
+    case "policy": {
+      const m = await refusalsKept(() => api.setPolicy.mutate({ monitorId: ref, policy: policyFromFlags(values) }));
+      print(json, m, () => monitorText(m));
+      return 0;
+    }
+    case "policy-pause": {
+      const m = await refusalsKept(() => api.pausePolicy.mutate({ monitorId: ref }));
       print(json, m, () => monitorText(m));
       return 0;
     }
