@@ -8,6 +8,7 @@ import { TabHeading } from "./tab-heading";
 import { experimentStatusLabel, formatBytes } from "@/contracts/vocabulary";
 import { formatDuration, formatMetric, totalUsage, type StepUsage } from "@/components/experiment/format";
 import { InUse } from "@/components/registry/in-use";
+import { DeploymentsHealth } from "@/components/monitoring/deployments-health";
 import { fineTuneBetterWords, fineTuneCostWords, fineTuneImprovingWords } from "./overview-finetune";
 
 const Card = ({ title, children }: { title: string; children: React.ReactNode }) => (
@@ -77,6 +78,7 @@ export function OverviewView({ projectId }: { projectId: string }) {
   return (
     <section aria-labelledby="overview-heading" className="flex flex-col gap-4">
       <TabHeading id="overview-heading" title="Overview" projectId={projectId} />
+      <DeploymentsHealth projectId={projectId} />
       <QueryState query={list} loading="Loading the overview…" failure="Could not load the overview" />
       {list.data && all.length === 0 && (
         <EmptyState title="Nothing trained yet">Start with “Train a prediction model”: choose a file, the column to predict, and a time limit.</EmptyState>

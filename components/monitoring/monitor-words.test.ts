@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MonitorView, MonitorWindow } from "@/contracts/monitoring/monitoring";
-import { healthOf, histogramPoints, monitorSentence, windowPoints } from "./monitor-words";
+import { healthOf } from "@/server/monitoring/health";
+import { histogramPoints, monitorSentence, windowPoints } from "./monitor-words";
 
 const window = (seq: number, verdict: MonitorWindow["verdict"], drifted: string[] = [], failureRate = 0): MonitorWindow => ({
   seq,
@@ -19,7 +20,8 @@ const window = (seq: number, verdict: MonitorWindow["verdict"], drifted: string[
   histograms: { mass: [1, 2, 3] },
 });
 
-const monitor = (over: Partial<MonitorView>): MonitorView => ({
+const monitor = (over: Partial<MonitorView>): MonitorView => {
+  const m: Omit<MonitorView, "health"> = {
   id: "m1",
   deploymentId: "d1",
   deploymentName: "api",
@@ -29,23 +31,30 @@ const monitor = (over: Partial<MonitorView>): MonitorView => ({
   windowRequests: 100,
   minRows: 50,
   alertAfter: 2,
+  referenceWindow: null,
   alertingColumns: [],
   policy: null,
   windows: [],
   createdAt: "2026-12-05T10:00:00.000Z",
   ...over,
-});
+  };
+  return { ...m, health: healthOf(m) };
+};
 
 describe("a monitor in words", () => {
   it("says the state first: waiting for a first window, healthy, drifting (inputs, not the model), too little traffic", () => {
     expect(monitorSentence(monitor({}))).toMatch(/first verdict comes after 100 requests/);
     const ok = monitor({ windows: [window(1, "ok", [], 0.02)] });
-    expect(healthOf(ok)).toBe("healthy");
+    expect(ok.health).toBe("healthy");
     expect(monitorSentence(ok)).toBe("No alert: the inputs of the last window (100 requests) look like the training data; 2.0% of its requests failed.");
     const drifting = monitor({ alertingColumns: ["mass", "island"], windows: [window(1, "drift", ["mass", "island"]), window(2, "drift", ["mass", "island"])] });
-    expect(healthOf(drifting)).toBe("drifting");
+    expect(drifting.health).toBe("drifting");
     expect(monitorSentence(drifting)).toMatch(/^Inputs changed: mass and island drifted in each of the last 2 windows\. .*not that the model got worse/);
-    expect(healthOf(monitor({ windows: [window(1, "ok"), window(2, "not_enough_traffic"), window(3, null)] }))).toBe("not_enough_traffic");
+    expect(monitor({ windows: [window(1, "ok"), window(2, "not_enough_traffic"), window(3, null)] }).health).toBe("not_enough_traffic");
+    const limits = { rollbackTo: 1, maxFailureRate: 0.05, maxP95Ms: null, minRequests: 20, failureLimit: 1, inconclusiveLimit: 3, consecutiveErrors: 4, cooldownMinutes: 30, maxActionsPerDay: 3 };
+    const breaching = monitor({ policy: { state: "armed", reason: null, limits }, windows: [window(1, "ok", [], 0.5)] });
+    expect(breaching.health).toBe("breaching");
+    expect(monitorSentence(breaching)).toMatch(/broke the health policy's limits/);
     expect(monitorSentence(monitor({ windows: [window(1, "drift", ["mass"])] }))).toBe(
       "No alert yet: in the last window (100 requests) mass differed from the training data; an alert needs 2 such windows in a row.",
     );

@@ -4,30 +4,38 @@
  * repeat them.
  */
 import type { ReferenceColumn } from "@/contracts/recipes/data";
-import type { MonitorView, MonitorWindow } from "@/contracts/monitoring/monitoring";
+import type { DeploymentHealth, MonitorView, MonitorWindow } from "@/contracts/monitoring/monitoring";
 
-export type Health = "healthy" | "drifting" | "not_enough_traffic" | "preparing" | "paused" | "failed";
-
-/** What the deployment's inputs look like now, from the last judged window and the alert. */
-export function healthOf(m: MonitorView): Health {
-  if (m.state === "preparing" || m.state === "failed" || m.state === "paused") return m.state;
-  if (m.alertingColumns.length) return "drifting";
-  const last = [...m.windows].reverse().find((w) => w.verdict);
-  return !last || last.verdict === "not_enough_traffic" ? "not_enough_traffic" : "healthy";
-}
+/** A deployment's health as a page or a phone says it (contracts/monitoring DEPLOYMENT_HEALTH). */
+export const HEALTH_WORDS: Record<DeploymentHealth, string> = {
+  healthy: "healthy",
+  drifting: "inputs drifting",
+  breaching: "over its health limits",
+  not_enough_traffic: "not enough traffic",
+  preparing: "monitor preparing",
+  paused: "monitor paused",
+  failed: "monitor failed",
+  not_watched: "not monitored",
+};
 
 const list = (xs: readonly string[]) => (xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
 const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
 
 export function monitorSentence(m: MonitorView): string {
   const judged = m.windows.filter((w) => w.verdict);
-  switch (healthOf(m)) {
+  switch (m.health) {
     case "preparing":
       return "Preparing its reference: binning the training data of the version this release serves.";
     case "failed":
       return `Its reference could not be made${m.reason ? `: ${m.reason}` : "."}`;
     case "paused":
       return "Paused: requests are not counted until you resume it.";
+    case "breaching":
+      return m.policy?.state === "fired"
+        ? `Its health policy acted: ${m.policy.reason ?? "it rolled the deployment back"}.`
+        : "The last window broke the health policy's limits (failures or latency).";
+    case "not_watched":
+      return "Not monitored.";
     case "drifting":
       return `Inputs changed: ${list(m.alertingColumns)} drifted in each of the last ${m.alertAfter} windows. This says the inputs moved away from the training data, not that the model got worse.`;
     case "not_enough_traffic":

@@ -1,6 +1,7 @@
 /**
- * A deployment monitor (issue 30; server/monitoring). It is made `preparing` while the
- * data.reference job bins its release's training partition, then `watching`: each request
+ * A deployment monitor (issue 30; server/monitoring). A tabular release's is made
+ * `preparing` while the data.reference job bins its training partition, then `watching`
+ * (a language model's starts watching): each request
  * the release answers counts into the open window. Pause and resume are the owner's; a
  * reference that could not be made is `failed` until the owner retries. The monitor of a
  * deleted deployment goes with it, so nothing is terminal.
@@ -14,7 +15,8 @@ export const ZMonitorFailed = z.strictObject({ code: z.string() });
 export const monitorLifecycle = defineLifecycle({
   name: "monitor",
   states: ["preparing", "watching", "paused", "failed"],
-  initial: ["preparing"],
+  // A language model's monitor starts watching: its bins are fixed, its reference a window of traffic.
+  initial: ["preparing", "watching"],
   terminal: [],
   transitions: {
     preparing: ["watching", "failed"],

@@ -86,6 +86,11 @@ export const ZPolicyView = z.strictObject({
   limits: ZHealthPolicy,
 });
 
+/** A deployment's health in one word (server/monitoring/health.ts says how it is decided). */
+export const DEPLOYMENT_HEALTH = ["healthy", "drifting", "breaching", "not_enough_traffic", "preparing", "paused", "failed", "not_watched"] as const;
+export const ZDeploymentHealth = z.enum(DEPLOYMENT_HEALTH);
+export type DeploymentHealth = z.infer<typeof ZDeploymentHealth>;
+
 export const ZMonitorView = z.strictObject({
   id: z.string(),
   deploymentId: z.string(),
@@ -93,9 +98,12 @@ export const ZMonitorView = z.strictObject({
   release: z.strictObject({ id: z.string(), number: z.int().positive(), version: z.int().nonnegative() }),
   state: monitorLifecycle.schema,
   reason: z.string().nullable(),
+  health: ZDeploymentHealth,
   windowRequests: z.int().positive(),
   minRows: z.int().positive(),
   alertAfter: z.int().positive(),
+  /** The window whose counts are the reference (the owner accepted it, or a language model's first with enough traffic); null: the training data, or none yet. */
+  referenceWindow: z.int().positive().nullable(),
   /** Columns that drifted in each of the last `alertAfter` judged windows; empty: no alert. */
   alertingColumns: z.array(z.string()),
   /** null: report only. */
@@ -106,6 +114,18 @@ export const ZMonitorView = z.strictObject({
 });
 export type MonitorView = z.infer<typeof ZMonitorView>;
 
+/** `monitors.projectHealth`: each deployment of a project and the health of the release it serves. */
+export const ZProjectHealthInput = z.strictObject({ projectId: z.string().min(1) });
+export const ZDeploymentHealthRow = z.strictObject({
+  deploymentId: z.string(),
+  deploymentName: z.string(),
+  deploymentState: z.string(),
+  monitorId: z.string().nullable(),
+  health: ZDeploymentHealth,
+  alertingColumns: z.array(z.string()),
+});
+export type DeploymentHealthRow = z.infer<typeof ZDeploymentHealthRow>;
+
 export const ZCreateMonitorInput = z.strictObject({
   deploymentId: z.string().min(1),
   windowRequests: z.int().min(10).max(1_000_000).default(200),
@@ -113,6 +133,8 @@ export const ZCreateMonitorInput = z.strictObject({
   alertAfter: z.int().min(1).max(50).default(2),
 });
 export const ZMonitorIdInput = z.strictObject({ monitorId: z.string().min(1) });
+/** Makes a closed window's counts the reference from now on (`monitors reference ID --accept-window SEQ`). */
+export const ZAcceptWindowInput = z.strictObject({ monitorId: z.string().min(1), seq: z.int().positive() });
 /** Sets (or replaces, arming it again) the monitor's health policy; `rollbackTo` defaults to the release before the watched one. */
 export const ZSetPolicyInput = z.strictObject({ monitorId: z.string().min(1), policy: ZHealthPolicy.partial({ rollbackTo: true }) });
 export const ZDeploymentMonitorsInput = z.strictObject({ deploymentId: z.string().min(1) });

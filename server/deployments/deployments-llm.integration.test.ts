@@ -161,6 +161,29 @@ describe("a deployment of a LoRA fine-tune", { timeout: 300_000 }, () => {
     expect(shown.stats[0]!.requests).toBeGreaterThanOrEqual(6);
   });
 
+  it("a monitor watches its generations' lengths, speed and finish reason: its first full window is the reference, longer prompts drift", async () => {
+    const made = await cliJson(server.url, ["monitors", "create", "chat", "--window-requests", "10", "--min-rows", "10"]);
+    expect(made.code, made.stderr).toBe(0);
+    const monitorId = made.json.id as string;
+    expect(await server.client.monitors.show.query({ monitorId })).toMatchObject({ state: "watching", referenceWindow: null, health: "not_enough_traffic" });
+    const ask = async (prompt: string, maxNewTokens: number) => expect((await call(chat.urls.generate, key, { prompt, maxNewTokens })).status).toBe(200);
+    for (let i = 0; i < 20; i++) await ask("What is 2 + 3?", 4);
+    const long = "alpha beta gamma ".repeat(60);
+    for (let i = 0; i < 10; i++) await ask(long, 16);
+    const checked = await cliJson(server.url, ["monitors", "check", monitorId]);
+    const windows = z.object({ windows: z.array(z.object({ n: z.number(), verdict: z.string(), driftedColumns: z.array(z.string()) })) }).parse(checked.json).windows;
+    // Window 1 is the reference (compared with itself), window 2 is the same traffic, window 3 the long prompts.
+    expect(windows.slice(0, 3).map((w) => [w.n, w.verdict])).toEqual([[10, "ok"], [10, "ok"], [10, "drift"]]);
+    expect(windows[2]!.driftedColumns).toContain("promptTokens");
+    const shown = await server.client.monitors.show.query({ monitorId });
+    expect(shown.referenceWindow).toBe(1);
+    const reference = (await server.client.monitors.reference.query({ monitorId })).reference!;
+    expect(reference.columns.map((c) => c.name)).toEqual(["promptTokens", "generatedTokens", "tokensPerSecond", "finishReason"]);
+    expect(reference.rows).toBe(10);
+    // Counts only: no prompt text in what the monitor stored.
+    expect(JSON.stringify(shown)).not.toContain("alpha beta");
+  });
+
   it("switches under a steady stream of generate and stream requests and loses none of them", async () => {
     // On "other", so the aggregates "chat" is checked for above stay its own.
     const outcomes: string[] = [];

@@ -46,13 +46,27 @@ interface LlmRequest {
   modelName: string;
   release: ReleaseView;
   request: Upstream;
-  record: (release: ReleaseView, ms: number, errorClass?: string) => Promise<void>;
+  record: (release: ReleaseView, ms: number, errorClass?: string, answered?: Answered) => Promise<void>;
 }
+
+type Answered = Pick<DeploymentGenerateResponse, "promptTokens" | "generatedTokens" | "finishReason">;
+
+/**
+ * An answered generation as its request's only "row" for the request observers (monitors):
+ * how long its prompt and answer were, how fast, how it ended; never the text.
+ */
+const descriptorsOf = (a: Answered, ms: number) => ({
+  promptTokens: a.promptTokens,
+  generatedTokens: a.generatedTokens,
+  tokensPerSecond: ms > 0 ? a.generatedTokens / (ms / 1000) : null,
+  finishReason: a.finishReason,
+});
 
 /** The ready LLM release a request goes to, and its checked body; throws what the route answers. */
 async function llmRequest(db: Db, id: string, body: unknown): Promise<LlmRequest> {
   const { d, release } = await servingNow(db, id);
-  const record = (r: ReleaseView, ms: number, errorClass?: string) => recordRequest(db, { releaseId: r.id, deploymentId: d.id, ms, errorClass });
+  const record = (r: ReleaseView, ms: number, errorClass?: string, answered?: Answered) =>
+    recordRequest(db, { releaseId: r.id, deploymentId: d.id, ms, errorClass }, new Date(), answered ? [descriptorsOf(answered, ms)] : null);
   try {
     if ((await deploymentKind(db, d)) !== "llm") throw wrongRoute(d.id, "tabular");
     const refused = linkRefusal(d.id);
@@ -92,7 +106,7 @@ export async function generate(db: Db, id: string, body: unknown, signal?: Abort
     if (next) answer = await attempt((release = next));
     if (answer instanceof Error) throw unreachable(answer);
     if (!answer.ok) throw servingRefusal(answer);
-    await r.record(release, Date.now() - started);
+    await r.record(release, Date.now() - started, undefined, answer.value);
     return { ...answer.value, release: short(release) };
   } catch (err) {
     await r.record(release, Date.now() - started, signal?.aborted ? "cancelled" : isDomainError(err) ? err.reason : "internal");
@@ -120,9 +134,9 @@ export async function openStream(db: Db, id: string, body: unknown, signal: Abor
   const send = (e: DeploymentStreamEvent) => {
     if (!upstream.signal.aborted) out.enqueue(encoder.encode(sseBlock(e)));
   };
-  const finish = async (release: ReleaseView, errorClass: string | undefined) => {
+  const finish = async (release: ReleaseView, errorClass: string | undefined, answered?: Answered) => {
     signal.removeEventListener("abort", abort);
-    await r.record(release, Date.now() - started, upstream.signal.aborted ? "cancelled" : errorClass).catch(() => undefined);
+    await r.record(release, Date.now() - started, upstream.signal.aborted ? "cancelled" : errorClass, answered).catch(() => undefined);
     try {
       out.close();
     } catch {
@@ -136,6 +150,7 @@ export async function openStream(db: Db, id: string, body: unknown, signal: Abor
       let open = false;
       let text = "";
       let outcome: string | undefined = "no_result";
+      let answered: Answered | undefined;
       const onEvent = (e: StreamEvent) => {
         if (!open) noteAnswered(r.deploymentId);
         open = true;
@@ -146,6 +161,7 @@ export async function openStream(db: Db, id: string, body: unknown, signal: Abor
           send(e);
         } else if (e.type === "result") {
           outcome = undefined;
+          answered = e;
           send({ ...e, text });
         } else {
           if (e.type === "error") outcome = e.code;
@@ -164,7 +180,7 @@ export async function openStream(db: Db, id: string, body: unknown, signal: Abor
           async (answer) => {
             if (!answer.ok) return opened({ started: false, failure: answer });
             if (answer.value.terminal === null) send({ type: "error", code: "internal", message: "The serving process ended the stream without a result." });
-            await finish(release, outcome);
+            await finish(release, outcome, answered);
           },
           async (err: unknown) => {
             if (open) return failedMidStream(err as Error);

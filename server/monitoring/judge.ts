@@ -29,15 +29,26 @@ export function verdictOf(reference: Reference, window: { rows: number; histogra
   return { verdict: columns.some((c) => c.drifted) ? "drift" : "ok", columns };
 }
 
+/** The same bins with a window's counts: the reference from now on. */
+export function windowAsReference(reference: Reference, window: { rows: number; histograms: Histograms }): Reference {
+  return { ...reference, rows: window.rows, columns: reference.columns.map((c) => ({ ...c, counts: window.histograms[c.name] ?? c.counts.map(() => 0) })) };
+}
+
 /** Gives every closed, unjudged window of the monitor its verdict; true when one was given. */
 export async function judgeClosedWindows(db: Db, monitorId: string): Promise<boolean> {
   const monitor = await db.monitor.findUnique({ where: { id: monitorId } });
-  const reference = monitor ? referenceOf(monitor) : null;
+  let reference = monitor ? referenceOf(monitor) : null;
   if (!monitor || !reference) return false;
   const waiting = await db.monitorWindow.findMany({ where: { monitorId, closedAt: { not: null }, verdict: null }, orderBy: { seq: "asc" } });
   let judged = false;
   for (const w of waiting) {
-    const v = verdictOf(reference, { rows: w.rows, seq: w.seq, histograms: parseStoredJson(ZHistograms, w.histograms) ?? {} }, monitor.minRows);
+    const histograms = parseStoredJson(ZHistograms, w.histograms) ?? {};
+    if (reference.rows === 0 && w.rows >= monitor.minRows) {
+      // No counts yet (a language model's fixed bins): its first window with enough traffic is the reference.
+      reference = windowAsReference(reference, { rows: w.rows, histograms });
+      await db.monitor.update({ where: { id: monitorId }, data: { reference: JSON.stringify(reference), referenceWindow: w.seq } });
+    }
+    const v = verdictOf(reference, { rows: w.rows, seq: w.seq, histograms }, monitor.minRows);
     judged = (await db.monitorWindow.updateMany({ where: { id: w.id, verdict: null }, data: { verdict: JSON.stringify(v) } })).count > 0 || judged;
   }
   if (judged) await monitorChanged(db, monitorId);

@@ -4,11 +4,12 @@
  * `alertAfter` judged windows that had enough traffic).
  */
 import { healthPolicyLifecycle, monitorLifecycle } from "@/contracts/lifecycles";
-import { ZHealthPolicy, ZStoredVerdict, type MonitorView, type MonitorWindow } from "@/contracts/monitoring/monitoring";
+import { ZHealthPolicy, ZStoredVerdict, type DeploymentHealthRow, type MonitorView, type MonitorWindow } from "@/contracts/monitoring/monitoring";
 import type { Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
 import { parseCounts, percentileMs } from "@/server/deployments/stats-window";
 import { ZHistograms } from "./binning";
+import { healthOf } from "./health";
 
 type MonitorRow = NonNullable<Awaited<ReturnType<Db["monitor"]["findUnique"]>>>;
 type WindowRow = NonNullable<Awaited<ReturnType<Db["monitorWindow"]["findUnique"]>>>;
@@ -58,7 +59,7 @@ export async function monitorView(db: Db, m: MonitorRow): Promise<MonitorView> {
   ]);
   const version = await db.modelVersion.findUnique({ where: { id: release.versionId }, select: { number: true } });
   const views = windows.map(windowView);
-  return {
+  const view: Omit<MonitorView, "health"> = {
     id: m.id,
     deploymentId: m.deploymentId,
     deploymentName: deployment.name,
@@ -68,9 +69,23 @@ export async function monitorView(db: Db, m: MonitorRow): Promise<MonitorView> {
     windowRequests: m.windowRequests,
     minRows: m.minRows,
     alertAfter: m.alertAfter,
+    referenceWindow: m.referenceWindow,
     alertingColumns: alertingColumns(views, m.alertAfter),
     policy: policyView(m),
     windows: views,
     createdAt: m.createdAt.toISOString(),
   };
+  return { ...view, health: healthOf(view) };
+}
+
+/** Each deployment of the project, with the health of the release it serves now. */
+export async function projectHealth(db: Db, projectId: string): Promise<DeploymentHealthRow[]> {
+  const deployments = await db.deployment.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } });
+  return Promise.all(
+    deployments.map(async (d) => {
+      const m = d.currentReleaseId ? await db.monitor.findUnique({ where: { deploymentId_releaseId: { deploymentId: d.id, releaseId: d.currentReleaseId } } }) : null;
+      const view = m ? await monitorView(db, m) : null;
+      return { deploymentId: d.id, deploymentName: d.name, deploymentState: d.state, monitorId: m?.id ?? null, health: view?.health ?? "not_watched", alertingColumns: view?.alertingColumns ?? [] };
+    }),
+  );
 }

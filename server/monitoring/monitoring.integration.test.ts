@@ -199,7 +199,24 @@ describe("a monitor on a resident tabular deployment", { timeout: 900_000 }, () 
     expect((await cliJson(server.url, ["monitors", "show", "no-such-monitor"])).json.error?.code).toBe("not_found");
     const listed = await cliJson(server.url, ["monitors", "list", "watched"]);
     expect(listed.code, listed.stderr).toBe(0);
-    expect((listed.json as unknown as { id: string }[]).map((m) => m.id)).toEqual([monitorId]);
+    expect(z.array(ZMonitorView).parse(listed.json).map((m) => m.id)).toEqual([monitorId]);
+  });
+
+  it("a reviewed window of real traffic becomes the reference: the shift it holds is no longer drift", async () => {
+    const m = await show();
+    const shiftedWindow = m.windows.filter((w) => w.driftedColumns.includes("bill_length_mm")).at(-1)!;
+    const small = m.windows.filter((w) => w.closedAt && w.rows > 0 && w.rows < m.minRows).at(-1)!;
+    expect((await cliJson(server.url, ["monitors", "reference", monitorId, "--accept-window", String(small.seq)])).json.error?.code).toBe("too_few_rows");
+    const accepted = await cliJson(server.url, ["monitors", "reference", monitorId, "--accept-window", String(shiftedWindow.seq)]);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.json).toMatchObject({ referenceWindow: shiftedWindow.seq, reference: { rows: 100 } });
+    await send(draw(all, 100, 43).map(shifted));
+    const after = await judged();
+    const last = after.windows.at(-1)!;
+    expect(last).toMatchObject({ n: 100 });
+    expect(last.driftedColumns).not.toContain("bill_length_mm");
+    expect(last.driftedColumns).not.toContain("body_mass_g");
+    expect(after.referenceWindow).toBe(shiftedWindow.seq);
   });
 
   const releasesOf = async () => (await server.client.deployments.show.query({ deploymentId: (await server.client.deployments.list.query({ projectId }))[0]!.id })).releases;

@@ -1,18 +1,22 @@
 /**
  * Monitor operations, as the router, the CLI (through it) and the MCP tool call them.
  * A monitor watches the deployment's current release when it is made; making it again for
- * that release answers the same monitor.
+ * that release answers the same monitor. A tabular release's reference is its training
+ * data (reference-step.ts); a language model's, a window of its own traffic.
  */
 import type { z } from "zod";
-import { ZHealthPolicy, type MonitorView, type ZCreateMonitorInput, type ZSetPolicyInput } from "@/contracts/monitoring/monitoring";
+import { ZHealthPolicy, type MonitorView, type ZAcceptWindowInput, type ZCreateMonitorInput, type ZSetPolicyInput } from "@/contracts/monitoring/monitoring";
 import { getDb, type Db } from "@/server/db/client";
 import { findDeployment } from "@/server/deployments/deployment-views";
 import { kindOfVersionRow } from "@/server/deployments/release-kind";
 import { badInput, conflict, notFound } from "@/server/errors";
 import { applyPolicy, currentWindowSeq, movePolicy } from "./health-policy";
-import { judgeClosedWindows } from "./judge";
+import { judgeClosedWindows, windowAsReference } from "./judge";
+import { ZHistograms } from "./binning";
+import { llmReferenceTemplate } from "./llm-reference";
+import { parseStoredJson } from "@/server/db/stored-json";
 import { monitorChanged, moveMonitor } from "./monitor-store";
-import { monitorView } from "./monitor-views";
+import { monitorView, projectHealth } from "./monitor-views";
 import { advancePreparing, referenceOf } from "./reference-step";
 import { closeWindowNow, flushWindowCounts } from "./window-counts";
 
@@ -66,13 +70,22 @@ export function monitorsService(db: Db = getDb()) {
       if (!d.currentReleaseId) throw conflict(`The deployment "${d.name}" serves no release yet, so there is nothing to watch.`, { code: "no_release" });
       const release = await db.deploymentRelease.findUniqueOrThrow({ where: { id: d.currentReleaseId } });
       const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
-      if (kindOfVersionRow(version) === "llm") {
-        throw badInput(`"${d.name}" serves a language model: monitoring watches tabular deployments' input columns; a language model's is not built yet.`, { code: "not_supported" });
-      }
       const had = await db.monitor.findUnique({ where: { deploymentId_releaseId: { deploymentId: d.id, releaseId: release.id } } });
       if (had) return view(had.id);
+      // A language model's descriptors have fixed bins: it watches at once, its reference a window of traffic.
+      const llm = kindOfVersionRow(version) === "llm";
       const m = await db.monitor.create({
-        data: { projectId: d.projectId, deploymentId: d.id, releaseId: release.id, state: "preparing", windowRequests: input.windowRequests, minRows: input.minRows, alertAfter: input.alertAfter },
+        data: {
+          projectId: d.projectId,
+          deploymentId: d.id,
+          releaseId: release.id,
+          state: llm ? "watching" : "preparing",
+          reason: llm ? "the first window with enough traffic becomes the reference" : null,
+          reference: llm ? JSON.stringify(llmReferenceTemplate()) : null,
+          windowRequests: input.windowRequests,
+          minRows: input.minRows,
+          alertAfter: input.alertAfter,
+        },
       });
       await monitorChanged(db, m.id);
       // Its reference job starts now; the monitors reconciler settles it.
@@ -131,9 +144,27 @@ export function monitorsService(db: Db = getDb()) {
       await movePolicy(db, (await findMonitor(db, id)).id, "paused", { reason: "paused by the owner" });
       return view(id);
     },
+    /** Makes a closed window's counts the reference for the windows after it (a reviewed stretch of real traffic). */
+    async acceptWindow(input: z.output<typeof ZAcceptWindowInput>): Promise<MonitorView> {
+      const m = await findMonitor(db, input.monitorId);
+      const reference = referenceOf(m);
+      if (!reference) throw conflict(`The monitor is ${m.state}: it has no bins yet to count a window in.`, { code: "no_reference" });
+      await flushWindowCounts(db);
+      const w = await db.monitorWindow.findUnique({ where: { monitorId_seq: { monitorId: m.id, seq: input.seq } } });
+      if (!w?.closedAt) throw badInput(`Window ${input.seq} ${w ? "is still open" : "does not exist"}; accept a closed window.`, { code: "no_such_window" });
+      if (w.rows < m.minRows) throw badInput(`Window ${input.seq} has ${w.rows} rows, fewer than the ${m.minRows} a verdict needs; accept a window with more traffic.`, { code: "too_few_rows" });
+      const accepted = windowAsReference(reference, { rows: w.rows, histograms: parseStoredJson(ZHistograms, w.histograms) ?? {} });
+      await db.monitor.update({ where: { id: m.id }, data: { reference: JSON.stringify(accepted), referenceWindow: w.seq } });
+      await monitorChanged(db, m.id);
+      return view(m.id);
+    },
+    async projectHealth(projectId: string) {
+      await flushWindowCounts(db);
+      return projectHealth(db, projectId);
+    },
     async reference(id: string) {
       const m = await findMonitor(db, id);
-      return { monitorId: m.id, state: m.state, reference: referenceOf(m) };
+      return { monitorId: m.id, state: m.state, referenceWindow: m.referenceWindow, reference: referenceOf(m) };
     },
   };
 }

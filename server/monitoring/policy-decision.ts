@@ -13,7 +13,8 @@ type Window = Pick<MonitorWindow, "seq" | "closedAt" | "n" | "failureRate" | "p9
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-function breachOf(p: HealthPolicy, w: Window): { breach: Breach; words: string } | null {
+/** Whether one closed window broke the policy's limits (null: it did not, or had too few requests to say). */
+export function breachOf(p: HealthPolicy, w: Window): { breach: Breach; words: string } | null {
   if (w.n < p.minRequests) return null;
   if ((w.failureRate ?? 0) > p.maxFailureRate) return { breach: "failure_rate", words: `window ${w.seq}: ${pct(w.failureRate ?? 0)} of ${w.n} requests failed (limit ${pct(p.maxFailureRate)})` };
   // A null p95 with requests is slower than the last latency bucket.

@@ -11,6 +11,7 @@ CREATE TABLE "Monitor" (
     "minRows" INTEGER NOT NULL,
     "alertAfter" INTEGER NOT NULL,
     "reference" TEXT,
+    "referenceWindow" INTEGER,
     "policy" TEXT,
     "policyState" TEXT,
     "policyReason" TEXT,

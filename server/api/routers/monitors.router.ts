@@ -3,10 +3,12 @@
  * contracts/monitoring: create {deploymentId, windowRequests?, minRows?, alertAfter?},
  * list {deploymentId}, show / check / pause / resume / retry / reference {monitorId}.
  * `check` closes the open window now and answers every window with its verdict.
+ * acceptWindow {monitorId, seq} makes a closed window's counts the reference.
+ * projectHealth {projectId} → each deployment and the health of the release it serves.
  * setPolicy {monitorId, policy} arms a health policy (automatic rollback); pausePolicy {monitorId}.
  */
 import { procedure, router } from "../trpc";
-import { ZCreateMonitorInput, ZDeploymentMonitorsInput, ZMonitorIdInput, ZSetPolicyInput } from "@/contracts/monitoring/monitoring";
+import { ZAcceptWindowInput, ZCreateMonitorInput, ZDeploymentMonitorsInput, ZMonitorIdInput, ZProjectHealthInput, ZSetPolicyInput } from "@/contracts/monitoring/monitoring";
 import { monitorsService } from "@/server/monitoring/monitors.service";
 
 export const monitorsRouter = router({
@@ -19,5 +21,7 @@ export const monitorsRouter = router({
   retry: procedure.input(ZMonitorIdInput).mutation(({ input }) => monitorsService().retry(input.monitorId)),
   setPolicy: procedure.input(ZSetPolicyInput).mutation(({ input }) => monitorsService().setPolicy(input)),
   pausePolicy: procedure.input(ZMonitorIdInput).mutation(({ input }) => monitorsService().pausePolicy(input.monitorId)),
+  projectHealth: procedure.input(ZProjectHealthInput).query(({ input }) => monitorsService().projectHealth(input.projectId)),
+  acceptWindow: procedure.input(ZAcceptWindowInput).mutation(({ input }) => monitorsService().acceptWindow(input)),
   reference: procedure.input(ZMonitorIdInput).query(({ input }) => monitorsService().reference(input.monitorId)),
 });

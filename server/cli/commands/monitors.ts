@@ -11,9 +11,12 @@ export const USAGE = `Usage:
   trainyard monitors create DEPLOYMENT [--window-requests N] [--min-rows N] [--alert-after K] [--project NAME] [--json]
   trainyard monitors list DEPLOYMENT [--project NAME] [--json]
   trainyard monitors show|check|pause|resume|retry|reference ID [--json]
+  trainyard monitors reference ID --accept-window SEQ [--json]   (that window's counts become the reference)
 ${POLICY_USAGE}
 A monitor watches the deployment's current release: each window of N requests (default 200)
-gets a verdict, ok or drift per input column against the release's training data, or
+gets a verdict, ok or drift per input column against the release's training data (a
+language model's prompt and answer lengths, tokens/s and finish reason against its first
+window with enough traffic, or one you accept), or
 not_enough_traffic under --min-rows rows (default 50); a column alerts after drifting in K
 windows in a row (default 2). check closes the open window now and prints every window.
 Drift says the inputs changed, not that the model got worse.`;
@@ -56,6 +59,7 @@ export async function monitorsCommand(argv: string[]): Promise<number> {
     "window-requests": { type: "string" },
     "min-rows": { type: "string" },
     "alert-after": { type: "string" },
+    "accept-window": { type: "string" },
     ...POLICY_FLAGS,
   });
   const json = values.json ?? false;
@@ -105,11 +109,15 @@ export async function monitorsCommand(argv: string[]): Promise<number> {
       return 0;
     }
     case "reference": {
+      const seq = count(values["accept-window"], "--accept-window");
+      if (seq !== undefined) await refusalsKept(() => api.acceptWindow.mutate({ monitorId: ref, seq }));
       const r = await withRetry(() => api.reference.query({ monitorId: ref }));
       print(json, r, () =>
-        r.reference
-          ? [`Reference: ${r.reference.rows} rows of the ${r.reference.partition} partition.`, ...r.reference.columns.map((c) => `  ${c.name} (${c.kind}): ${c.counts.length} bins`)].join("\n")
-          : `No reference yet (the monitor is ${r.state}).`,
+        r.reference && r.reference.rows > 0
+          ? [`Reference: ${r.reference.rows} rows of ${r.referenceWindow ? `window ${r.referenceWindow} (accepted)` : `the training data's ${r.reference.partition} partition`}.`, ...r.reference.columns.map((c) => `  ${c.name} (${c.kind}): ${c.counts.length} bins`)].join("\n")
+          : r.reference
+            ? "No reference counts yet: the first window with enough traffic becomes the reference."
+            : `No reference yet (the monitor is ${r.state}).`,
       );
       return 0;
     }
