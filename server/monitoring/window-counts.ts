@@ -93,7 +93,6 @@ async function loadOpen(db: Db, monitorId: string): Promise<OpenWindow> {
  * promise would be stale by the time an awaiting caller runs (another count closed it).
  */
 async function loadedOpen(db: Db, s: State, monitorId: string): Promise<void> {
-  if (s.open.has(monitorId)) return;
   let loading = s.loading.get(monitorId);
   if (!loading) {
     loading = loadOpen(db, monitorId)
@@ -120,13 +119,16 @@ function scheduleFlush(db: Db, s: State): void {
   s.timer.unref();
 }
 
+const bump = (counts: Counts, key: string) => void (counts[key] = (counts[key] ?? 0) + 1);
+
 async function count(db: Db, s: State, w: Watcher, r: ObservedRequest): Promise<void> {
-  await loadedOpen(db, s, w.monitorId);
+  if (!s.open.has(w.monitorId)) await loadedOpen(db, s, w.monitorId);
   const open = s.open.get(w.monitorId)!;
   const d = deltaOf(s, w.monitorId, open.seq);
   d.requests += 1;
-  if (r.errorClass) d.errors = addCounts(d.errors, { [r.errorClass]: 1 });
-  d.latencyMs = addCounts(d.latencyMs, { [latencyBucketOf(r.ms)]: 1 });
+  // In place: a delta is this process's own until a flush takes it.
+  if (r.errorClass) bump(d.errors, r.errorClass);
+  bump(d.latencyMs, latencyBucketOf(r.ms));
   if (r.rows) {
     d.rows += r.rows.length;
     countRows(w.reference, r.rows, d.histograms);
@@ -170,7 +172,7 @@ export function forgetWatchers(db: Db, releaseId: string): void {
 /** Closes the monitor's open window now, whatever its count (`monitors check`); written by the next flush. */
 export async function closeWindowNow(db: Db, monitorId: string): Promise<void> {
   const s = stateOf(db);
-  await loadedOpen(db, s, monitorId);
+  if (!s.open.has(monitorId)) await loadedOpen(db, s, monitorId);
   const open = s.open.get(monitorId)!;
   deltaOf(s, monitorId, open.seq).close = true;
   s.open.set(monitorId, { seq: open.seq + 1, requests: 0, streak: 0 });
