@@ -7,7 +7,8 @@
  * so a failed write loses nothing. What a kill -9 of the server can lose: the last
  * FLUSH_MS of counts (never a request, only its tally).
  */
-import { beforeDbClose, type Db } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
+import { countsInMemory } from "@/server/db/counts-in-memory";
 import { addCounts, bucketStart, countRequest, EMPTY_TALLY, retainedFrom, tallyOfRow, type Tally } from "./stats-window";
 
 export const FLUSH_MS = 2000;
@@ -35,19 +36,7 @@ interface Pending {
   flushing: Promise<void> | null;
 }
 
-// On globalThis: route handlers and the server's own code are separate module copies in one process.
-const KEY = Symbol.for("trainyard.pendingRequestCounts");
-function pendingOf(db: Db): Pending {
-  const g = globalThis as { [KEY]?: WeakMap<Db, Pending> };
-  const all = (g[KEY] ??= new WeakMap());
-  let p = all.get(db);
-  if (!p) {
-    p = { minutes: new Map(), timer: null, flushing: null };
-    all.set(db, p);
-    beforeDbClose((closing) => (closing === db ? flushRequestCounts(db) : Promise.resolve()));
-  }
-  return p;
-}
+const pendingOf = countsInMemory<Pending>("pendingRequestCounts", () => ({ minutes: new Map(), timer: null, flushing: null }), (db) => flushRequestCounts(db));
 
 function add(minutes: Map<string, PendingMinute>, m: PendingMinute): void {
   const key = `${m.releaseId}\u0000${m.start.getTime()}`;

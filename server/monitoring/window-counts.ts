@@ -12,7 +12,8 @@
  */
 import { ZHealthPolicy } from "@/contracts/monitoring/monitoring";
 import { ZReference, type Reference } from "@/contracts/recipes/data";
-import { beforeDbClose, type Db } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
+import { countsInMemory } from "@/server/db/counts-in-memory";
 import { parseStoredJson } from "@/server/db/stored-json";
 import { observeRequests, type ObservedRequest } from "@/server/deployments/request-observers";
 import { addCounts, latencyBucketOf, parseCounts, type Counts } from "@/server/deployments/stats-window";
@@ -59,18 +60,11 @@ interface State {
   flushing: Promise<void> | null;
 }
 
-const KEY = Symbol.for("trainyard.monitorWindowCounts");
-function stateOf(db: Db): State {
-  const g = globalThis as { [KEY]?: WeakMap<Db, State> };
-  const all = (g[KEY] ??= new WeakMap());
-  let s = all.get(db);
-  if (!s) {
-    s = { watchers: new Map(), open: new Map(), loading: new Map(), pending: new Map(), timer: null, flushing: null };
-    all.set(db, s);
-    beforeDbClose((closing) => (closing === db ? flushWindowCounts(db) : Promise.resolve()));
-  }
-  return s;
-}
+const stateOf = countsInMemory<State>(
+  "monitorWindowCounts",
+  () => ({ watchers: new Map(), open: new Map(), loading: new Map(), pending: new Map(), timer: null, flushing: null }),
+  (db) => flushWindowCounts(db),
+);
 
 async function loadWatchers(db: Db, releaseId: string): Promise<Watcher[]> {
   const rows = await db.monitor.findMany({ where: { releaseId, state: "watching" } });
