@@ -114,19 +114,6 @@ test("deploy a registered version from its Deploy button, see it ready, predict 
   await monitoring.getByLabel("Column").selectOption("island");
   await expectNoSeriousAxeViolations(page);
   await fits();
-  // The project's first screen says how each deployment is doing, at a phone's width too.
-  const deploymentPage = page.url();
-  await page.goto(deploymentPage.replace(/\/deployments\/[^/]+$/, ""));
-  const health = page.getByTestId("deployments-health");
-  await expect(health).toContainText("How the deployments are doing");
-  await expect(health.getByRole("listitem")).toHaveCount(1);
-  await expect(health.getByTestId("deployment-health")).toHaveText(/^(healthy|not enough traffic)$/);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoHorizontalOverflow(page);
-  await expectLaidOutAtScreenWidth(page, 390);
-  await expectNoSeriousAxeViolations(page);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(deploymentPage);
 
   // A resident switch says beforehand whether the computer holds both releases (no failed request) or means a short downtime.
   await page.getByRole("button", { name: "Switch…", exact: true }).click();
@@ -157,6 +144,19 @@ test("deploy a registered version from its Deploy button, see it ready, predict 
   await expect(page.getByTestId("deployment-latency")).toContainText(/request(s)? since release 1.*p50 ≤ [\d.]+ m?s, p95 ≤ [\d.]+ m?s/, { timeout: 20_000 });
   await expectNoSeriousAxeViolations(page);
   await fits();
+  // The project's first screen says how each deployment is doing, at a phone's width too.
+  const deploymentsView = page.url();
+  await page.goto(deploymentsView.replace(/\/deployments$/, ""));
+  const health = page.getByTestId("deployments-health");
+  await expect(health).toContainText("How the deployments are doing");
+  await expect(health.getByRole("listitem")).toHaveCount(1);
+  await expect(health.getByTestId("deployment-health")).toHaveText(/^(healthy|not enough traffic)$/);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page);
+  await expectLaidOutAtScreenWidth(page, 390);
+  await expectNoSeriousAxeViolations(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(deploymentsView);
 
   // Stop it behind its confirmation: the serving process ends and its computer is free again
   // (a resident process holds a share of the worker's CPUs, which later trainings need).
