@@ -93,6 +93,9 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
                 </p>
                 <RouteExamplesPanel build={(origin) => ({ curl: curlStreamExample(origin, d.routes.stream, key), python: pythonStreamExample(origin, d.routes.stream, key) })} />
               </Card>
+              <Card title="Monitoring" id="deployment-monitoring-heading">
+                <MonitorPanel deploymentId={d.id} />
+              </Card>
               <Card title="Chat console" id="deployment-chat-heading">
                 <p className="text-sm text-slate-700">{key ? "Sends the key created above." : "Sends your signed-in session (or create a key above to send that)."} Nothing of the conversation is stored; each message counts in the requests and latency above.</p>
                 <ChatConsole streamPath={d.routes.stream} apiKey={key} />

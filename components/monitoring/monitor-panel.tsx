@@ -28,7 +28,7 @@ export function MonitorPanel({ deploymentId }: { deploymentId: string }) {
       {list.data && !m && (
         <>
           <p className="text-slate-700">
-            A monitor compares each window of 200 requests with the training data, column by column, and counts failures and latency. It keeps counts only, never a request&apos;s values.
+            A monitor compares each window of 200 requests with a reference — a tabular model&apos;s training data, column by column; a language model&apos;s first window of traffic, by prompt and answer length, speed and how answers end — and counts failures and latency. It keeps counts only, never a request&apos;s values or text.
           </p>
           <div>
             <Button disabled={create.isPending} onClick={() => create.mutate({ deploymentId })}>

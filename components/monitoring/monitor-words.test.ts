@@ -29,6 +29,7 @@ const monitor = (over: Partial<MonitorView>): MonitorView => {
   state: "watching",
   reason: null,
   windowRequests: 100,
+  windowMinutes: null,
   minRows: 50,
   alertAfter: 2,
   referenceWindow: null,

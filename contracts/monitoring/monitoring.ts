@@ -100,6 +100,7 @@ export const ZMonitorView = z.strictObject({
   reason: z.string().nullable(),
   health: ZDeploymentHealth,
   windowRequests: z.int().positive(),
+  windowMinutes: z.number().positive().nullable(),
   minRows: z.int().positive(),
   alertAfter: z.int().positive(),
   /** The window whose counts are the reference (the owner accepted it, or a language model's first with enough traffic); null: the training data, or none yet. */
@@ -129,6 +130,8 @@ export type DeploymentHealthRow = z.infer<typeof ZDeploymentHealthRow>;
 export const ZCreateMonitorInput = z.strictObject({
   deploymentId: z.string().min(1),
   windowRequests: z.int().min(10).max(1_000_000).default(200),
+  /** Also close a window this long after it opened (an hour: 60); fractions for tests and busy services. */
+  windowMinutes: z.number().min(0.05).max(7 * 24 * 60).optional(),
   minRows: z.int().min(10).max(1_000_000).default(50),
   alertAfter: z.int().min(1).max(50).default(2),
 });

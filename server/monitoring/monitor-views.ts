@@ -67,6 +67,7 @@ export async function monitorView(db: Db, m: MonitorRow): Promise<MonitorView> {
     state: m.state,
     reason: m.reason,
     windowRequests: m.windowRequests,
+    windowMinutes: m.windowMinutes,
     minRows: m.minRows,
     alertAfter: m.alertAfter,
     referenceWindow: m.referenceWindow,

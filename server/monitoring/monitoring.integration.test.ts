@@ -296,4 +296,18 @@ describe("a monitor on a resident tabular deployment", { timeout: 900_000 }, () 
     expect(rolled[0]).toMatchObject({ number: 4, version: 2, kind: "rollback", actor: { kind: "policy" } });
     expect(rolled[0]!.why).toBe("health policy: window 1: 4 requests in a row failed (limit 4) (back to release 2)");
   });
+
+  it("a window by time closes once it is that old, whatever its count", async () => {
+    await waitFor("release 4 to serve", async () => ((await call(predictUrl, key, { rows: [all[0]] })).body.release as { number: number } | undefined)?.number === 4 || undefined, 120_000, 300);
+    expect((await runCli(server.url, ["monitors", "create", "watched", "--window-minutes", "soon"]).done).stderr).toMatch(/--window-minutes is a number of minutes above 0/);
+    const timed = await watchRelease(["--window-requests", "1000", "--window-minutes", "0.05"]);
+    await send(draw(all, 5, 47));
+    const closed = await waitFor("the window to close by time", async () => {
+      const w = (await server.client.monitors.show.query({ monitorId: timed })).windows[0];
+      return w?.closedAt && w.verdict ? w : undefined;
+    }, 30_000, 300);
+    expect(closed).toMatchObject({ seq: 1, verdict: "not_enough_traffic" });
+    expect(closed.n).toBeGreaterThanOrEqual(5);
+    expect(Date.parse(closed.closedAt!) - Date.parse(closed.openedAt)).toBeGreaterThanOrEqual(3000);
+  });
 });

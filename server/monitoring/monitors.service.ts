@@ -31,14 +31,24 @@ export async function advanceMonitor(db: Db, id: string): Promise<void> {
   const m = await db.monitor.findUnique({ where: { id } });
   if (m?.state === "preparing") await advancePreparing(db, m);
   else if (m) {
+    if (m.state === "watching" && m.windowMinutes !== null) await closeWhenDue(db, id, m.windowMinutes);
     await judgeClosedWindows(db, id);
     await applyPolicy(db, id);
   }
 }
 
-/** Monitors with work to do: a reference to make, a closed window without a verdict, an armed policy. */
+/** A window by time: the open one closes once it is `minutes` old (an empty one has no row, and nothing to close). */
+async function closeWhenDue(db: Db, monitorId: string, minutes: number): Promise<void> {
+  await flushWindowCounts(db);
+  const open = await db.monitorWindow.findFirst({ where: { monitorId, closedAt: null }, orderBy: { seq: "desc" } });
+  if (!open || Date.now() - open.openedAt.getTime() < minutes * 60_000) return;
+  await closeWindowNow(db, monitorId);
+  await flushWindowCounts(db);
+}
+
+/** Monitors with work to do: a reference to make, a window due by time or without a verdict, an armed policy. */
 export async function monitorsWithWork(db: Db): Promise<{ id: string }[]> {
-  const preparing = await db.monitor.findMany({ where: { OR: [{ state: "preparing" }, { policyState: "armed" }] }, select: { id: true } });
+  const preparing = await db.monitor.findMany({ where: { OR: [{ state: "preparing" }, { policyState: "armed" }, { state: "watching", windowMinutes: { not: null } }] }, select: { id: true } });
   const unjudged = await db.monitorWindow.findMany({ where: { closedAt: { not: null }, verdict: null }, select: { monitorId: true }, distinct: ["monitorId"] });
   return [...preparing, ...unjudged.map((w) => ({ id: w.monitorId }))];
 }
@@ -83,6 +93,7 @@ export function monitorsService(db: Db = getDb()) {
           reason: llm ? "the first window with enough traffic becomes the reference" : null,
           reference: llm ? JSON.stringify(llmReferenceTemplate()) : null,
           windowRequests: input.windowRequests,
+          windowMinutes: input.windowMinutes ?? null,
           minRows: input.minRows,
           alertAfter: input.alertAfter,
         },

@@ -8,6 +8,7 @@ CREATE TABLE "Monitor" (
     "reason" TEXT,
     "stateData" TEXT,
     "windowRequests" INTEGER NOT NULL,
+    "windowMinutes" REAL,
     "minRows" INTEGER NOT NULL,
     "alertAfter" INTEGER NOT NULL,
     "reference" TEXT,

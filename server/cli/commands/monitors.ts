@@ -8,13 +8,13 @@ import { refusalsKept } from "./models";
 import { POLICY_FLAGS, POLICY_USAGE, policyFromFlags } from "./monitor-policy";
 
 export const USAGE = `Usage:
-  trainyard monitors create DEPLOYMENT [--window-requests N] [--min-rows N] [--alert-after K] [--project NAME] [--json]
+  trainyard monitors create DEPLOYMENT [--window-requests N] [--window-minutes M] [--min-rows N] [--alert-after K] [--project NAME] [--json]
   trainyard monitors list DEPLOYMENT [--project NAME] [--json]
   trainyard monitors show|check|pause|resume|retry|reference ID [--json]
   trainyard monitors reference ID --accept-window SEQ [--json]   (that window's counts become the reference)
 ${POLICY_USAGE}
 A monitor watches the deployment's current release: each window of N requests (default 200)
-gets a verdict, ok or drift per input column against the release's training data (a
+(or of --window-minutes M, whichever closes it first) gets a verdict, ok or drift per input column against the release's training data (a
 language model's prompt and answer lengths, tokens/s and finish reason against its first
 window with enough traffic, or one you accept), or
 not_enough_traffic under --min-rows rows (default 50); a column alerts after drifting in K
@@ -40,7 +40,7 @@ function windowLine(w: MonitorWindow): string {
 function monitorText(m: MonitorView): string {
   return [
     `Monitor ${m.id} of "${m.deploymentName}" (release ${m.release.number}, version ${m.release.version}): ${m.state}${m.reason ? ` — ${m.reason}` : ""}`,
-    `Windows of ${m.windowRequests} requests; at least ${m.minRows} rows for a verdict; alerts after ${m.alertAfter} drifted windows in a row.`,
+    `Windows of ${m.windowRequests} requests${m.windowMinutes ? ` or ${m.windowMinutes} min` : ""}; at least ${m.minRows} rows for a verdict; alerts after ${m.alertAfter} drifted windows in a row.`,
     m.alertingColumns.length ? `ALERT: inputs changed in ${m.alertingColumns.join(", ")}` : "No alert.",
     m.policy ? `Health policy: ${m.policy.state}${m.policy.reason ? ` — ${m.policy.reason}` : ""}` : "No health policy (report only).",
     ...(m.windows.length ? m.windows.map(windowLine) : ["  (no window yet)"]),
@@ -57,6 +57,7 @@ const windowsJson = (m: MonitorView) => ({
 export async function monitorsCommand(argv: string[]): Promise<number> {
   const { sub, values, positionals } = parseSubcommand(argv, {
     "window-requests": { type: "string" },
+    "window-minutes": { type: "string" },
     "min-rows": { type: "string" },
     "alert-after": { type: "string" },
     "accept-window": { type: "string" },
@@ -70,7 +71,9 @@ export async function monitorsCommand(argv: string[]): Promise<number> {
   switch (sub) {
     case "create": {
       const d = await findDeployment(conn, values.project!, ref);
-      const input = { deploymentId: d.id, windowRequests: count(values["window-requests"], "--window-requests"), minRows: count(values["min-rows"], "--min-rows"), alertAfter: count(values["alert-after"], "--alert-after") };
+      const minutes = values["window-minutes"];
+      if (minutes !== undefined && !(/^\d+(\.\d+)?$/.test(minutes) && Number(minutes) > 0)) throw new CliError(`--window-minutes is a number of minutes above 0, like 60 or 0.5 (got ${minutes}).\n${USAGE}`, 2);
+      const input = { deploymentId: d.id, windowRequests: count(values["window-requests"], "--window-requests"), windowMinutes: minutes === undefined ? undefined : Number(minutes), minRows: count(values["min-rows"], "--min-rows"), alertAfter: count(values["alert-after"], "--alert-after") };
       const m = await refusalsKept(() => api.create.mutate(input));
       print(json, { id: m.id }, () => `Monitor ${m.id} of "${m.deploymentName}": ${m.state}${m.reason ? ` — ${m.reason}` : ""}`);
       return 0;
