@@ -43,9 +43,10 @@ const WAKE_WAIT_MS = 120_000;
  * unloaded after its idle time): the request, and any that come while it loads, wait for
  * the load (bounded by WAKE_WAIT_MS) instead of being refused. Throws what the route
  * answers when it does not answer requests now (503 not_ready, or switching during a
- * switch that unloaded the current release first).
+ * switch that unloaded the current release first), counted against the current release.
  */
 export async function servingNow(db: Db, id: string): Promise<{ d: Awaited<ReturnType<typeof current>>["d"]; release: ReleaseView }> {
+  const started = Date.now();
   let now = await current(db, id);
   if (now.d.state === "idle") {
     // Of requests that arrive together, one moves it (the others find it loading) and starts the load.
@@ -62,7 +63,12 @@ export async function servingNow(db: Db, id: string): Promise<{ d: Awaited<Retur
   }
   const { d, release } = now;
   const downtime = downtimeRefusal(d.name, d.reason, stateDataOf(d, "switching"));
-  if (!answersRequests(d.state) || !release || downtime) throw downtime ?? notReady(d.name, d.state, d.reason);
+  if (!answersRequests(d.state) || !release || downtime) {
+    const refused = downtime ?? notReady(d.name, d.state, d.reason);
+    // A release that cannot answer (failed, restarting, stopped) is a failure of that release: it counts in its figures and its monitor's window.
+    if (release) await recordRequest(db, { releaseId: release.id, deploymentId: d.id, ms: Date.now() - started, errorClass: refused.reason });
+    throw refused;
+  }
   return { d, release };
 }
 

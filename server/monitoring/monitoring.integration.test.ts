@@ -310,4 +310,23 @@ describe("a monitor on a resident tabular deployment", { timeout: 900_000 }, () 
     expect(closed.n).toBeGreaterThanOrEqual(5);
     expect(Date.parse(closed.closedAt!) - Date.parse(closed.openedAt)).toBeGreaterThanOrEqual(3000);
   });
+
+  it("a killed serving process: its refusals while it restarts count as failures, and the policy rolls back once it can", async () => {
+    const timed = (await server.client.monitors.list.query({ deploymentId: (await server.client.deployments.list.query({ projectId }))[0]!.id })).at(-1)!;
+    expect(timed.release.number).toBe(4);
+    expect((await cliJson(server.url, ["monitors", "policy", timed.id, "--rollback-to", "3", "--cooldown-minutes", "0"])).json).toMatchObject({ policy: { state: "armed" } });
+    const [serving] = (await server.client.jobs.list.query({ limit: 200 })).filter((j) => j.recipe === "serve-tabular" && j.state === "running");
+    const receipt = z.object({ recipeProcess: z.object({ pid: z.number() }) }).parse(JSON.parse(readFileSync(path.join(home.workerHome, "receipts", `${serving!.workerJobId}.json`), "utf8")));
+    process.kill(receipt.recipeProcess.pid, "SIGKILL");
+    // Requests go on meanwhile: refused while it is failed and restarting (not_ready), then answered again.
+    const rolled = await waitFor("the policy's rollback after the kill", async () => {
+      await call(predictUrl, key, { rows: [all[1]] });
+      const rs = await releasesOf();
+      return rs.length === 5 ? rs : undefined;
+    }, 180_000, 300);
+    expect(rolled[0]).toMatchObject({ number: 5, version: 1, kind: "rollback", actor: { kind: "policy" } });
+    expect(rolled[0]!.why).toMatch(/^health policy: window \d+: \d+ requests in a row failed \(limit 4\) \(back to release 3\)$/);
+    const errors = (await server.client.monitors.show.query({ monitorId: timed.id })).windows.flatMap((w) => Object.keys(w.errors));
+    expect(errors).toContain("not_ready");
+  });
 });
