@@ -84,6 +84,7 @@ function MonitorDetail({ m, onChange }: { m: MonitorView; onChange: () => void }
                 <th scope="col" className="py-1 pr-3">Verdict</th>
                 <th scope="col" className="py-1 pr-3">Drifted columns</th>
                 <th scope="col" className="py-1 pr-3">Failures</th>
+                <th scope="col" className="py-1 pr-3">p50</th>
                 <th scope="col" className="py-1 pr-3">p95</th>
               </tr>
             </thead>
@@ -95,6 +96,7 @@ function MonitorDetail({ m, onChange }: { m: MonitorView; onChange: () => void }
                   <td className="py-1 pr-3">{VERDICT_WORDS[w.verdict!]}</td>
                   <td className="py-1 pr-3">{w.driftedColumns.join(", ") || "—"}</td>
                   <td className="py-1 pr-3">{w.failureRate === null ? "—" : `${(w.failureRate * 100).toFixed(1)}%`}</td>
+                  <td className="py-1 pr-3">{w.p50Ms === null ? "—" : `≤ ${w.p50Ms} ms`}</td>
                   <td className="py-1 pr-3">{w.p95Ms === null ? "—" : `≤ ${w.p95Ms} ms`}</td>
                 </tr>
               ))}

@@ -63,7 +63,7 @@ describe("a monitor in words", () => {
   });
 
   it("turns windows into chart points and bins into shares with readable labels", () => {
-    expect(windowPoints([window(1, "drift", ["mass"], 0.25)], "mass")).toEqual([{ window: 1, requests: 100, failurePct: 25, p95Ms: 50, distance: 0.31, threshold: 0.12 }]);
+    expect(windowPoints([window(1, "drift", ["mass"], 0.25)], "mass")).toEqual([{ window: 1, requests: 100, failurePct: 25, p50Ms: 25, p95Ms: 50, distance: 0.31, threshold: 0.12 }]);
     expect(windowPoints([window(1, "ok")], null)[0]).toMatchObject({ distance: null, threshold: null });
     expect(histogramPoints({ name: "mass", kind: "numeric", edges: [10, 20], counts: [1, 1, 2, 0] }, [0, 0, 2, 2])).toEqual([
       { bin: "≤ 10", reference: 25, window: 0 },

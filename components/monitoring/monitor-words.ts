@@ -55,7 +55,7 @@ export function monitorSentence(m: MonitorView): string {
 
 export const VERDICT_WORDS: Record<NonNullable<MonitorWindow["verdict"]>, string> = { ok: "ok", drift: "drift", not_enough_traffic: "not enough traffic" };
 
-/** One point per window: its requests, failure rate (%), p95 and the named column's distance and threshold. */
+/** One point per window: its requests, failure rate (%), p50 and p95, and the named column's distance and threshold. */
 export function windowPoints(windows: readonly MonitorWindow[], column: string | null) {
   return windows.map((w) => {
     const c = column ? w.columns.find((x) => x.name === column) : undefined;
@@ -63,6 +63,7 @@ export function windowPoints(windows: readonly MonitorWindow[], column: string |
       window: w.seq,
       requests: w.n,
       failurePct: w.failureRate === null ? null : Number((w.failureRate * 100).toFixed(2)),
+      p50Ms: w.p50Ms,
       p95Ms: w.p95Ms,
       distance: c ? Number(c.js.toFixed(4)) : null,
       threshold: c ? Number(c.threshold.toFixed(4)) : null,

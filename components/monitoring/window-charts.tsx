@@ -4,11 +4,23 @@ import type { MonitorWindow } from "@/contracts/monitoring/monitoring";
 import type { ReferenceColumn } from "@/contracts/recipes/data";
 import { histogramPoints, windowPoints } from "./monitor-words";
 
-/** Per window: requests, failure rate and p95; and the chosen column's distance against its threshold. Hidden from screen readers: the table says the same. */
+/** Per window: requests; failure rate, p50 and p95; and the chosen column's distance against its threshold. Hidden from screen readers: the table says the same. */
 export function WindowCharts({ windows, column }: { windows: readonly MonitorWindow[]; column: string | null }) {
   const points = windowPoints(windows, column);
   return (
     <div className="grid gap-3 md:grid-cols-2" aria-hidden="true" data-testid="monitor-charts">
+      <div className="h-48 w-full">
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="window" allowDecimals={false} />
+            <YAxis width={44} allowDecimals={false} />
+            <Tooltip />
+            <Legend verticalAlign="top" height={24} />
+            <Bar dataKey="requests" name="requests" fill="#94a3b8" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
       <div className="h-48 w-full">
         <ResponsiveContainer width="100%" height="100%">
           <LineChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
@@ -18,6 +30,7 @@ export function WindowCharts({ windows, column }: { windows: readonly MonitorWin
             <YAxis yAxisId="pct" orientation="right" width={36} domain={[0, 100]} />
             <Tooltip />
             <Legend verticalAlign="top" height={24} />
+            <Line yAxisId="ms" dataKey="p50Ms" name="p50 (ms)" stroke="#0f766e" isAnimationActive={false} />
             <Line yAxisId="ms" dataKey="p95Ms" name="p95 (ms)" stroke="#1d4ed8" isAnimationActive={false} />
             <Line yAxisId="pct" dataKey="failurePct" name="failures (%)" stroke="#b91c1c" isAnimationActive={false} />
           </LineChart>

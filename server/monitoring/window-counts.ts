@@ -145,7 +145,7 @@ function observe(db: Db, r: ObservedRequest): void {
   const s = stateOf(db);
   let watchers = s.watchers.get(r.releaseId);
   if (!watchers) s.watchers.set(r.releaseId, (watchers = loadWatchers(db, r.releaseId)));
-  // The rows are binned before this returns to the caller's next await; only counts stay.
+  // The rows are read once, here, and only their bins' counts stay.
   void watchers
     .then(async (ws) => {
       for (const w of ws) await count(db, s, w, r);
