@@ -33,6 +33,8 @@ const monitor = (over: Partial<MonitorView>): MonitorView => {
   minRows: 50,
   alertAfter: 2,
   referenceWindow: null,
+  alertCooldownMinutes: 60,
+  alerts: [],
   alertingColumns: [],
   policy: null,
   windows: [],

@@ -105,6 +105,9 @@ export const ZMonitorView = z.strictObject({
   alertAfter: z.int().positive(),
   /** The window whose counts are the reference (the owner accepted it, or a language model's first with enough traffic); null: the training data, or none yet. */
   referenceWindow: z.int().positive().nullable(),
+  alertCooldownMinutes: z.number().nonnegative(),
+  /** Alerts raised, oldest first: at most one per cooldown while an alert lasts (what the notifier sends). */
+  alerts: z.array(z.strictObject({ windowSeq: z.int().positive(), columns: z.array(z.string()), at: z.iso.datetime() })),
   /** Columns that drifted in each of the last `alertAfter` judged windows; empty: no alert. */
   alertingColumns: z.array(z.string()),
   /** null: report only. */
@@ -134,6 +137,7 @@ export const ZCreateMonitorInput = z.strictObject({
   windowMinutes: z.number().min(0.05).max(7 * 24 * 60).optional(),
   minRows: z.int().min(10).max(1_000_000).default(50),
   alertAfter: z.int().min(1).max(50).default(2),
+  alertCooldownMinutes: z.number().min(0).max(30 * 24 * 60).default(60),
 });
 export const ZMonitorIdInput = z.strictObject({ monitorId: z.string().min(1) });
 /** Makes a closed window's counts the reference from now on (`monitors reference ID --accept-window SEQ`). */

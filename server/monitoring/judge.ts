@@ -12,6 +12,7 @@ import { parseStoredJson } from "@/server/db/stored-json";
 import { unseenAndMissing, ZHistograms, type Histograms } from "./binning";
 import { driftedColumns } from "./drift-stats";
 import { monitorChanged } from "./monitor-store";
+import { alertingColumns, windowView } from "./monitor-views";
 import { referenceOf } from "./reference-step";
 
 export function verdictOf(reference: Reference, window: { rows: number; histograms: Histograms; seq: number }, minRows: number): StoredVerdict {
@@ -51,6 +52,24 @@ export async function judgeClosedWindows(db: Db, monitorId: string): Promise<boo
     const v = verdictOf(reference, { rows: w.rows, seq: w.seq, histograms }, monitor.minRows);
     judged = (await db.monitorWindow.updateMany({ where: { id: w.id, verdict: null }, data: { verdict: JSON.stringify(v) } })).count > 0 || judged;
   }
-  if (judged) await monitorChanged(db, monitorId);
+  if (judged) {
+    await raiseAlert(db, monitor);
+    await monitorChanged(db, monitorId);
+  }
   return judged;
+}
+
+/**
+ * After windows were judged: when columns alert (drifted in each of the last k judged
+ * windows), an alert is raised — unless one was raised within the cooldown, so a drift that
+ * lasts raises one alert per cooldown, not one per window.
+ */
+async function raiseAlert(db: Db, monitor: { id: string; alertAfter: number; alertCooldownMinutes: number }): Promise<void> {
+  const windows = (await db.monitorWindow.findMany({ where: { monitorId: monitor.id }, orderBy: { seq: "asc" } })).map(windowView);
+  const columns = alertingColumns(windows, monitor.alertAfter);
+  if (!columns.length) return;
+  const last = await db.monitorAlert.findFirst({ where: { monitorId: monitor.id }, orderBy: { id: "desc" } });
+  if (last && Date.now() - last.at.getTime() < monitor.alertCooldownMinutes * 60_000) return;
+  const seq = windows.filter((w) => w.verdict).at(-1)!.seq;
+  await db.monitorAlert.create({ data: { monitorId: monitor.id, windowSeq: seq, columns: JSON.stringify(columns) } });
 }

@@ -8,8 +8,12 @@ import { ZHealthPolicy, ZStoredVerdict, type DeploymentHealthRow, type MonitorVi
 import type { Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
 import { parseCounts, percentileMs } from "@/server/deployments/stats-window";
+import { z } from "zod";
 import { ZHistograms } from "./binning";
 import { healthOf } from "./health";
+
+/** MonitorAlert.columns: the names of the columns that alerted. */
+const ZColumnNames = z.array(z.string());
 
 type MonitorRow = NonNullable<Awaited<ReturnType<Db["monitor"]["findUnique"]>>>;
 type WindowRow = NonNullable<Awaited<ReturnType<Db["monitorWindow"]["findUnique"]>>>;
@@ -52,10 +56,11 @@ function policyView(m: MonitorRow): MonitorView["policy"] {
 
 export async function monitorView(db: Db, m: MonitorRow): Promise<MonitorView> {
   if (!monitorLifecycle.isState(m.state)) throw new Error(`monitor ${m.id} has an unknown state "${m.state}"`);
-  const [deployment, release, windows] = await Promise.all([
+  const [deployment, release, windows, alerts] = await Promise.all([
     db.deployment.findUniqueOrThrow({ where: { id: m.deploymentId }, select: { name: true } }),
     db.deploymentRelease.findUniqueOrThrow({ where: { id: m.releaseId } }),
     db.monitorWindow.findMany({ where: { monitorId: m.id }, orderBy: { seq: "asc" } }),
+    db.monitorAlert.findMany({ where: { monitorId: m.id }, orderBy: { id: "asc" } }),
   ]);
   const version = await db.modelVersion.findUnique({ where: { id: release.versionId }, select: { number: true } });
   const views = windows.map(windowView);
@@ -71,6 +76,8 @@ export async function monitorView(db: Db, m: MonitorRow): Promise<MonitorView> {
     minRows: m.minRows,
     alertAfter: m.alertAfter,
     referenceWindow: m.referenceWindow,
+    alertCooldownMinutes: m.alertCooldownMinutes,
+    alerts: alerts.map((a) => ({ windowSeq: a.windowSeq, columns: parseStoredJson(ZColumnNames, a.columns) ?? [], at: a.at.toISOString() })),
     alertingColumns: alertingColumns(views, m.alertAfter),
     policy: policyView(m),
     windows: views,

@@ -148,6 +148,12 @@ describe("a monitor on a resident tabular deployment", { timeout: 900_000 }, () 
     expect(column.js).toBeGreaterThan(column.threshold);
     const text = await runCli(server.url, ["monitors", "show", monitorId]).done;
     expect(text.stdout).toMatch(/ALERT: inputs changed in (bill_length_mm, body_mass_g|body_mass_g, bill_length_mm)/);
+    // One alert raised; a third drifted window still alerts, but raises none within the cooldown (60 min).
+    expect(second.alerts.map((a) => [a.windowSeq, [...a.columns].sort()])).toEqual([[second.windows.at(-1)!.seq, ["bill_length_mm", "body_mass_g"]]]);
+    await send(draw(all, 100, 53).map(shifted));
+    const third = await judged();
+    expect(third.alertingColumns.sort()).toEqual(["bill_length_mm", "body_mass_g"]);
+    expect(third.alerts).toHaveLength(1);
   });
 
   it("20 requests and 5 refused ones: not enough traffic, and a failure rate of 5 in 25", async () => {

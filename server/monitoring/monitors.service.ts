@@ -96,6 +96,7 @@ export function monitorsService(db: Db = getDb()) {
           windowMinutes: input.windowMinutes ?? null,
           minRows: input.minRows,
           alertAfter: input.alertAfter,
+          alertCooldownMinutes: input.alertCooldownMinutes,
         },
       });
       await monitorChanged(db, m.id);

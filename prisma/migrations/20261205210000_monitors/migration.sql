@@ -11,6 +11,7 @@ CREATE TABLE "Monitor" (
     "windowMinutes" REAL,
     "minRows" INTEGER NOT NULL,
     "alertAfter" INTEGER NOT NULL,
+    "alertCooldownMinutes" REAL NOT NULL DEFAULT 60,
     "reference" TEXT,
     "referenceWindow" INTEGER,
     "policy" TEXT,
@@ -19,6 +20,15 @@ CREATE TABLE "Monitor" (
     "policyStateData" TEXT,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "MonitorAlert" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "monitorId" TEXT NOT NULL,
+    "windowSeq" INTEGER NOT NULL,
+    "columns" TEXT NOT NULL,
+    "at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
 
 -- CreateTable
@@ -42,6 +52,9 @@ CREATE UNIQUE INDEX "Monitor_deploymentId_releaseId_key" ON "Monitor"("deploymen
 
 -- CreateIndex
 CREATE INDEX "Monitor_projectId_idx" ON "Monitor"("projectId");
+
+-- CreateIndex
+CREATE INDEX "MonitorAlert_monitorId_idx" ON "MonitorAlert"("monitorId");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "MonitorWindow_monitorId_seq_key" ON "MonitorWindow"("monitorId", "seq");

@@ -8,7 +8,8 @@ import { refusalsKept } from "./models";
 import { POLICY_FLAGS, POLICY_USAGE, policyFromFlags } from "./monitor-policy";
 
 export const USAGE = `Usage:
-  trainyard monitors create DEPLOYMENT [--window-requests N] [--window-minutes M] [--min-rows N] [--alert-after K] [--project NAME] [--json]
+  trainyard monitors create DEPLOYMENT [--window-requests N] [--window-minutes M] [--min-rows N] [--alert-after K]
+                                   [--alert-cooldown-minutes M] [--project NAME] [--json]
   trainyard monitors list DEPLOYMENT [--project NAME] [--json]
   trainyard monitors show|check|pause|resume|retry|reference ID [--json]
   trainyard monitors reference ID --accept-window SEQ [--json]   (that window's counts become the reference)
@@ -29,6 +30,12 @@ function count(text: string | undefined, flag: string): number | undefined {
   return Number(text);
 }
 
+function minutesOf(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!(/^\d+(\.\d+)?$/.test(text) && Number(text) > 0)) throw new CliError(`${flag} is a number of minutes above 0, like 60 or 0.5 (got ${text}).\n${USAGE}`, 2);
+  return Number(text);
+}
+
 const percent = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
 
 function windowLine(w: MonitorWindow): string {
@@ -42,6 +49,7 @@ function monitorText(m: MonitorView): string {
     `Monitor ${m.id} of "${m.deploymentName}" (release ${m.release.number}, version ${m.release.version}): ${m.state}${m.reason ? ` — ${m.reason}` : ""}`,
     `Windows of ${m.windowRequests} requests${m.windowMinutes ? ` or ${m.windowMinutes} min` : ""}; at least ${m.minRows} rows for a verdict; alerts after ${m.alertAfter} drifted windows in a row.`,
     m.alertingColumns.length ? `ALERT: inputs changed in ${m.alertingColumns.join(", ")}` : "No alert.",
+    ...(m.alerts.length ? [`Alerts raised: ${m.alerts.length}, the last at window ${m.alerts.at(-1)!.windowSeq} (${m.alerts.at(-1)!.columns.join(", ")}); at most one per ${m.alertCooldownMinutes} min while it lasts.`] : []),
     m.policy ? `Health policy: ${m.policy.state}${m.policy.reason ? ` — ${m.policy.reason}` : ""}` : "No health policy (report only).",
     ...(m.windows.length ? m.windows.map(windowLine) : ["  (no window yet)"]),
   ].join("\n");
@@ -60,6 +68,7 @@ export async function monitorsCommand(argv: string[]): Promise<number> {
     "window-minutes": { type: "string" },
     "min-rows": { type: "string" },
     "alert-after": { type: "string" },
+    "alert-cooldown-minutes": { type: "string" },
     "accept-window": { type: "string" },
     ...POLICY_FLAGS,
   });
@@ -71,9 +80,14 @@ export async function monitorsCommand(argv: string[]): Promise<number> {
   switch (sub) {
     case "create": {
       const d = await findDeployment(conn, values.project!, ref);
-      const minutes = values["window-minutes"];
-      if (minutes !== undefined && !(/^\d+(\.\d+)?$/.test(minutes) && Number(minutes) > 0)) throw new CliError(`--window-minutes is a number of minutes above 0, like 60 or 0.5 (got ${minutes}).\n${USAGE}`, 2);
-      const input = { deploymentId: d.id, windowRequests: count(values["window-requests"], "--window-requests"), windowMinutes: minutes === undefined ? undefined : Number(minutes), minRows: count(values["min-rows"], "--min-rows"), alertAfter: count(values["alert-after"], "--alert-after") };
+      const input = {
+        deploymentId: d.id,
+        windowRequests: count(values["window-requests"], "--window-requests"),
+        windowMinutes: minutesOf(values["window-minutes"], "--window-minutes"),
+        minRows: count(values["min-rows"], "--min-rows"),
+        alertAfter: count(values["alert-after"], "--alert-after"),
+        alertCooldownMinutes: minutesOf(values["alert-cooldown-minutes"], "--alert-cooldown-minutes"),
+      };
       const m = await refusalsKept(() => api.create.mutate(input));
       print(json, { id: m.id }, () => `Monitor ${m.id} of "${m.deploymentName}": ${m.state}${m.reason ? ` — ${m.reason}` : ""}`);
       return 0;
