@@ -37,12 +37,12 @@ export interface MonitorStateData {
  * A monitor's health policy: `armed` it judges each closed window of its release and, on a
  * breach, rolls the deployment back to the release the owner approved (once: `fired` is
  * final, the deployment then serves another release). `paused` it does nothing; `waiting`
- * it stopped itself for the owner (too many windows without enough traffic, or no action
- * left today) until the owner arms it again.
+ * it stopped itself for the owner (too many windows without enough traffic, no action left
+ * today, or its rollback was refused) until the owner arms it again.
  */
 /** The first window it judges: windows closed before it was armed (or armed again) are not its. */
 export const ZPolicyArmed = z.strictObject({ fromWindow: z.int().positive() });
-export const ZPolicyWaiting = z.strictObject({ cause: z.enum(["inconclusive", "daily_limit"]) });
+export const ZPolicyWaiting = z.strictObject({ cause: z.enum(["inconclusive", "daily_limit", "refused"]) });
 export const ZPolicyFired = z.strictObject({ toRelease: z.int().positive(), newRelease: z.int().positive().nullable(), breach: z.enum(["failure_rate", "p95", "consecutive_errors"]) });
 
 export const healthPolicyLifecycle = defineLifecycle({

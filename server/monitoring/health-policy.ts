@@ -74,6 +74,10 @@ export async function applyPolicy(db: Db, monitorId: string): Promise<void> {
   } catch (err) {
     // Not ready (loading, restarting) or changed meanwhile: decided again on the next pass, where a manual change wins.
     if (isDomainError(err) && (err.reason === "not_ready" || err.reason === "stale_revision")) return;
+    // Refused for good (the approved release's export is gone, another kind): the owner decides, told why.
+    if (isDomainError(err)) {
+      return void (await movePolicy(db, monitorId, "waiting", { reason: `${decision.words}; rolling back to release ${policy.rollbackTo} was refused: ${err.message}`, data: { cause: "refused" } }));
+    }
     throw err;
   }
   const made = await db.deploymentRelease.findFirst({ where: { deploymentId: d.id, kind: "rollback" }, orderBy: { number: "desc" } });
