@@ -63,7 +63,8 @@ export async function applyPolicy(db: Db, monitorId: string): Promise<void> {
   if (d.currentReleaseId !== m.releaseId) {
     return void (await movePolicy(db, monitorId, "paused", { reason: `${decision.words}, but the deployment no longer serves the release this policy watches (it was changed by hand); it does nothing` }));
   }
-  const recent = await db.deploymentRelease.findMany({ where: { deploymentId: d.id, actor: { contains: POLICY_ACTOR }, createdAt: { gte: new Date(Date.now() - DAY_MS) } }, orderBy: { createdAt: "desc" } });
+  // Rollbacks a health policy made (an alias the deployment follows moves it as "policy" too, as kind alias).
+  const recent = await db.deploymentRelease.findMany({ where: { deploymentId: d.id, kind: "rollback", actor: { contains: POLICY_ACTOR }, createdAt: { gte: new Date(Date.now() - DAY_MS) } }, orderBy: { createdAt: "desc" } });
   if (recent.length >= policy.maxActionsPerDay) {
     return void (await movePolicy(db, monitorId, "waiting", { reason: `${decision.words}; no automatic action is left today (${policy.maxActionsPerDay} in 24 hours): roll back by hand, or arm it again`, data: { cause: "daily_limit" } }));
   }
