@@ -39,9 +39,9 @@ export async function referenceInput(db: Db, releaseId: string): Promise<Referen
   const split = version.splitContractId ? await db.splitContract.findUnique({ where: { id: version.splitContractId } }) : null;
   if (!split?.outputSha256) return { code: "no_training_split", message: `The split version ${version.number} was trained on is not recorded, so its training rows cannot be read.` };
   const snapshot = await db.snapshot.findUnique({ where: { sha256: version.snapshotSha256 } });
-  const format = ZTableFormat.safeParse(snapshot?.format ? JSON.parse(snapshot.format) : null);
-  if (!format.success) return { code: "no_training_data", message: `The data version ${version.number} was trained on is no longer described on this computer.` };
-  return { dataset: snapshotRef(version.snapshotSha256), datasetFormat: format.data, split: `sha256:${split.outputSha256}`, partition: "train", columns };
+  const format = parseStoredJson(ZTableFormat, snapshot?.format ?? null);
+  if (!format) return { code: "no_training_data", message: `The data version ${version.number} was trained on is no longer described on this computer.` };
+  return { dataset: snapshotRef(version.snapshotSha256), datasetFormat: format, split: `sha256:${split.outputSha256}`, partition: "train", columns };
 }
 
 async function startJob(db: Db, monitorId: string, input: ReferenceJobInput): Promise<DataJobStart | Refusal> {

@@ -1,6 +1,6 @@
 /** `trainyard monitors policy ID [limits]`: the flags of a health policy, as numbers the server checks again. */
 import type { HealthPolicy } from "@/contracts/monitoring/monitoring";
-import { CliError } from "../cli-error";
+import { amountFlag, wholeFlag } from "../flag-numbers";
 
 export const POLICY_USAGE = `  trainyard monitors policy ID [--max-failure-rate 0.05] [--max-p95-ms N] [--min-requests 20] [--failure-limit 1]
                               [--inconclusive-limit 3] [--consecutive-errors 4] [--rollback-to RELEASE]
@@ -26,26 +26,20 @@ export const POLICY_FLAGS = {
 
 type Flags = Partial<Record<keyof typeof POLICY_FLAGS, string>>;
 
-function numberOf(flags: Flags, flag: keyof typeof POLICY_FLAGS, whole: boolean): number | undefined {
-  const text = flags[flag];
-  if (text === undefined) return undefined;
-  const ok = whole ? /^[1-9]\d*$/.test(text) : /^\d+(\.\d+)?$/.test(text);
-  if (!ok) throw new CliError(`--${flag} must be ${whole ? "a whole number ≥ 1" : "a number ≥ 0"} (got ${text}).`, 2);
-  return Number(text);
-}
+const flag = (name: keyof typeof POLICY_FLAGS) => `--${name}`;
 
 /** The policy the flags ask for; what is left out takes the server's default. */
 export function policyFromFlags(flags: Flags): Partial<HealthPolicy> {
   const picked = {
-    maxFailureRate: numberOf(flags, "max-failure-rate", false),
-    maxP95Ms: numberOf(flags, "max-p95-ms", false),
-    minRequests: numberOf(flags, "min-requests", true),
-    failureLimit: numberOf(flags, "failure-limit", true),
-    inconclusiveLimit: numberOf(flags, "inconclusive-limit", true),
-    consecutiveErrors: numberOf(flags, "consecutive-errors", true),
-    rollbackTo: numberOf(flags, "rollback-to", true),
-    cooldownMinutes: numberOf(flags, "cooldown-minutes", false),
-    maxActionsPerDay: numberOf(flags, "max-actions-per-day", true),
+    maxFailureRate: amountFlag(flags["max-failure-rate"], flag("max-failure-rate")),
+    maxP95Ms: amountFlag(flags["max-p95-ms"], flag("max-p95-ms")),
+    minRequests: wholeFlag(flags["min-requests"], flag("min-requests")),
+    failureLimit: wholeFlag(flags["failure-limit"], flag("failure-limit")),
+    inconclusiveLimit: wholeFlag(flags["inconclusive-limit"], flag("inconclusive-limit")),
+    consecutiveErrors: wholeFlag(flags["consecutive-errors"], flag("consecutive-errors")),
+    rollbackTo: wholeFlag(flags["rollback-to"], flag("rollback-to")),
+    cooldownMinutes: amountFlag(flags["cooldown-minutes"], flag("cooldown-minutes")),
+    maxActionsPerDay: wholeFlag(flags["max-actions-per-day"], flag("max-actions-per-day")),
   };
   return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined));
 }

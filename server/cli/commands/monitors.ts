@@ -2,6 +2,7 @@
 import type { MonitorView, MonitorWindow } from "@/contracts/monitoring/monitoring";
 import { CliError } from "../cli-error";
 import { connect, withRetry } from "../api-client";
+import { minutesFlag, wholeFlag } from "../flag-numbers";
 import { parseSubcommand, requiredArg } from "../subcommand-args";
 import { findDeployment } from "./deploy";
 import { refusalsKept } from "./models";
@@ -23,18 +24,6 @@ windows in a row (default 2). check closes the open window now and prints every 
 Drift says the inputs changed, not that the model got worse.`;
 
 const print = (json: boolean, value: unknown, text: () => string) => console.log(json ? JSON.stringify(value, null, 2) : text());
-
-function count(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^[1-9]\d*$/.test(text)) throw new CliError(`${flag} must be a whole number ≥ 1 (got ${text}).\n${USAGE}`, 2);
-  return Number(text);
-}
-
-function minutesOf(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!(/^\d+(\.\d+)?$/.test(text) && Number(text) > 0)) throw new CliError(`${flag} is a number of minutes above 0, like 60 or 0.5 (got ${text}).\n${USAGE}`, 2);
-  return Number(text);
-}
 
 const percent = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
 
@@ -82,11 +71,11 @@ export async function monitorsCommand(argv: string[]): Promise<number> {
       const d = await findDeployment(conn, values.project!, ref);
       const input = {
         deploymentId: d.id,
-        windowRequests: count(values["window-requests"], "--window-requests"),
-        windowMinutes: minutesOf(values["window-minutes"], "--window-minutes"),
-        minRows: count(values["min-rows"], "--min-rows"),
-        alertAfter: count(values["alert-after"], "--alert-after"),
-        alertCooldownMinutes: minutesOf(values["alert-cooldown-minutes"], "--alert-cooldown-minutes"),
+        windowRequests: wholeFlag(values["window-requests"], "--window-requests", USAGE),
+        windowMinutes: minutesFlag(values["window-minutes"], "--window-minutes", USAGE),
+        minRows: wholeFlag(values["min-rows"], "--min-rows", USAGE),
+        alertAfter: wholeFlag(values["alert-after"], "--alert-after", USAGE),
+        alertCooldownMinutes: minutesFlag(values["alert-cooldown-minutes"], "--alert-cooldown-minutes", USAGE),
       };
       const m = await refusalsKept(() => api.create.mutate(input));
       print(json, { id: m.id }, () => `Monitor ${m.id} of "${m.deploymentName}": ${m.state}${m.reason ? ` — ${m.reason}` : ""}`);
@@ -110,23 +99,23 @@ export async function monitorsCommand(argv: string[]): Promise<number> {
     }
     case "pause":
     case "resume":
-    case "retry": {
-      const m = await refusalsKept(() => api[sub].mutate({ monitorId: ref }));
-      print(json, m, () => monitorText(m));
-      return 0;
-    }
-    case "policy": {
-      const m = await refusalsKept(() => api.setPolicy.mutate({ monitorId: ref, policy: policyFromFlags(values) }));
-      print(json, m, () => monitorText(m));
-      return 0;
-    }
+    case "retry":
+    case "policy":
     case "policy-pause": {
-      const m = await refusalsKept(() => api.pausePolicy.mutate({ monitorId: ref }));
+      const monitorId = ref;
+      const act = {
+        pause: () => api.pause.mutate({ monitorId }),
+        resume: () => api.resume.mutate({ monitorId }),
+        retry: () => api.retry.mutate({ monitorId }),
+        policy: () => api.setPolicy.mutate({ monitorId, policy: policyFromFlags(values) }),
+        "policy-pause": () => api.pausePolicy.mutate({ monitorId }),
+      }[sub];
+      const m = await refusalsKept(act);
       print(json, m, () => monitorText(m));
       return 0;
     }
     case "reference": {
-      const seq = count(values["accept-window"], "--accept-window");
+      const seq = wholeFlag(values["accept-window"], "--accept-window", USAGE);
       if (seq !== undefined) await refusalsKept(() => api.acceptWindow.mutate({ monitorId: ref, seq }));
       const r = await withRetry(() => api.reference.query({ monitorId: ref }));
       print(json, r, () =>
