@@ -3,6 +3,8 @@ import { getDb, type Db } from "@/server/db/client";
 
 export function authRepository(db: Db = getDb()) {
   return {
+    /** A deployment key by its hash: auth checks keys for every door, below deployments. */
+    deploymentKeyByHash: (keyHash: string) => db.deploymentKey.findUnique({ where: { keyHash } }),
     ownerHash: async () => (await db.ownerCredential.findUnique({ where: { id: 1 } }))?.passwordHash ?? null,
     setOwnerHash: (passwordHash: string) =>
       db.ownerCredential.upsert({ where: { id: 1 }, create: { id: 1, passwordHash }, update: { passwordHash } }),

@@ -5,6 +5,7 @@
  */
 import { hashSecret, sameHash } from "@/server/auth/secret-token";
 import type { Db } from "@/server/db/client";
+import { authRepository } from "./auth.repository";
 
 export const DEPLOYMENT_KEY_TAG = "tyd";
 
@@ -20,7 +21,7 @@ export type KeyCheck = { ok: true; keyId: string } | { ok: false; message: strin
 export async function verifyKey(db: Db, deploymentId: string, key: string): Promise<KeyCheck> {
   const refused: KeyCheck = { ok: false, message: "The deployment key is not valid for this deployment." };
   const hash = hashSecret(key);
-  const row = await db.deploymentKey.findUnique({ where: { keyHash: hash } });
+  const row = await authRepository(db).deploymentKeyByHash(hash);
   if (!row || !sameHash(row.keyHash, hash) || row.revokedAt || row.deploymentId !== deploymentId) return refused;
   return { ok: true, keyId: row.id };
 }

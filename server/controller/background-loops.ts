@@ -1,29 +1,34 @@
 /**
- * The background loops of one server process: the job reconcile loop, and the
- * reconcilers (define-reconciler.ts) of experiment chains, searches, data steps and monitors. Started once by startServer after the port is open; the
- * returned function stops them and waits for a pass in progress to end.
+ * The background work of one server process, every part a reconciler
+ * (define-reconciler.ts): jobs, computer probes, deployments, experiment chains, searches,
+ * data steps and monitors. Started once by startServer after the port is open (a second
+ * start in one process is refused); the returned function stops them all and waits for
+ * the work in progress.
  */
 import type { AppConfig } from "@/server/config/env";
 import type { HomePaths } from "@/server/config/home";
-import { getDb } from "@/server/db/client";
+import { getDb, type Db } from "@/server/db/client";
 import { backfillVersionServing, backfillWords } from "@/server/registry/backfill-serving";
-import { startReconcileLoop } from "./reconcile-loop";
-import { experimentChains } from "./reconcilers/experiment-chains";
-import { dataSteps } from "./reconcilers/data-steps";
-import { searches } from "./reconcilers/searches";
-import { monitors } from "./reconcilers/monitors";
 import { countRequestsForMonitors } from "@/server/monitoring/window-counts";
-import { clearControllerRuntime, repoRootFromHere, setControllerRuntime } from "@/server/config/runtime";
+import { workerLayout } from "@/server/targets/layout";
+import { ensureLocalTarget } from "@/server/targets/local/local-target";
+import { clearControllerRuntime, repoRootFromHere, setControllerRuntime, type ControllerRuntime } from "@/server/config/runtime";
+import { watchReceipts } from "./receipts-watch";
+import { removeStaleParts } from "./stale-parts";
+import { computerProbes } from "./reconcilers/computer-probes";
+import { dataSteps } from "./reconcilers/data-steps";
+import { deployments } from "./reconcilers/deployments";
+import { experimentChains } from "./reconcilers/experiment-chains";
+import { jobs } from "./reconcilers/jobs";
+import { monitors } from "./reconcilers/monitors";
+import { searches } from "./reconcilers/searches";
+
+const RUNNING = Symbol.for("trainyard.backgroundLoopsRunning");
 
 export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => Promise<void> {
   const runtime = { config, home, repoRoot: repoRootFromHere() };
   setControllerRuntime(runtime);
-  const stopReconcile = startReconcileLoop(runtime, getDb());
-  const stopChains = experimentChains(getDb()).start();
-  const stopSearches = searches(getDb()).start();
-  const stopDataSteps = dataSteps(getDb()).start();
-  countRequestsForMonitors();
-  const stopMonitors = monitors(getDb()).start();
+  const stop = startReconcilers(runtime, getDb());
   // The one-time copy of older versions' serving records: at most a few reads per version, once.
   void backfillVersionServing(getDb()).then(
     (o) => {
@@ -33,11 +38,35 @@ export function startBackgroundLoops(config: AppConfig, home: HomePaths): () => 
     (err: unknown) => console.error(`registry: copying versions' serving records failed: ${(err as Error).message}`),
   );
   return async () => {
-    await stopMonitors();
-    await stopDataSteps();
-    await stopSearches();
-    await stopChains();
-    await stopReconcile();
+    await stop();
     clearControllerRuntime();
+  };
+}
+
+/** Every reconciler on one database; exported for tests that drive a controller in-process. */
+export function startReconcilers(rt: ControllerRuntime, db: Db, log: (line: string) => void = (l) => console.error(l)): () => Promise<void> {
+  const g = globalThis as { [RUNNING]?: boolean };
+  if (g[RUNNING]) throw new Error("the background reconcilers are already running in this process");
+  g[RUNNING] = true;
+  const sweepMs = rt.config.reconcileMs;
+  const jobsReconciler = jobs(db, sweepMs, { unreachableMs: rt.config.unreachableMinutes * 60_000, log });
+  const stops: (() => Promise<void> | void)[] = [];
+  const started = (async () => {
+    try {
+      const local = await ensureLocalTarget(rt, db);
+      const removed = await removeStaleParts(db);
+      if (removed.length) log(`removed ${removed.length} upload part(s) older than a day from This computer's incoming folder`);
+      stops.push(watchReceipts(workerLayout(rt.home.workerHome).receipts, () => void jobsReconciler.wake(local.id), log, sweepMs));
+    } catch (err) {
+      log(`could not set up This computer: ${(err as Error).message}`);
+    }
+    countRequestsForMonitors();
+    for (const r of [jobsReconciler, computerProbes(db, sweepMs), deployments(db, sweepMs), experimentChains(db), searches(db), dataSteps(db), monitors(db)]) stops.push(r.start(log));
+  })();
+  return async () => {
+    await started;
+    // Newest first: what consumes jobs stops before the jobs' reconciler.
+    for (const stop of stops.reverse()) await stop();
+    g[RUNNING] = false;
   };
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { eventBus } from "@/server/events/bus";
 import { defineReconciler } from "./define-reconciler";
+import { sweepStats } from "./loop-stats";
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
 
@@ -77,5 +78,31 @@ describe("defineReconciler", () => {
     const after = calls;
     await tick(50);
     expect(calls).toBe(after);
+  });
+
+  it("wakes every row an event names, and counts sweeps, failed ones apart", async () => {
+    const seen: string[] = [];
+    let failing = true;
+    const r = defineReconciler({
+      name: "counted",
+      everyMs: 20,
+      active: async () => [{ id: "a" }],
+      advance: async (id) => {
+        seen.push(id);
+        if (id === "a" && failing) throw new Error("not yet");
+      },
+      wakeOn: (e) => (e.event.type === "model.changed" ? ["m1", "m2"] : null),
+    });
+    stops.push(r.start(() => {}));
+    eventBus().publish({ type: "model.changed", modelId: "m", projectId: "p" });
+    await tick(70);
+    expect(seen).toEqual(expect.arrayContaining(["m1", "m2"]));
+    const stats = sweepStats("counted");
+    expect(stats.failedSweeps).toBeGreaterThan(0);
+    expect(stats.lastSuccessAt).toBeNull();
+    failing = false;
+    await tick(70);
+    expect(stats.sweeps).toBeGreaterThan(stats.failedSweeps);
+    expect(stats.lastSuccessAt).not.toBeNull();
   });
 });

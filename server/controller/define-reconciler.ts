@@ -10,6 +10,7 @@
  */
 import { eventBus } from "@/server/events/bus";
 import type { Envelope } from "@/server/events/event-types";
+import { sweepStats } from "./loop-stats";
 
 export interface ReconcilerSpec {
   /** Names it in the log ("experiment chains"). */
@@ -19,9 +20,11 @@ export interface ReconcilerSpec {
   active(): Promise<{ id: string }[]>;
   /** One step of one row; it may be called again at once, so it decides from the database. */
   advance(id: string): Promise<void>;
-  /** The row a live event concerns (it is advanced at once), or null. */
-  wakeOn?(e: Envelope): Promise<string | null> | string | null;
+  /** The row(s) a live event concerns (advanced at once), or null. */
+  wakeOn?(e: Envelope): Promise<WakeRows> | WakeRows;
 }
+
+type WakeRows = string | readonly string[] | null;
 
 export interface Reconciler {
   readonly name: string;
@@ -37,7 +40,13 @@ export function defineReconciler(spec: ReconcilerSpec): Reconciler {
   let log: (line: string) => void = (l) => console.error(l);
   let stopped = true;
 
-  const report = (what: string, err: unknown) => log(`${spec.name}: ${what}: ${err instanceof Error ? err.message.split("\n").find((l) => l.trim()) ?? err.name : String(err)}`);
+  const stats = sweepStats(spec.name);
+  /** Whether the sweep in progress has met a failure (its stats say so). */
+  let sweepFailed = false;
+  const report = (what: string, err: unknown) => {
+    sweepFailed = true;
+    log(`${spec.name}: ${what}: ${err instanceof Error ? err.message.split("\n").find((l) => l.trim()) ?? err.name : String(err)}`);
+  };
 
   const wake = (id: string): Promise<void> => {
     const current = running.get(id);
@@ -68,17 +77,25 @@ export function defineReconciler(spec: ReconcilerSpec): Reconciler {
             if (stopped) return;
             void Promise.resolve()
               .then(() => spec.wakeOn!(e))
-              .then((id) => (id && !stopped ? wake(id) : undefined))
+              .then((rows) => {
+                if (stopped || rows === null) return;
+                return Promise.all((typeof rows === "string" ? [rows] : rows).map(wake));
+              })
               .catch((err: unknown) => report(`reading event ${e.event.type}`, err));
           })
         : () => {};
       let sweeping: Promise<void> = Promise.resolve();
+      stats.startedAt = Date.now();
       const sweep = async () => {
+        sweepFailed = false;
         const rows = await spec.active().catch((err: unknown) => (report("listing active rows", err), []));
         for (const { id } of rows) {
           if (stopped) return;
           await wake(id);
         }
+        stats.sweeps++;
+        if (sweepFailed) stats.failedSweeps++;
+        else stats.lastSuccessAt = Date.now();
       };
       const timer = setInterval(() => (sweeping = sweeping.then(sweep)), spec.everyMs);
       sweeping = sweeping.then(sweep);

@@ -14,6 +14,8 @@ import { jobsService } from "@/server/jobs/jobs.service";
 import type { JobDetailView, JobView } from "@/server/jobs/jobs.schema";
 import { targetsService } from "@/server/targets/targets.service";
 import type { DatasetError, SetupProgress } from "./datasets.schema";
+import { reportUnlessUnreachable } from "@/server/targets/unreachable";
+import { jobsRepository } from "@/server/jobs/jobs.repository";
 
 export const DATA_RECIPE = "data";
 const RESOURCES = { cpus: 1, ramGb: 1 };
@@ -45,10 +47,11 @@ async function environmentBuild(db: Db, targetId: string, recipe: string): Promi
   const key = `${targetId}:${recipe}`;
   const known = setupJobs().get(key);
   if (known) {
-    const v = await jobsService(db).getView(known).catch(() => null);
+    // Gone (its project was deleted meanwhile): as if it had ended.
+    const v = (await jobsRepository(db).find(known)) ? await jobsService(db).getView(known) : null;
     if (v && !isTerminal(v.state)) return v;
     setupJobs().delete(key);
-    if (v?.state === "succeeded") await targetsService(db).probe(targetId).catch(() => null);
+    if (v?.state === "succeeded") await targetsService(db).probe(targetId).catch(reportUnlessUnreachable("refreshing the probe of a computer after its data environment was prepared"));
   }
   const { target, probe } = await targetsService(db).freshProbe(targetId, 60_000);
   if (probe.recipes.find((r) => r.name === recipe)?.environmentReady) return null;

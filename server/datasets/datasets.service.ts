@@ -38,6 +38,7 @@ import { requireExamples, requireTable, storedExamples, storedKind } from "./dat
 import { registerPath, registerUpload } from "./register";
 import { settleCheck, settleDataset } from "./settle";
 import { recordSplit, startSplit, type TRecordSplitInput } from "./splits";
+import { reportUnlessUnreachable } from "@/server/targets/unreachable";
 
 const PREVIEW_ROWS = 20;
 
@@ -63,7 +64,7 @@ export function datasetsService(db: Db = getDb()) {
       // Settling here only saves a wait: a pass that fails (a worker that does not answer)
       // leaves the row as stored, the data-steps reconciler tries again (its job's change, its sweep),
       // and the read below still fails loudly when the database does.
-      await settleDataset(db, d).catch(() => null);
+      await settleDataset(db, d).catch(reportUnlessUnreachable(`settling dataset ${d.id}`));
       d = await requireRow(id);
     }
     const examples = storedKind(d.kind) === "examples";

@@ -27,6 +27,7 @@ import { importOnTarget } from "./import-job";
 import { localTarget } from "./local-store";
 import { settleDataset } from "./settle";
 import { storeUpload, workerTrouble } from "./store-upload";
+import { reportUnlessUnreachable } from "@/server/targets/unreachable";
 
 const REFUSAL_HINTS: Record<string, string> = {
   path_not_allowed: "Add its folder under Settings → Data → Allowed folders, or upload the file instead.",
@@ -53,7 +54,7 @@ async function registerSnapshot(
     // Same bytes again: reuse. Asked to read them another way (Latin-1): profile again.
     if (existing.encoding !== a.encoding && existing.status !== "profiling") {
       existing = await repo.datasets.reprofile(existing.id, a.encoding, `registered again, read as ${a.encoding}`);
-      await settleDataset(db, existing).catch(() => null);
+      await settleDataset(db, existing).catch(reportUnlessUnreachable(`settling dataset ${existing.id}`));
     }
     return { dataset: (await repo.datasets.find(existing.id))!, reused: true };
   }
@@ -66,7 +67,8 @@ async function registerSnapshot(
     throw err;
   }
   publish({ type: "dataset.changed", datasetId: dataset.id, projectId: a.projectId });
-  await settleDataset(db, dataset).catch(() => null);
+  // Early, to save a wait: the data-steps reconciler settles it in any case.
+  await settleDataset(db, dataset).catch(reportUnlessUnreachable(`settling dataset ${dataset.id}`));
   return { dataset: (await repo.datasets.find(dataset.id))!, reused: false };
 }
 

@@ -21,6 +21,7 @@ export function uploadBody(req: Request): UploadBody {
     if (req.signal.aborted) fail();
     else req.signal.addEventListener("abort", fail, { once: true });
   });
+  // Handled where it is raced against each read; this only keeps an early close from being an unhandled rejection.
   gone.catch(() => {});
   const chunks: AsyncIterable<Uint8Array> = {
     async *[Symbol.asyncIterator]() {

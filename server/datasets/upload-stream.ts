@@ -93,6 +93,7 @@ export async function streamUploadToFile(body: AsyncIterable<Uint8Array>, opts: 
     ok = true;
     return { tmpPath, sha256: hash.digest("hex"), bytes, kind: checker?.sniffed ?? null };
   } finally {
+    // The upload's outcome is decided above; closing a handle that failed mid-write cannot change it.
     await file.close().catch(() => {});
     if (!ok) rmSync(tmpPath, { force: true });
   }

@@ -16,6 +16,7 @@ import { PROBE_MAX_AGE_MS } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
 import { ZDeploymentLoading } from "@/contracts/lifecycles";
 import { deploymentChanged } from "./deployment-store";
+import { deploymentsRepository } from "./deployments.repository";
 
 const nameKey = (name: string) => name.trim().toLowerCase();
 
@@ -30,7 +31,7 @@ async function checkMemoryBudget(db: Db, targetId: string, memoryGb: number): Pr
 /** `trained_here`: it must run where the version was trained (on demand, or an LLM's base model). */
 async function computerFor(db: Db, name: string | undefined, versionTargetId: string, where: DeploymentMode | "trained_here") {
   if (name === undefined) return versionTargetId;
-  const targets = await db.target.findMany({ where: { deletedAt: null }, select: { id: true, name: true } });
+  const targets = await deploymentsRepository(db).computersInUse();
   const found = targets.find((t) => t.name === name);
   if (!found) throw badInput(`There is no computer "${name}" (there are: ${targets.map((t) => t.name).join(", ") || "none"}).`, { code: "unknown_computer" });
   // An on-demand request is a predict job that reads the trained model by hash where it was trained.
@@ -71,17 +72,14 @@ export async function createDeployment(db: Db, raw: TCreateDeploymentInput, acto
     throw badInput("An idle time unloads a resident deployment's serving process; an on-demand deployment holds nothing between requests. Deploy with --mode resident, or leave it out.", { code: "idle_on_demand" });
   }
   const name = input.name ?? `${model.name}${alias ? `-${alias}` : `-v${version.number}`}`;
-  const taken = await db.deployment.findUnique({ where: { projectId_nameKey: { projectId: model.projectId, nameKey: nameKey(name) } } });
+  const taken = await deploymentsRepository(db).findByNameKey(model.projectId, nameKey(name));
   if (taken) throw conflict(`A deployment named "${taken.name}" already exists in this project; choose another name (--name).`, { code: "name_taken" });
   const id = await db.$transaction(async (tx) => {
-    const d = await tx.deployment.create({
-      data: { projectId: model.projectId, name, nameKey: nameKey(name), mode, targetId, modelId: model.id, followsAlias: alias, state: "loading", stateData: JSON.stringify(ZDeploymentLoading.parse({ cause: "start" })), memoryGb: input.memoryGb ?? null, idleUnloadMinutes: input.idleUnloadMinutes ?? null },
-    });
+    const repo = deploymentsRepository(tx);
+    const d = await repo.create({ projectId: model.projectId, name, nameKey: nameKey(name), mode, targetId, modelId: model.id, followsAlias: alias, state: "loading", stateData: JSON.stringify(ZDeploymentLoading.parse({ cause: "start" })), memoryGb: input.memoryGb ?? null, idleUnloadMinutes: input.idleUnloadMinutes ?? null });
     const why = alias ? `deployed following alias "${alias}" (version ${version.number})` : `deployed version ${version.number}`;
-    const release = await tx.deploymentRelease.create({
-      data: { deploymentId: d.id, number: 1, versionId: version.id, kind: "create", why, actor: JSON.stringify(actor) },
-    });
-    await tx.deployment.update({ where: { id: d.id }, data: { currentReleaseId: release.id } });
+    const release = await repo.addRelease({ deploymentId: d.id, number: 1, versionId: version.id, kind: "create", why, actor: JSON.stringify(actor) });
+    await repo.setCurrentRelease(d.id, release.id);
     return d.id;
   });
   await deploymentChanged(db, id);

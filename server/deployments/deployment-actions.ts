@@ -11,6 +11,7 @@ import { versionView } from "@/server/registry/registry-views";
 import { evidenceFromColumns, KIND_WORDS } from "@/server/registry/version-evidence";
 import { deploymentChanged, moveDeploymentIn } from "./deployment-store";
 import { deploymentView, findDeployment } from "./deployment-views";
+import { deploymentsRepository } from "./deployments.repository";
 import { ZRollbackInput, ZStopResumeInput, ZSwitchInput, type ReleaseKind, type TRollbackInput, type TStopResumeInput, type TSwitchInput } from "./deployments.schema";
 import { servableVersion, versionByNumber } from "./pick-release";
 import { bringDown } from "./serving-runner";
@@ -32,8 +33,9 @@ async function atRevision(tx: Tx, id: string, expected: number) {
  * life, so its clients never find the route they call gone after a switch.
  */
 async function sameKind(tx: Tx, currentReleaseId: string | null, versionId: string): Promise<void> {
-  const current = currentReleaseId ? await tx.deploymentRelease.findUnique({ where: { id: currentReleaseId } }) : null;
-  const [was, next] = await Promise.all([current ? tx.modelVersion.findUnique({ where: { id: current.versionId } }) : null, tx.modelVersion.findUniqueOrThrow({ where: { id: versionId } })]);
+  const repo = deploymentsRepository(tx);
+  const current = currentReleaseId ? await repo.release(currentReleaseId) : null;
+  const [was, next] = await Promise.all([current ? repo.version(current.versionId) : null, repo.versionOrThrow(versionId)]);
   const [a, b] = [was && evidenceFromColumns(was).kind, evidenceFromColumns(next).kind];
   if (!a || a === b) return;
   throw conflict(`Version ${next.number} is ${KIND_WORDS[b]} and this deployment serves ${KIND_WORDS[a]}; deploy it as a deployment of its own.`, { code: "other_kind" });
@@ -51,16 +53,15 @@ export async function release(db: Db, id: string, expected: number, versionId: s
     const d = await atRevision(tx, id, expected);
     if (d.state !== "ready" && d.state !== "idle") throw conflict(`The deployment is ${d.state}; it can switch only while ready or idle (resume it first).`, { code: "not_ready" });
     await sameKind(tx, d.currentReleaseId, versionId);
-    const last = await tx.deploymentRelease.findFirst({ where: { deploymentId: id }, orderBy: { number: "desc" } });
-    const r = await tx.deploymentRelease.create({
-      data: { deploymentId: id, number: (last?.number ?? 0) + 1, versionId, kind, why, actor: JSON.stringify(actor) },
-    });
+    const repo = deploymentsRepository(tx);
+    const last = await repo.latestRelease(id);
+    const r = await repo.addRelease({ deploymentId: id, number: (last?.number ?? 0) + 1, versionId, kind, why, actor: JSON.stringify(actor) });
     const downtime = plan === "downtime";
     await moveDeploymentIn(tx, id, "switching", {
       reason: downtime ? `switching with a short downtime to release ${r.number}: the computer has no room for both, so the current release is unloaded first` : `switching to release ${r.number}`,
       data: { plan: downtime ? "downtime" : "overlap", toRelease: r.number },
     });
-    if (kind !== "alias") await tx.deployment.update({ where: { id }, data: { followsAlias: null } });
+    if (kind !== "alias") await repo.stopFollowingAlias(id);
     return { d, r };
   });
   await deploymentChanged(db, id);
@@ -78,12 +79,13 @@ export async function switchTo(db: Db, raw: TSwitchInput, actor: Actor): Promise
 export async function rollbackTo(db: Db, raw: TRollbackInput, actor: Actor): Promise<void> {
   const input = ZRollbackInput.parse(raw);
   const d = await findDeployment(db, input.deploymentId);
-  const current = d.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: d.currentReleaseId } }) : null;
+  const repo = deploymentsRepository(db);
+  const current = d.currentReleaseId ? await repo.release(d.currentReleaseId) : null;
   const earlier = input.toRelease
-    ? await db.deploymentRelease.findUnique({ where: { deploymentId_number: { deploymentId: d.id, number: input.toRelease } } })
-    : await db.deploymentRelease.findFirst({ where: { deploymentId: d.id, number: { lt: current?.number ?? 0 }, versionId: { not: current?.versionId ?? "" } }, orderBy: { number: "desc" } });
+    ? await repo.releaseByNumber(d.id, input.toRelease)
+    : await repo.earlierReleaseOfOtherVersion(d.id, current?.number ?? 0, current?.versionId ?? "");
   if (!earlier) throw conflict(input.toRelease ? `The deployment has no release ${input.toRelease}.` : "The deployment has no earlier release of another version to roll back to.", { code: "no_earlier_release" });
-  const row = await db.modelVersion.findUnique({ where: { id: earlier.versionId } });
+  const row = await repo.version(earlier.versionId);
   if (!row) throw conflict(`Release ${earlier.number}'s version no longer exists.`, { code: "export_missing" });
   await servableVersion(db, versionView(row));
   await release(db, d.id, input.expectedRevision, earlier.versionId, "rollback", `${input.why} (back to release ${earlier.number})`, actor);

@@ -5,6 +5,7 @@
  */
 import type { Db } from "@/server/db/client";
 import { releaseStats } from "./deployment-stats";
+import { deploymentsRepository } from "./deployments.repository";
 import type { WindowFigures } from "./stats-window";
 
 export interface LatencySummary extends WindowFigures {
@@ -19,7 +20,7 @@ export interface LatencySummary extends WindowFigures {
 
 /** deploymentId → the summary of its current release (absent: it has answered nothing yet). */
 export async function latencyOf(db: Db, projectId: string, now = new Date()): Promise<Record<string, LatencySummary>> {
-  const deployments = await db.deployment.findMany({ where: { projectId }, select: { id: true, currentReleaseId: true } });
+  const deployments = await deploymentsRepository(db).currentReleasesInProject(projectId);
   const deploymentOf = new Map(deployments.flatMap((d) => (d.currentReleaseId ? [[d.currentReleaseId, d.id] as const] : [])));
   const stats = await releaseStats(db, { releaseIds: [...deploymentOf.keys()] }, now);
   return Object.fromEntries(

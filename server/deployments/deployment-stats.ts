@@ -6,6 +6,7 @@
  * Counted in memory and written in batches (request-counts.ts); every read flushes first.
  */
 import type { Db } from "@/server/db/client";
+import { deploymentStatsRepository } from "./deployment-stats.repository";
 import { countRequestLater, flushRequestCounts, type RequestOutcome } from "./request-counts";
 import { notifyObservers } from "./request-observers";
 import type { Row } from "./predict-rows";
@@ -38,7 +39,7 @@ export interface ReleaseStats {
 
 /** release id → its minutes of the last hour before `now`. */
 async function lastHourOf(db: Db, releaseIds: string[], now: Date): Promise<Map<string, WindowFigures>> {
-  const rows = await db.deploymentStatsBucket.findMany({ where: { releaseId: { in: releaseIds }, start: { gte: lastHourFrom(now) } } });
+  const rows = await deploymentStatsRepository(db).minutesSince(releaseIds, lastHourFrom(now));
   const byRelease = new Map<string, (Tally & { start: Date })[]>();
   for (const r of rows) byRelease.set(r.releaseId, [...(byRelease.get(r.releaseId) ?? []), { ...tallyOfRow(r), start: r.start }]);
   return new Map(releaseIds.map((id) => [id, lastHourFigures(byRelease.get(id) ?? [], now)]));
@@ -47,7 +48,8 @@ async function lastHourOf(db: Db, releaseIds: string[], now: Date): Promise<Map<
 /** The all-time and last-hour figures of each release that has answered or refused a request. */
 export async function releaseStats(db: Db, where: { deploymentId: string } | { releaseIds: string[] }, now = new Date()): Promise<ReleaseStats[]> {
   await flushRequestCounts(db);
-  const rows = await db.deploymentStats.findMany({ where: "deploymentId" in where ? { deploymentId: where.deploymentId } : { releaseId: { in: where.releaseIds } } });
+  const repo = deploymentStatsRepository(db);
+  const rows = await ("deploymentId" in where ? repo.totalsOfDeployment(where.deploymentId) : repo.totalsOfReleases(where.releaseIds));
   const hour = await lastHourOf(db, rows.map((r) => r.releaseId), now);
   return rows.map((r) => {
     const t = tallyOfRow(r);

@@ -12,6 +12,7 @@ import { parseStoredJson } from "@/server/db/stored-json";
 import { publish } from "@/server/events/bus";
 import { recordIn } from "@/server/lifecycle/events";
 import { transition, transitionIn, type LifecycleStore, type TransitionResult, type Tx } from "@/server/lifecycle/transition";
+import { deploymentsRepository } from "./deployments.repository";
 
 export interface DeploymentPatch {
   currentReleaseId?: string;
@@ -53,7 +54,7 @@ const options = <T extends DeploymentState>(m: DeploymentMove<T>) => ({
 
 /** Tells the pages (the live event stream) that a deployment moved; called after the move committed. */
 export async function deploymentChanged(db: Db, id: string): Promise<void> {
-  const d = await db.deployment.findUnique({ where: { id }, select: { projectId: true, state: true } });
+  const d = await deploymentsRepository(db).projectAndState(id);
   if (d) publish({ type: "deployment.changed", deploymentId: id, projectId: d.projectId, state: d.state });
 }
 

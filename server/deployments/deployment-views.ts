@@ -8,10 +8,9 @@ import { deploymentKind } from "./release-kind";
 import { storedCapacityGb, switchRoom } from "./switch-room";
 import { linkNote } from "./serving-link";
 import { DEFAULT_MEMORY_GB, isDeploymentState, RELEASE_KINDS, ZDeploymentMode, type DeploymentView, type ReleaseKind, type ReleaseView } from "./deployments.schema";
+import { deploymentsRepository, type DeploymentRow, type ReleaseRow } from "./deployments.repository";
 
 type Client = Db | Tx;
-type DeploymentRow = NonNullable<Awaited<ReturnType<Db["deployment"]["findUnique"]>>>;
-type ReleaseRow = NonNullable<Awaited<ReturnType<Db["deploymentRelease"]["findUnique"]>>>;
 
 /** The public routes of a deployment, one spelling for the guard, the pages and the CLI. */
 export const deploymentRoutes = (id: string) => ({
@@ -28,13 +27,13 @@ export function servedRoutes(id: string, kind: ServingKind): Partial<ReturnType<
 }
 
 export async function findDeployment(db: Client, id: string): Promise<DeploymentRow> {
-  const row = await db.deployment.findUnique({ where: { id } });
+  const row = await deploymentsRepository(db).find(id);
   if (!row) throw notFound(`There is no deployment ${id}.`);
   return row;
 }
 
 export async function releaseView(db: Client, row: ReleaseRow): Promise<ReleaseView> {
-  const version = await db.modelVersion.findUnique({ where: { id: row.versionId }, select: { number: true } });
+  const version = await deploymentsRepository(db).versionNumber(row.versionId);
   return {
     id: row.id,
     number: row.number,
@@ -48,10 +47,11 @@ export async function releaseView(db: Client, row: ReleaseRow): Promise<ReleaseV
 }
 
 export async function deploymentView(db: Client, row: DeploymentRow): Promise<DeploymentView> {
+  const repo = deploymentsRepository(db);
   const [target, model, release, kind, room] = await Promise.all([
-    db.target.findUnique({ where: { id: row.targetId }, select: { id: true, name: true } }),
-    db.registeredModel.findUnique({ where: { id: row.modelId }, select: { id: true, name: true } }),
-    row.currentReleaseId ? db.deploymentRelease.findUnique({ where: { id: row.currentReleaseId } }) : null,
+    repo.computer(row.targetId),
+    repo.modelSummary(row.modelId),
+    row.currentReleaseId ? repo.release(row.currentReleaseId) : null,
     deploymentKind(db, row),
     storedCapacityGb(db, row.targetId).then((gb) => switchRoom(db, row, gb)),
   ]);
@@ -84,6 +84,6 @@ function unreachableOf(row: DeploymentRow): DeploymentView["unreachable"] {
 }
 
 export async function releasesOf(db: Client, deploymentId: string): Promise<ReleaseView[]> {
-  const rows = await db.deploymentRelease.findMany({ where: { deploymentId }, orderBy: { number: "desc" } });
+  const rows = await deploymentsRepository(db).releasesNewestFirst(deploymentId);
   return Promise.all(rows.map((r) => releaseView(db, r)));
 }

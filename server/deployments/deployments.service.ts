@@ -8,6 +8,7 @@ import { createKey, listKeys, revokeKey } from "./deployment-keys";
 import { statsOf } from "./deployment-stats";
 import { deploymentView, findDeployment, releasesOf } from "./deployment-views";
 import type { DeploymentView, TCreateDeploymentInput, TRollbackInput, TStopResumeInput, TSwitchInput } from "./deployments.schema";
+import { deploymentsRepository } from "./deployments.repository";
 import { generate, openStream } from "./serve-generate";
 import { health, predict } from "./serve-request";
 import { startUp } from "./serving-runner";
@@ -16,7 +17,7 @@ export function deploymentsService(db: Db = getDb()) {
   const view = async (id: string) => deploymentView(db, await findDeployment(db, id));
   return {
     async list(projectId: string): Promise<DeploymentView[]> {
-      const rows = await db.deployment.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } });
+      const rows = await deploymentsRepository(db).inProject(projectId);
       return Promise.all(rows.map((r) => deploymentView(db, r)));
     },
     async show(id: string) {

@@ -15,7 +15,7 @@ import { recordRequest, statsOf } from "./deployment-stats";
 import { deploymentView, findDeployment } from "./deployment-views";
 import { verifyKey } from "@/server/auth/deployment-key-check";
 import { inFlight, startUp } from "./serving-runner";
-import { reconcileDeployments } from "./deployments-reconcile";
+import { deploymentsToReconcile, reconcileDeployment } from "./deployments-reconcile";
 import { health } from "./serve-request";
 import { ZDeploymentHealth } from "@/contracts/deployments/serving";
 
@@ -140,7 +140,7 @@ describe("a load or switch no process carries on (a restart in the middle)", () 
     await db.deployment.updateMany({ where: { id: { in: [id, busy.id] } }, data: { mode: "resident", updatedAt: old } });
     inFlight().add(busy.id);
     try {
-      await reconcileDeployments(db, () => {});
+      for (const { id: row } of await deploymentsToReconcile(db)) await reconcileDeployment(db, row, () => {});
     } finally {
       inFlight().delete(busy.id);
     }

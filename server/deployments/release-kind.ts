@@ -10,6 +10,7 @@ import type { Db } from "@/server/db/client";
 import type { Tx } from "@/server/lifecycle/transition";
 import { evidenceFromColumns, type VersionEvidence } from "@/server/registry/version-evidence";
 import { servingOfVersion, type ServeSpec } from "@/server/registry/version-serving";
+import { deploymentsRepository } from "./deployments.repository";
 
 export type { ServeSpec };
 
@@ -20,8 +21,9 @@ export const kindOfVersionRow = (row: { receipt: string; baselineReceipt: string
 
 /** The kind of model a deployment serves (the same for every release: deployment-actions sameKind). */
 export async function deploymentKind(db: Db | Tx, row: { currentReleaseId: string | null }): Promise<ServingKind> {
-  const release = row.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: row.currentReleaseId }, select: { versionId: true } }) : null;
-  const version = release ? await db.modelVersion.findUnique({ where: { id: release.versionId }, select: { receipt: true, baselineReceipt: true } }) : null;
+  const repo = deploymentsRepository(db);
+  const release = row.currentReleaseId ? await repo.releaseVersionId(row.currentReleaseId) : null;
+  const version = release ? await repo.versionEvidence(release.versionId) : null;
   return version ? kindOfVersionRow(version) : "tabular";
 }
 

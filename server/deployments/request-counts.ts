@@ -9,6 +9,7 @@
  */
 import type { Db } from "@/server/db/client";
 import { countsInMemory } from "@/server/db/counts-in-memory";
+import { deploymentStatsRepository } from "./deployment-stats.repository";
 import { addCounts, bucketStart, countRequest, EMPTY_TALLY, retainedFrom, tallyOfRow, type Tally } from "./stats-window";
 
 export const FLUSH_MS = 2000;
@@ -87,15 +88,15 @@ async function writeMinutes(db: Db, minutes: PendingMinute[]): Promise<void> {
   }
   const latest = new Date(Math.max(...minutes.map((m) => m.start.getTime())));
   await db.$transaction(async (tx) => {
+    const stats = deploymentStatsRepository(tx);
     for (const [releaseId, t] of totals) {
-      const total = sumTallies(tallyOfRow(await tx.deploymentStats.findUnique({ where: { releaseId } })), t.tally);
-      await tx.deploymentStats.upsert({ where: { releaseId }, create: { releaseId, deploymentId: t.deploymentId, ...columns(total) }, update: columns(total) });
+      const total = sumTallies(tallyOfRow(await stats.total(releaseId)), t.tally);
+      await stats.saveTotal(releaseId, t.deploymentId, columns(total));
     }
     for (const m of minutes) {
-      const key = { releaseId_start: { releaseId: m.releaseId, start: m.start } };
-      const minute = sumTallies(tallyOfRow(await tx.deploymentStatsBucket.findUnique({ where: key })), m.tally);
-      await tx.deploymentStatsBucket.upsert({ where: key, create: { releaseId: m.releaseId, start: m.start, deploymentId: m.deploymentId, ...columns(minute) }, update: columns(minute) });
+      const minute = sumTallies(tallyOfRow(await stats.minute(m.releaseId, m.start)), m.tally);
+      await stats.saveMinute(m.releaseId, m.start, m.deploymentId, columns(minute));
     }
-    await tx.deploymentStatsBucket.deleteMany({ where: { start: { lt: retainedFrom(latest) } } });
+    await stats.deleteMinutesBefore(retainedFrom(latest));
   });
 }

@@ -13,13 +13,16 @@ import type { Db } from "@/server/db/client";
 import { unavailable } from "@/server/errors";
 import { exportArchivePath } from "@/server/experiments/chain-results";
 import { isTerminal } from "@/server/jobs/job-state";
+import { waitForJobEnd } from "@/server/jobs/job-wait";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { jobFailureText } from "@/server/predictions/predict-job";
 import { targetFor } from "@/server/targets/target-for";
 import { targetsService } from "@/server/targets/targets.service";
 import { DEFAULT_MEMORY_GB } from "./deployments.schema";
+import { deploymentsRepository } from "./deployments.repository";
 import type { ServeSpec } from "./release-kind";
 import { ServingClient } from "./serving-client";
+import { unlessUnreachable } from "@/server/targets/unreachable";
 
 export const servingOpId = (releaseId: string) => `serve:${releaseId}`;
 /** How long a release may take to load before the deployment says it failed. */
@@ -57,7 +60,7 @@ export async function startServing(
   db: Db,
   a: { targetId: string; releaseId: string; exportSha256: string; spec: ServeSpec; memoryGb: number | null; idleUnloadMinutes: number | null },
 ): Promise<string> {
-  const existing = await db.job.findUnique({ where: { opId: servingOpId(a.releaseId) } });
+  const existing = await deploymentsRepository(db).jobByOpId(servingOpId(a.releaseId));
   if (existing && !isTerminal(existing.state)) return existing.id;
   await stageExport(db, a.targetId, a.exportSha256);
   const job = await jobsService(db).admitJob({
@@ -75,7 +78,7 @@ export async function startServing(
 
 /** The newest serving job of a release (a restarted release has a later one). */
 export async function servingJobOf(db: Db, releaseId: string) {
-  return db.job.findFirst({ where: { opId: { startsWith: servingOpId(releaseId) } }, orderBy: { createdAt: "desc" } });
+  return deploymentsRepository(db).newestJobWithOpIdPrefix(servingOpId(releaseId));
 }
 
 export async function clientFor(db: Db, releaseId: string): Promise<ServingClient> {
@@ -122,9 +125,10 @@ export async function awaitReady(db: Db, releaseId: string, timeoutMs = LOAD_TIM
 export async function drainServing(db: Db, releaseId: string, timeoutMs = DRAIN_TIMEOUT_MS): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    const h = await clientFor(db, releaseId)
-      .then((c) => c.health({ timeoutMs: 2000 }))
-      .catch(() => null);
+    const h = await unlessUnreachable(
+      clientFor(db, releaseId).then((c) => c.health({ timeoutMs: 2000 })),
+      () => null,
+    );
     if (!h?.ok || h.value.inFlight + h.value.queued === 0) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -135,11 +139,6 @@ export async function stopServing(db: Db, releaseId: string, timeoutMs = 60_000)
   const job = await servingJobOf(db, releaseId);
   if (!job || isTerminal(job.state)) return { ok: true };
   await jobsService(db).cancelJob(job.id);
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const now = await db.job.findUnique({ where: { id: job.id }, select: { state: true } });
-    if (!now || isTerminal(now.state)) return { ok: true };
-    if (Date.now() > until) return { ok: false, why: `its serving process did not stop within ${Math.round(timeoutMs / 1000)} s` };
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const waited = await waitForJobEnd(db, job.id, timeoutMs);
+  return waited.ended ? { ok: true } : { ok: false, why: `its serving process did not stop within ${Math.round(timeoutMs / 1000)} s` };
 }

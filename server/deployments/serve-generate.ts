@@ -24,6 +24,7 @@ import { LLM_MAX_NEW_TOKENS, clientFor } from "./resident-serving";
 import { current, servingNow, servingRefusal, short, wrongRoute } from "./serve-request";
 import type { Refused, ServingClient } from "./serving-client";
 import { linkRefusal, noteAnswered, noteFailure } from "./serving-link";
+import { deploymentsRepository } from "./deployments.repository";
 
 type Upstream = Parameters<ServingClient["generate"]>[0];
 type StreamEvent = Parameters<Parameters<ServingClient["stream"]>[1]>[0];
@@ -71,7 +72,7 @@ async function llmRequest(db: Db, id: string, body: unknown): Promise<LlmRequest
     if ((await deploymentKind(db, d)) !== "llm") throw wrongRoute(d.id, "tabular");
     const refused = linkRefusal(d.id);
     if (refused) throw refused;
-    const model = await db.registeredModel.findUnique({ where: { id: d.modelId }, select: { name: true } });
+    const model = await deploymentsRepository(db).modelName(d.modelId);
     return { deploymentId: d.id, modelName: model?.name ?? d.name, release, record, request: upstreamBody(checkGenerate(body, { maxNewTokens: LLM_MAX_NEW_TOKENS })) };
   } catch (err) {
     await record(release, 0, isDomainError(err) ? err.reason : "internal");
@@ -136,7 +137,10 @@ export async function openStream(db: Db, id: string, body: unknown, signal: Abor
   };
   const finish = async (release: ReleaseView, errorClass: string | undefined, answered?: Answered) => {
     signal.removeEventListener("abort", abort);
-    await r.record(release, Date.now() - started, upstream.signal.aborted ? "cancelled" : errorClass, answered).catch(() => undefined);
+    // The answer is sent whatever happens to its count; a count that could not be written is said in the log.
+    await r
+      .record(release, Date.now() - started, upstream.signal.aborted ? "cancelled" : errorClass, answered)
+      .catch((err: unknown) => console.error(`deployment ${r.deploymentId}: counting a stream failed: ${(err as Error).message}`));
     try {
       out.close();
     } catch {
@@ -169,7 +173,13 @@ export async function openStream(db: Db, id: string, body: unknown, signal: Abor
         }
       };
       const failedMidStream = async (err: Error) => {
-        const next = upstream.signal.aborted ? null : await otherCurrent(db, r.deploymentId, release).catch(() => null);
+        // The client gets its error event and the stream ends even when the switch cannot be read.
+        const next = upstream.signal.aborted
+          ? null
+          : await otherCurrent(db, r.deploymentId, release).catch((e: unknown) => {
+              console.error(`deployment ${r.deploymentId}: reading its current release after a stream broke failed: ${(e as Error).message}`);
+              return null;
+            });
         if (next) send({ type: "error", code: "release_changed", message: `The deployment switched to release ${next.number} while this stream was being sent from release ${release.number}; send the request again.` });
         else send({ type: "error", code: "unavailable", message: `The serving process stopped answering: ${err.message}` });
         await finish(release, next ? "release_changed" : "unavailable");

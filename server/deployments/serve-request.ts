@@ -24,6 +24,8 @@ import { linkRefusal, noteAnswered, noteFailure, probeLink } from "./serving-lin
 import { moveDeployment, stateDataOf } from "./deployment-store";
 import { startUp } from "./serving-runner";
 import { downtimeRefusal } from "./switch-room";
+import { deploymentsRepository } from "./deployments.repository";
+import { unlessUnreachable } from "@/server/targets/unreachable";
 
 export const SERVING_LIMITS = ZServingLimits.parse({});
 
@@ -31,7 +33,7 @@ export const short = (r: ReleaseView) => ({ id: r.id, number: r.number, version:
 
 export async function current(db: Db, id: string) {
   const d = await findDeployment(db, id);
-  const row = d.currentReleaseId ? await db.deploymentRelease.findUnique({ where: { id: d.currentReleaseId } }) : null;
+  const row = d.currentReleaseId ? await deploymentsRepository(db).release(d.currentReleaseId) : null;
   return { d, release: row ? await releaseView(db, row) : null };
 }
 
@@ -79,7 +81,7 @@ export async function servingNow(db: Db, id: string): Promise<{ d: Awaited<Retur
  */
 export async function health(db: Db, id: string): Promise<DeploymentHealth> {
   const { d, release } = await current(db, id);
-  const since = d.state === "ready" ? await db.lifecycleEvent.findFirst({ where: { lifecycle: "deployment", entityId: id, to: "ready" }, orderBy: { id: "desc" } }) : null;
+  const since = d.state === "ready" ? await deploymentsRepository(db).lastReadyEvent(id) : null;
   if (!isDeploymentState(d.state)) throw new Error(`deployment ${d.id} has an unknown state "${d.state}"`);
   const cut = answersRequests(d.state) ? linkRefusal(d.id) : null;
   if (cut) {
@@ -98,9 +100,10 @@ export async function health(db: Db, id: string): Promise<DeploymentHealth> {
 
 /** The serving process's own count; null when it does not answer at once (health never waits on it). */
 async function servingLoad(db: Db, releaseId: string): Promise<DeploymentHealth["serving"]> {
-  const h = await clientFor(db, releaseId)
-    .then((c) => c.health({ timeoutMs: 1000 }))
-    .catch(() => null);
+  const h = await unlessUnreachable(
+    clientFor(db, releaseId).then((c) => c.health({ timeoutMs: 1000 })),
+    () => null,
+  );
   return h?.ok ? { inFlight: h.value.inFlight, queued: h.value.queued } : null;
 }
 
@@ -169,7 +172,7 @@ export async function predict(db: Db, id: string, body: unknown): Promise<Deploy
   const { d, release } = await servingNow(db, id);
   let rows: Row[] | null = null;
   try {
-    const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
+    const version = await deploymentsRepository(db).versionOrThrow(release.versionId);
     if (kindOfVersionRow(version) === "llm") throw wrongRoute(d.id, "llm");
     const features = await featuresOf(db, version);
     if (!features.length) throw unavailable(`Version ${release.version} has no feature schema, so it cannot answer predictions.`);

@@ -87,7 +87,7 @@ export function probeLink(db: Db, deploymentId: string): void {
     });
 }
 
-/** Every noted deployment is probed (the reconcile loop's pass). */
-export function probeLinks(db: Db): void {
-  for (const id of notes().keys()) probeLink(db, id);
+/** The deployments whose link is noted down (the deployments' reconciler probes each). */
+export function notedLinks(): string[] {
+  return [...notes().keys()];
 }

@@ -10,15 +10,17 @@ import { versionView } from "@/server/registry/registry-views";
 import { moveDeployment } from "./deployment-store";
 import { findDeployment } from "./deployment-views";
 import { serveSpecOf } from "./release-kind";
+import { deploymentsRepository } from "./deployments.repository";
 import { awaitReady, startServing, stopServing, type LoadOutcome } from "./resident-serving";
 
 /** Loads `releaseId` as a serving process; resolves once it answers ready or failed to. */
 export async function loadRelease(db: Db, targetId: string, releaseId: string): Promise<LoadOutcome> {
-  const release = await db.deploymentRelease.findUniqueOrThrow({ where: { id: releaseId } });
-  const version = versionView(await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } }));
+  const repo = deploymentsRepository(db);
+  const release = await repo.releaseOrThrow(releaseId);
+  const version = versionView(await repo.versionOrThrow(release.versionId));
   try {
     const spec = await serveSpecOf(db, version);
-    const limits = await db.deployment.findUniqueOrThrow({ where: { id: release.deploymentId }, select: { memoryGb: true, idleUnloadMinutes: true } });
+    const limits = await repo.servingLimits(release.deploymentId);
     await startServing(db, { targetId, releaseId, exportSha256: version.exportSha256, spec, ...limits });
   } catch (err) {
     return { ok: false, why: `its serving job could not start: ${(err as Error).message}` };

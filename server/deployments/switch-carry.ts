@@ -17,6 +17,7 @@ import { moveDeployment } from "./deployment-store";
 import { drainServing, stopServing } from "./resident-serving";
 import { inFlight, loadRelease } from "./serving-runner";
 import { freshCapacityGb, storedCapacityGb, switchRoom } from "./switch-room";
+import { unlessUnreachable } from "@/server/targets/unreachable";
 
 export type SwitchPlan = "on_demand" | "overlap" | "downtime" | "idle";
 
@@ -33,7 +34,7 @@ interface SwitchFrom {
 export async function planSwitch(db: Db, d: SwitchFrom): Promise<SwitchPlan> {
   if (d.mode === "on_demand") return "on_demand";
   if (d.state === "idle") return "idle";
-  const capacity = await freshCapacityGb(db, d.targetId).catch(() => storedCapacityGb(db, d.targetId));
+  const capacity = await unlessUnreachable(freshCapacityGb(db, d.targetId), () => storedCapacityGb(db, d.targetId));
   return (await switchRoom(db, d, capacity))?.kind ?? "overlap";
 }
 

@@ -15,6 +15,7 @@ import type { Tx } from "@/server/lifecycle/transition";
 import { parseProbe, targetsService } from "@/server/targets/targets.service";
 import { DEFAULT_MEMORY_GB, type SwitchRoom } from "./deployments.schema";
 import { deploymentKind } from "./release-kind";
+import { deploymentsRepository } from "./deployments.repository";
 
 type Client = Db | Tx;
 type Row = { id: string; mode: string; targetId: string; memoryGb: number | null; currentReleaseId: string | null };
@@ -35,7 +36,7 @@ async function budgetOf(db: Client, row: Row): Promise<number> {
 export async function switchRoom(db: Client, row: Row, capacityGb: number | null): Promise<SwitchRoom | null> {
   if (row.mode !== "resident") return null;
   if (capacityGb === null) return { kind: "overlap", detail: "The computer's memory is not known yet; a switch loads the new release beside the current one." };
-  const others = await db.deployment.findMany({ where: { targetId: row.targetId, mode: "resident", state: { in: HOLDING }, id: { not: row.id } } });
+  const others = await deploymentsRepository(db).otherResidentsOn(row.targetId, HOLDING, row.id);
   const [own, held] = await Promise.all([budgetOf(db, row), Promise.all(others.map((o) => budgetOf(db, o))).then((b) => b.reduce((s, x) => s + x, 0))]);
   const need = 2 * own + held;
   const sums = `two releases of ${gb(own)}${held ? ` and ${gb(held)} held by ${others.length} other deployment${others.length === 1 ? "" : "s"}` : ""} need ${gb(need)}; the computer has ${gb(capacityGb)}`;
@@ -48,7 +49,7 @@ export async function switchRoom(db: Client, row: Row, capacityGb: number | null
 
 /** The stored probe's memory: what the page shows before a switch. */
 export async function storedCapacityGb(db: Client, targetId: string): Promise<number | null> {
-  const t = await db.target.findUnique({ where: { id: targetId }, select: { probe: true } });
+  const t = await deploymentsRepository(db).computerProbe(targetId);
   return parseProbe(t?.probe ?? null)?.capacity.ramGb ?? null;
 }
 

@@ -220,7 +220,9 @@ export function scheduleAdvance(db: Db, id: string, log: (l: string) => void = (
         return;
       }
       log(`experiment ${id}: ${message}`);
-      await experimentsRepository(db).setNote(id, `Retrying: ${message}`).catch(() => {});
+      await experimentsRepository(db)
+        .setNote(id, `Retrying: ${message}`)
+        .catch((e: unknown) => log(`experiment ${id}: its note could not be written: ${(e as Error).message}`));
     }),
   );
   map.set(id, next);

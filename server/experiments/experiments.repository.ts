@@ -37,6 +37,16 @@ export function experimentsRepository(db: Db = getDb()) {
         where: { projectId, kind: { notIn: [...SEARCH_PART_KINDS] }, ...(statuses?.length ? { status: { in: statuses } } : {}) },
         orderBy: { createdAt: "desc" },
       }),
+    /** Who holds an export archive (export-holders.ts): the experiments that made it, and the registry's versions not removed, with their model's name. */
+    exportHolders: async (exportSha256: string) => {
+      const [experiments, versions] = await Promise.all([
+        db.experiment.count({ where: { exportSha256 } }),
+        db.modelVersion.findMany({ where: { exportSha256, NOT: { status: "removed" } }, select: { modelId: true, number: true } }),
+      ]);
+      const models = await db.registeredModel.findMany({ where: { id: { in: [...new Set(versions.map((v) => v.modelId))] } }, select: { id: true, name: true } });
+      const names = new Map(models.map((m) => [m.id, m.name]));
+      return { experiments, versions: versions.map((v) => ({ modelName: names.get(v.modelId) ?? "?", number: v.number })) };
+    },
     active: () => db.experiment.findMany({ where: { status: { in: [...experimentLifecycle.active] } }, select: { id: true } }),
     countInProject: (projectId: string) => db.experiment.count({ where: { projectId, kind: { notIn: [...SEARCH_PART_KINDS] } } }),
     requestCancel: (id: string) =>

@@ -8,6 +8,7 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@/server/db/client";
+import { experimentsRepository } from "./experiments.repository";
 import { exportArchivePath } from "./chain-results";
 
 export interface ExportHolders {
@@ -17,13 +18,7 @@ export interface ExportHolders {
 }
 
 export async function exportHolders(db: Db, sha256: string): Promise<ExportHolders> {
-  const [experiments, rows] = await Promise.all([
-    db.experiment.count({ where: { exportSha256: sha256 } }),
-    db.modelVersion.findMany({ where: { exportSha256: sha256, NOT: { status: "removed" } }, select: { modelId: true, number: true } }),
-  ]);
-  const models = await db.registeredModel.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.modelId))] } }, select: { id: true, name: true } });
-  const names = new Map(models.map((m) => [m.id, m.name]));
-  return { experiments, versions: rows.map((r) => ({ modelName: names.get(r.modelId) ?? "?", number: r.number })) };
+  return experimentsRepository(db).exportHolders(sha256);
 }
 
 /** "version 1 of Peng, version 2 of Peng": the registry versions that keep an archive. */

@@ -38,6 +38,7 @@ export async function readTextBody(req: Request, limit = JSON_BODY_LIMIT): Promi
     if (done) break;
     seen += value.length;
     if (seen > limit) {
+      // The refusal is decided; a body that cannot be cancelled any more changes nothing of it.
       await reader.cancel().catch(() => {});
       throw new BodyTooLarge(limit);
     }

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/config/env";
 import { ensureHome } from "@/server/config/home";
-import { startReconcileLoop } from "@/server/controller/reconcile-loop";
+import { startReconcilers } from "@/server/controller/background-loops";
 import { clearControllerRuntime, setControllerRuntime, type ControllerRuntime } from "@/server/config/runtime";
 import type { Db } from "@/server/db/client";
 import { ensureLocalTarget } from "@/server/targets/local/local-target";
@@ -38,7 +38,7 @@ beforeAll(async () => {
   const rt: ControllerRuntime = { config, home: ensureHome(home.home), repoRoot: REPO };
   setControllerRuntime(rt);
   targetId = (await ensureLocalTarget(rt, db)).id;
-  stopLoop = startReconcileLoop(rt, db, () => {});
+  stopLoop = startReconcilers(rt, db, () => {});
 });
 afterAll(async () => {
   await stopLoop?.();

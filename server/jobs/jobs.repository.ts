@@ -101,6 +101,11 @@ export function jobsRepository(db: Db = getDb()) {
     /** Every job the reconcile loop must look at: active ones (unknown included). */
     listActive: (): Promise<JobRow[]> =>
       db.job.findMany({ where: { state: { in: ACTIVE_STATES } }, orderBy: [{ createdAt: "asc" }] }),
+    listActiveOn: (targetId: string): Promise<JobRow[]> =>
+      db.job.findMany({ where: { targetId, state: { in: ACTIVE_STATES } }, orderBy: [{ createdAt: "asc" }] }),
+    /** The computers that have a job to reconcile. */
+    targetsWithActiveJobs: async (): Promise<{ id: string }[]> =>
+      (await db.job.groupBy({ by: ["targetId"], where: { state: { in: ACTIVE_STATES } } })).map((g) => ({ id: g.targetId })),
     findActivePrepare: (targetId: string, environmentId: string): Promise<JobRow | null> =>
       db.job.findFirst({ where: { targetId, environmentId, jobName: "prepare", state: { in: ACTIVE_STATES } } }),
     /** Inserts the job and its first transition row (→ queued) in one transaction. */

@@ -27,6 +27,7 @@ import {
   type TListJobsInput,
 } from "./jobs.schema";
 import { submitJob } from "./submission";
+import { unlessUnreachable } from "@/server/targets/unreachable";
 
 /** A probe younger than this is trusted for admission (recipe version, environment id). */
 export const PROBE_MAX_AGE_MS = 60_000;
@@ -100,7 +101,8 @@ export function jobsService(db: Db = getDb()) {
     let recipe = recipeOnTarget(probe, target.name, input.recipe);
     if (!recipe.environmentReady) {
       // The stored probe may predate a build that has just finished: ask once more.
-      probe = (await targets.freshProbe(target.id, 0).catch(() => ({ probe }))).probe;
+      // A computer that does not answer now keeps its stored probe; what it lacks is said below.
+      probe = (await unlessUnreachable(targets.freshProbe(target.id, 0), () => ({ probe }))).probe;
       recipe = recipeOnTarget(probe, target.name, input.recipe);
     }
     if (recipe.jobs.length && !recipe.jobs.includes(input.job)) {

@@ -1,5 +1,5 @@
 /**
- * One reconcile pass: look at every active job (unknown included), ask its worker what
+ * One reconcile pass over a computer: look at its active jobs (unknown included), ask its worker what
  * really happened, and record it through transition(). It launches nothing new: the
  * only submit it sends completes an admission the worker has never seen (see
  * submission.ts), and a job in `unknown` or `failed` is never submitted again.
@@ -26,39 +26,38 @@ export interface ReconcileOptions {
   log?: (line: string) => void;
 }
 
-export interface PassResult {
+export interface TargetPass {
   jobs: number;
-  unreachableTargets: string[];
+  /** Set when the computer's worker did not answer. */
+  unreachable: boolean;
   errors: number;
 }
 
-export async function reconcilePass(db: Db, opts: ReconcileOptions): Promise<PassResult> {
+/**
+ * One pass over one computer's active jobs. One failed call is enough: the other jobs
+ * there share its fate for this pass.
+ */
+export async function reconcileTarget(db: Db, targetId: string, opts: ReconcileOptions): Promise<TargetPass> {
   const now = opts.now ?? (() => new Date());
   const log = opts.log ?? (() => {});
-  const jobs = await jobsRepository(db).listActive();
-  const byTarget = new Map<string, JobRow[]>();
-  for (const j of jobs) byTarget.set(j.targetId, [...(byTarget.get(j.targetId) ?? []), j]);
-  const result: PassResult = { jobs: jobs.length, unreachableTargets: [], errors: 0 };
-
-  for (const [targetId, group] of byTarget) {
-    const target = await targetsRepository(db).find(targetId);
-    if (!target) continue;
-    let down: WorkerUnreachable | null = null;
-    for (const job of group) {
-      if (submitsInFlight().has(job.opId)) continue;
-      try {
-        if (down) await noteUnreachable(db, target, job, down, now(), opts.unreachableMs);
-        else await reconcileJob(db, target, job);
-      } catch (err) {
-        if (err instanceof WorkerUnreachable) {
-          // One failed call is enough for this pass: the other jobs there share its fate.
-          down = err;
-          result.unreachableTargets.push(target.name);
-          await noteUnreachable(db, target, job, err, now(), opts.unreachableMs);
-        } else {
-          result.errors++;
-          log(`reconcile: job ${job.id} on ${target.name}: ${(err as Error).message}`);
-        }
+  const target = await targetsRepository(db).find(targetId);
+  const jobs = await jobsRepository(db).listActiveOn(targetId);
+  const result: TargetPass = { jobs: jobs.length, unreachable: false, errors: 0 };
+  if (!target) return result;
+  let down: WorkerUnreachable | null = null;
+  for (const job of jobs) {
+    if (submitsInFlight().has(job.opId)) continue;
+    try {
+      if (down) await noteUnreachable(db, target, job, down, now(), opts.unreachableMs);
+      else await reconcileJob(db, target, job);
+    } catch (err) {
+      if (err instanceof WorkerUnreachable) {
+        down = err;
+        result.unreachable = true;
+        await noteUnreachable(db, target, job, err, now(), opts.unreachableMs);
+      } else {
+        result.errors++;
+        log(`reconcile: job ${job.id} on ${target.name}: ${(err as Error).message}`);
       }
     }
   }

@@ -18,6 +18,7 @@ import { WorkerRefused, WorkerUnreachable } from "@/server/targets/transport";
 import { classifySubmitRefusal } from "./failure-class";
 import { isTerminal, transition, type JobPatch } from "./job-state";
 import { jobsRepository, type JobRow } from "./jobs.repository";
+import { reportUnlessUnreachable } from "@/server/targets/unreachable";
 
 /** opIds whose submit is running in this process; the loop leaves them alone meanwhile. */
 const KEY = Symbol.for("trainyard.submitsInFlight");
@@ -45,7 +46,7 @@ export async function applyReceipt(db: Db, job: JobRow, r: TReceipt): Promise<vo
   if (r.state !== job.state) {
     const t = await transition(db, job.id, r.state, r.reason ?? (r.state === "succeeded" ? "completed" : null), patch);
     // A new environment changes what the computer offers: refresh its stored probe.
-    if (t.changed && job.jobName === "prepare" && r.state === "succeeded") await targetsService(db).probe(job.targetId).catch(() => null);
+    if (t.changed && job.jobName === "prepare" && r.state === "succeeded") await targetsService(db).probe(job.targetId).catch(reportUnlessUnreachable(`refreshing the probe of a computer after its environment was prepared`));
     if (t.changed) return;
   }
   const changed =

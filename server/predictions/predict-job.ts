@@ -20,7 +20,7 @@ import { exportArchivePath } from "@/server/experiments/chain-results";
 import { ExportInvalid, verifyExportArchive } from "@/server/exports/verify-export";
 import { incomingDir, localTarget, partPath, workerHomeOf } from "@/server/datasets/local-store";
 import { readOutputBytes, type OutputJob } from "@/server/jobs/read-output";
-import { isTerminal } from "@/server/jobs/job-state";
+import { waitForJobEnd } from "@/server/jobs/job-wait";
 import { jobsService } from "@/server/jobs/jobs.service";
 import type { JobDetailView } from "@/server/jobs/jobs.schema";
 import { targetsService } from "@/server/targets/targets.service";
@@ -97,16 +97,13 @@ export async function runPredictJob(
     deadlineSeconds: Math.ceil(a.timeoutMs / 1000) + 60,
   });
   a.onAdmitted?.(job.id);
-  let detail = await jobs.get(job.id);
-  while (!isTerminal(detail.state)) {
-    if (Date.now() - started > a.timeoutMs) {
-      await jobs.cancelJob(job.id).catch(() => null);
-      throw unavailable(
-        `${a.label} did not finish within ${Math.round(a.timeoutMs / 1000)} s (job ${job.id} was still ${detail.state}${detail.queuedReason ? `: ${detail.queuedReason}` : ""}); it was cancelled. The computer may be busy with training — try again when it is free.`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 250));
-    detail = await jobs.get(job.id);
+  const waited = await waitForJobEnd(db, job.id, a.timeoutMs - (Date.now() - started));
+  const detail = waited.job;
+  if (!waited.ended) {
+    await jobs.cancelJob(job.id);
+    throw unavailable(
+      `${a.label} did not finish within ${Math.round(a.timeoutMs / 1000)} s (job ${job.id} was still ${detail.state}${detail.queuedReason ? `: ${detail.queuedReason}` : ""}); it was cancelled. The computer may be busy with training — try again when it is free.`,
+    );
   }
   if (detail.state !== "succeeded") {
     const text = jobFailureText(detail);

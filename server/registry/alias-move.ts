@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import type { Tx } from "@/server/lifecycle/transition";
 import { conflict } from "@/server/errors";
 import type { Actor } from "./registry.schema";
+import { registryRepository } from "./registry.repository";
 
 export interface AliasMove {
   modelId: string;
@@ -36,27 +37,21 @@ async function pauseForTest(): Promise<void> {
 
 /** Applies the move; returns the event row id. Throws CONFLICT `stale_revision` when the model moved on. */
 export async function moveAlias(tx: Tx, m: AliasMove): Promise<number> {
-  const bumped = await tx.registeredModel.updateMany({ where: { id: m.modelId, revision: m.expectedRevision }, data: { revision: { increment: 1 } } });
-  if (bumped.count === 0) throw conflict("The model changed since you looked at it (another promotion or rollback came first).", { code: "stale_revision" });
-  await tx.modelAlias.upsert({
-    where: { modelId_name: { modelId: m.modelId, name: m.alias } },
-    create: { modelId: m.modelId, name: m.alias, versionId: m.toVersionId },
-    update: { versionId: m.toVersionId },
-  });
+  const repo = registryRepository(tx);
+  const bumped = await repo.bumpRevision(m.modelId, m.expectedRevision);
+  if (bumped === 0) throw conflict("The model changed since you looked at it (another promotion or rollback came first).", { code: "stale_revision" });
+  await repo.pointAlias(m.modelId, m.alias, m.toVersionId);
   await pauseForTest();
-  const event = await tx.aliasEvent.create({
-    data: {
-      modelId: m.modelId,
-      alias: m.alias,
-      kind: m.kind,
-      fromVersionId: m.fromVersionId,
-      toVersionId: m.toVersionId,
-      revision: m.expectedRevision + 1,
-      actor: JSON.stringify(m.actor),
-      reason: m.reason,
-      evidence: JSON.stringify(m.evidence),
-      acknowledgedRegression: m.acknowledgedRegression,
-    },
+  return repo.appendAliasEvent({
+    modelId: m.modelId,
+    alias: m.alias,
+    kind: m.kind,
+    fromVersionId: m.fromVersionId,
+    toVersionId: m.toVersionId,
+    revision: m.expectedRevision + 1,
+    actor: JSON.stringify(m.actor),
+    reason: m.reason,
+    evidence: JSON.stringify(m.evidence),
+    acknowledgedRegression: m.acknowledgedRegression,
   });
-  return event.id;
 }

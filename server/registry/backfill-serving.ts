@@ -8,6 +8,7 @@
  */
 import type { Db } from "@/server/db/client";
 import { copyServingRecord } from "./version-serving";
+import { registryRepository } from "./registry.repository";
 
 export interface BackfillOutcome {
   copied: number;
@@ -16,14 +17,15 @@ export interface BackfillOutcome {
 }
 
 export async function backfillVersionServing(db: Db): Promise<BackfillOutcome> {
-  const rows = await db.modelVersion.findMany({ where: { serving: null }, select: { id: true, number: true, modelId: true, experimentId: true } });
+  const repo = registryRepository(db);
+  const rows = await repo.versionsWithoutServing();
   const outcome: BackfillOutcome = { copied: 0, unable: [] };
   for (const row of rows) {
     const serving = await copyServingRecord(db, row);
     if (serving.ok) {
       outcome.copied++;
     } else {
-      const model = await db.registeredModel.findUnique({ where: { id: row.modelId }, select: { name: true } });
+      const model = await repo.modelNameOf(row.modelId);
       outcome.unable.push(`version ${row.number} of "${model?.name ?? row.modelId}": ${serving.reason}`);
     }
   }

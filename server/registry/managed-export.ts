@@ -11,6 +11,7 @@ import type { Db } from "@/server/db/client";
 import { exportArchivePath } from "@/server/experiments/chain-results";
 import { copyOutputFile } from "@/server/experiments/job-outputs";
 import { verifyExportArchive } from "@/server/exports/verify-export";
+import { jobsRepository } from "@/server/jobs/jobs.repository";
 
 export type ManagedExport = { present: true; restored: boolean; bytes: number } | { present: false; reason: string };
 
@@ -30,7 +31,7 @@ export async function ensureManagedExport(db: Db, sha256: string, exportJobOpId:
   } catch (err) {
     damage = words(err);
   }
-  const job = exportJobOpId ? await db.job.findUnique({ where: { opId: exportJobOpId } }) : null;
+  const job = exportJobOpId ? await jobsRepository(db).findByOpId(exportJobOpId) : null;
   if (!job || job.state !== "succeeded") return { present: false, reason: `${damage}; the job that made it is gone, so it cannot be restored.` };
   try {
     const incoming = path.join(path.dirname(path.dirname(file)), "incoming");

@@ -7,13 +7,13 @@
 import type { Db } from "@/server/db/client";
 import { conflict } from "@/server/errors";
 import { publish } from "@/server/events/bus";
-import type { Tx } from "@/server/lifecycle/transition";
 import { gate, type GateDecision } from "./gate";
 import { moveAlias } from "./alias-move";
 import { checkVersionExport } from "./export-check";
 import { registrySettings } from "./registry-settings";
 import { ZPromoteInput, type Actor, type TPromoteInput } from "./registry.schema";
 import { eventViews, findModel, findVersion, modelView, versionView, type EventView, type ModelView, type VersionView } from "./registry-views";
+import { registryRepository, type RegistryClient } from "./registry.repository";
 
 export interface MoveResult {
   model: ModelView;
@@ -23,15 +23,16 @@ export interface MoveResult {
 }
 
 /** The version an alias points at now, or null. */
-export async function aliasTarget(tx: Db | Tx, modelId: string, alias: string): Promise<VersionView | null> {
-  const a = await tx.modelAlias.findUnique({ where: { modelId_name: { modelId, name: alias } } });
+export async function aliasTarget(tx: RegistryClient, modelId: string, alias: string): Promise<VersionView | null> {
+  const repo = registryRepository(tx);
+  const a = await repo.aliasByName(modelId, alias);
   if (!a) return null;
-  const row = await tx.modelVersion.findUnique({ where: { id: a.versionId } });
+  const row = await repo.versionById(a.versionId);
   return row ? versionView(row) : null;
 }
 
 /** What promoting `version` would meet now (the refreshed comparison a page shows). */
-export async function promotionPreview(db: Db | Tx, modelId: string, number: number, alias: string, minUsefulGain: number) {
+export async function promotionPreview(db: RegistryClient, modelId: string, number: number, alias: string, minUsefulGain: number) {
   const model = await findModel(db, modelId);
   const candidate = await findVersion(db, modelId, number);
   const current = await aliasTarget(db, modelId, alias);
@@ -94,7 +95,7 @@ export function evidenceOf(decision: MoveResult["decision"], candidate: VersionV
 
 export async function moveResult(db: Db, modelId: string, eventId: number | null, decision: MoveResult["decision"]): Promise<MoveResult> {
   const model = await modelView(db, await findModel(db, modelId));
-  const row = eventId === null ? null : await db.aliasEvent.findUnique({ where: { id: eventId } });
+  const row = eventId === null ? null : await registryRepository(db).aliasEventById(eventId);
   // A move committed: every page showing the model (another tab, the phone) follows it.
   if (row) publish({ type: "model.changed", modelId, projectId: model.projectId });
   return { model, event: row ? (await eventViews(db, [row]))[0]! : null, decision };

@@ -12,11 +12,14 @@ import { formatBytes } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
 import { ownOpId } from "@/server/experiments/chain-jobs";
+import { experimentsRepository } from "@/server/experiments/experiments.repository";
+import { jobsRepository } from "@/server/jobs/jobs.repository";
 import { LIMITS, nameKey, type TRegisterInput } from "./registry.schema";
 import { ensureManagedExport } from "./managed-export";
 import { registeredBytes, removableWords, retentionPreview } from "./retention";
 import { registrySettings } from "./registry-settings";
 import { findModel, modelView, versionView, type ModelView, type VersionView } from "./registry-views";
+import { registryRepository } from "./registry.repository";
 import { markExportIn } from "./version-store";
 import { evidenceColumns } from "./version-evidence";
 import { exportStepOf, versionFields } from "./version-source";
@@ -34,7 +37,7 @@ export interface RegisterResult {
 const ZReusedTrain = z.object({ reuseTrainOpId: z.string().optional() });
 
 async function registrable(db: Db, experimentId: string) {
-  const exp = await db.experiment.findUnique({ where: { id: experimentId } });
+  const exp = await experimentsRepository(db).find(experimentId);
   if (!exp) throw notFound(`There is no experiment ${experimentId}.`);
   if (exp.status !== "succeeded") {
     throw badInput(`"${exp.name}" ${exp.status === "running" ? "is still running" : `ended ${exp.status}`}; only a succeeded, evaluated experiment can be registered.`, {
@@ -47,13 +50,14 @@ async function registrable(db: Db, experimentId: string) {
   }
   // A search's final experiment reuses its winning trial's train job (settings.reuseTrainOpId).
   const reused = ZReusedTrain.safeParse(JSON.parse(exp.settings)).data?.reuseTrainOpId;
-  const train = (await db.job.findUnique({ where: { opId: ownOpId(exp.opId, "train") } })) ?? (reused ? await db.job.findUnique({ where: { opId: reused } }) : null);
+  const jobs = jobsRepository(db);
+  const train = (await jobs.findByOpId(ownOpId(exp.opId, "train"))) ?? (reused ? await jobs.findByOpId(reused) : null);
   if (!train) throw badInput(`"${exp.name}" has no training job on record, so its recipe identity is unknown.`, { code: "no_training_job" });
   return { exp, fields, train, exportSha256: exp.exportSha256 };
 }
 
 async function existingVersion(db: Db, modelId: string, experimentId: string): Promise<RegisterResult | null> {
-  const row = await db.modelVersion.findUnique({ where: { modelId_experimentId: { modelId, experimentId } } });
+  const row = await registryRepository(db).versionOfExperiment(modelId, experimentId);
   if (!row) return null;
   const model = await findModel(db, modelId);
   return { model: await modelView(db, model), version: versionView(row), created: false, exportNote: null };
@@ -62,12 +66,12 @@ async function existingVersion(db: Db, modelId: string, experimentId: string): P
 async function checkBounds(db: Db, projectId: string, modelId: string | null, exportSha256: string, exportBytes: number): Promise<void> {
   const removeHint = async () => removableWords(await retentionPreview(db, projectId));
   if (modelId === null) {
-    const models = await db.registeredModel.count({ where: { projectId } });
+    const models = await registryRepository(db).countModels(projectId);
     if (models >= LIMITS.modelsPerProject) {
       throw conflict(`This project has ${models} models, the most it may hold (${LIMITS.modelsPerProject}); register into an existing model instead.`, { code: "too_many_models" });
     }
   } else {
-    const versions = await db.modelVersion.count({ where: { modelId } });
+    const versions = await registryRepository(db).countVersions(modelId);
     if (versions >= LIMITS.versionsPerModel) {
       throw conflict(`This model has ${versions} versions, the most it may hold (${LIMITS.versionsPerModel}). Could be removed: ${await removeHint()}.`, { code: "too_many_versions" });
     }
@@ -91,7 +95,7 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
     if (model.projectId !== exp.projectId) throw badInput(`Model "${model.name}" belongs to another project than experiment "${exp.name}".`, { code: "other_project" });
     modelId = model.id;
   } else {
-    const taken = await db.registeredModel.findUnique({ where: { projectId_nameKey: { projectId: exp.projectId, nameKey: nameKey(input.newModelName!) } } });
+    const taken = await registryRepository(db).modelByNameKey(exp.projectId, nameKey(input.newModelName!));
     if (taken) {
       // A retried "register as a new model" that already succeeded answers what it did.
       const again = await existingVersion(db, taken.id, exp.id);
@@ -110,41 +114,38 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
   const exportNote = stored.present ? (stored.restored ? "The export was missing or damaged and was restored from the worker by its hash." : null) : `Export missing: ${stored.reason}`;
   try {
     const versionId = await db.$transaction(async (tx) => {
-      const id =
-        modelId ??
-        (await tx.registeredModel.create({ data: { projectId: exp.projectId, name: input.newModelName!.trim(), nameKey: nameKey(input.newModelName!) } })).id;
-      const last = await tx.modelVersion.findFirst({ where: { modelId: id }, orderBy: { number: "desc" }, select: { number: true } });
-      const row = await tx.modelVersion.create({
-        data: {
-          modelId: id,
-          number: (last?.number ?? 0) + 1,
-          experimentId: exp.id,
-          status: "registering",
-          exportSha256,
-          exportBytes: BigInt(fields.exportBytes),
-          exportFileName: fields.exportFileName,
-          modelSha256: fields.modelSha256,
-          ...evidenceColumns(fields.evidence),
-          evaluationContractHash: fields.evaluationContractHash,
-          snapshotSha256: exp.snapshotSha256,
-          splitContractId: exp.splitContractId,
-          settings: exp.settings,
-          identity: JSON.stringify({ recipe: train.recipe, recipeVersion: train.recipeVersion, environmentId: train.environmentId, trainJobId: train.id }),
-          targetId: exp.targetId,
-          serving: JSON.stringify(serving.serving),
-        },
+      const repo = registryRepository(tx);
+      const id = modelId ?? (await repo.createModel({ projectId: exp.projectId, name: input.newModelName!.trim(), nameKey: nameKey(input.newModelName!) })).id;
+      const last = await repo.lastVersionNumber(id);
+      const row = await repo.createVersion({
+        modelId: id,
+        number: (last ?? 0) + 1,
+        experimentId: exp.id,
+        status: "registering",
+        exportSha256,
+        exportBytes: BigInt(fields.exportBytes),
+        exportFileName: fields.exportFileName,
+        modelSha256: fields.modelSha256,
+        ...evidenceColumns(fields.evidence),
+        evaluationContractHash: fields.evaluationContractHash,
+        snapshotSha256: exp.snapshotSha256,
+        splitContractId: exp.splitContractId,
+        settings: exp.settings,
+        identity: JSON.stringify({ recipe: train.recipe, recipeVersion: train.recipeVersion, environmentId: train.environmentId, trainJobId: train.id }),
+        targetId: exp.targetId,
+        serving: JSON.stringify(serving.serving),
       });
       await markExportIn(tx, row.id, stored.present, stored.present ? null : stored.reason);
       return row.id;
     });
-    const row = await db.modelVersion.findUniqueOrThrow({ where: { id: versionId } });
+    const row = await registryRepository(db).versionByIdOrThrow(versionId);
     return { model: await modelView(db, await findModel(db, row.modelId)), version: versionView(row), created: true, exportNote };
   } catch (err) {
     // Two registrations racing: the unique (model, experiment) or (project, name) key lets one in.
     if ((err as { code?: string }).code === "P2002") {
       const model = modelId
         ? await findModel(db, modelId)
-        : await db.registeredModel.findUnique({ where: { projectId_nameKey: { projectId: exp.projectId, nameKey: nameKey(input.newModelName!) } } });
+        : await registryRepository(db).modelByNameKey(exp.projectId, nameKey(input.newModelName!));
       const again = model ? await existingVersion(db, model.id, exp.id) : null;
       if (again) return again;
       throw conflict("Another registration changed this model at the same moment; try again.", { code: "register_race" });

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
 import { conflict } from "@/server/errors";
+import { settingsRepository } from "@/server/settings/settings.repository";
 import { GIB } from "@/server/settings/settings.schema";
 
 export const REGISTRY_SETTINGS_KEY = "registry";
@@ -46,7 +47,7 @@ export interface RegistrySettingsView {
 }
 
 export async function registrySettingsView(db: Db): Promise<RegistrySettingsView> {
-  const row = await db.setting.findUnique({ where: { key: REGISTRY_SETTINGS_KEY }, select: { value: true, revision: true } });
+  const row = await settingsRepository(db).find(REGISTRY_SETTINGS_KEY);
   const stored = parseStoredJson(ZStoredRegistrySettings, row?.value ?? "{}");
   return { values: stored ?? { ...REGISTRY_SETTINGS_DEFAULTS }, revision: row?.revision ?? 0, defaults: { ...REGISTRY_SETTINGS_DEFAULTS } };
 }
@@ -67,15 +68,15 @@ export async function updateRegistrySettings(db: Db, raw: TUpdateRegistrySetting
   };
   if (input.revision === 0) {
     try {
-      await db.setting.create({ data: { key: REGISTRY_SETTINGS_KEY, value, revision: 1 } });
+      await settingsRepository(db).create(REGISTRY_SETTINGS_KEY, value);
     } catch (err) {
       // Someone saved first: the unique key lets one creation in.
       if ((err as { code?: string }).code === "P2002") throw await stale();
       throw err;
     }
   } else {
-    const n = await db.setting.updateMany({ where: { key: REGISTRY_SETTINGS_KEY, revision: input.revision }, data: { value, revision: { increment: 1 } } });
-    if (n.count === 0) throw await stale();
+    const changed = await settingsRepository(db).updateAtRevision(REGISTRY_SETTINGS_KEY, input.revision, value);
+    if (changed === 0) throw await stale();
   }
   return registrySettingsView(db);
 }

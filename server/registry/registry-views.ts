@@ -4,16 +4,10 @@
  */
 import { z } from "zod";
 import type { ModelVersionStatus } from "@/contracts/lifecycles";
-import type { Db } from "@/server/db/client";
-import type { Tx } from "@/server/lifecycle/transition";
 import { notFound } from "@/server/errors";
 import { ZActor, SELECTED, LIMITS } from "./registry.schema";
+import { registryRepository, type AliasEventRow, type ModelRow, type RegistryClient, type VersionRow } from "./registry.repository";
 import { baseModelWords, evidenceFromColumns, scoreOf, type VersionEvidence } from "./version-evidence";
-
-type Client = Db | Tx;
-type VersionRow = NonNullable<Awaited<ReturnType<Db["modelVersion"]["findUnique"]>>>;
-type ModelRow = NonNullable<Awaited<ReturnType<Db["registeredModel"]["findUnique"]>>>;
-type EventRow = NonNullable<Awaited<ReturnType<Db["aliasEvent"]["findUnique"]>>>;
 
 /**
  * The experiment's settings as it stored them; read as plain fields so a version of any
@@ -130,26 +124,28 @@ export function versionView(row: VersionRow, aliases: string[] = []): VersionVie
   };
 }
 
-export async function findModel(db: Client, modelId: string): Promise<ModelRow> {
-  const m = await db.registeredModel.findUnique({ where: { id: modelId } });
+export async function findModel(db: RegistryClient, modelId: string): Promise<ModelRow> {
+  const m = await registryRepository(db).modelById(modelId);
   if (!m) throw notFound(`There is no model ${modelId}.`);
   return m;
 }
 
 /** Version `number` of the model, or NOT_FOUND naming what exists. */
-export async function findVersion(db: Client, modelId: string, number: number): Promise<VersionView> {
-  const row = await db.modelVersion.findUnique({ where: { modelId_number: { modelId, number } } });
+export async function findVersion(db: RegistryClient, modelId: string, number: number): Promise<VersionView> {
+  const repo = registryRepository(db);
+  const row = await repo.versionByNumber(modelId, number);
   if (!row) {
-    const count = await db.modelVersion.count({ where: { modelId } });
+    const count = await repo.countVersions(modelId);
     throw notFound(`This model has no version ${number} (it has ${count ? `versions 1–${count}` : "no versions"}).`);
   }
-  const aliases = await db.modelAlias.findMany({ where: { modelId, versionId: row.id } });
+  const aliases = await repo.aliasesOnVersion(modelId, row.id);
   return versionView(row, aliases.map((a) => a.name));
 }
 
-export async function modelView(db: Client, model: ModelRow): Promise<ModelView> {
-  const aliases = await db.modelAlias.findMany({ where: { modelId: model.id }, orderBy: { name: "asc" } });
-  const rows = aliases.length ? await db.modelVersion.findMany({ where: { id: { in: aliases.map((a) => a.versionId) } } }) : [];
+export async function modelView(db: RegistryClient, model: ModelRow): Promise<ModelView> {
+  const repo = registryRepository(db);
+  const aliases = await repo.aliasesByName(model.id);
+  const rows = aliases.length ? await repo.versionsByIds(aliases.map((a) => a.versionId)) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const sel = aliases.find((a) => a.name === SELECTED);
   const selRow = sel ? byId.get(sel.versionId) : undefined;
@@ -161,22 +157,20 @@ export async function modelView(db: Client, model: ModelRow): Promise<ModelView>
     revision: model.revision,
     selected: sel && selRow ? { ...versionView(selRow, names(selRow.id)), selectedAt: sel.updatedAt } : null,
     aliases: aliases.map((a) => ({ name: a.name, versionId: a.versionId, version: byId.get(a.versionId)?.number ?? 0, since: a.updatedAt })),
-    versionCount: await db.modelVersion.count({ where: { modelId: model.id } }),
+    versionCount: await repo.countVersions(model.id),
     createdAt: model.createdAt,
   };
 }
 
-export async function versionsOf(db: Client, modelId: string): Promise<VersionView[]> {
-  const [rows, aliases] = await Promise.all([
-    db.modelVersion.findMany({ where: { modelId }, orderBy: { number: "desc" } }),
-    db.modelAlias.findMany({ where: { modelId } }),
-  ]);
+export async function versionsOf(db: RegistryClient, modelId: string): Promise<VersionView[]> {
+  const repo = registryRepository(db);
+  const [rows, aliases] = await Promise.all([repo.versionsNewestFirst(modelId), repo.aliasesOf(modelId)]);
   return rows.map((r) => versionView(r, aliases.filter((a) => a.versionId === r.id).map((a) => a.name)));
 }
 
-export async function eventViews(db: Client, rows: EventRow[]): Promise<EventView[]> {
+export async function eventViews(db: RegistryClient, rows: AliasEventRow[]): Promise<EventView[]> {
   const ids = [...new Set(rows.flatMap((r) => [r.toVersionId, ...(r.fromVersionId ? [r.fromVersionId] : [])]))];
-  const versions = await db.modelVersion.findMany({ where: { id: { in: ids } }, select: { id: true, number: true } });
+  const versions = await registryRepository(db).versionNumbers(ids);
   const num = new Map(versions.map((v) => [v.id, v.number]));
   return rows.map((r) => ({
     id: r.id,
@@ -194,8 +188,8 @@ export async function eventViews(db: Client, rows: EventRow[]): Promise<EventVie
 }
 
 /** The model's alias events, newest first (the last LIMITS.eventsShown; all are kept). */
-export async function history(db: Client, modelId: string, limit: number = LIMITS.eventsShown): Promise<EventView[]> {
+export async function history(db: RegistryClient, modelId: string, limit: number = LIMITS.eventsShown): Promise<EventView[]> {
   await findModel(db, modelId);
-  const rows = await db.aliasEvent.findMany({ where: { modelId }, orderBy: { id: "desc" }, take: Math.min(limit, LIMITS.eventsShown) });
+  const rows = await registryRepository(db).eventsNewestFirst(modelId, Math.min(limit, LIMITS.eventsShown));
   return eventViews(db, rows);
 }

@@ -7,6 +7,7 @@ import { promote, promotionPreview } from "./promote";
 import { register } from "./register";
 import { registrySettings, registrySettingsView, updateRegistrySettings, type TUpdateRegistrySettingsInput } from "./registry-settings";
 import { history, findModel, modelView, versionsOf, type ModelView } from "./registry-views";
+import { registryRepository } from "./registry.repository";
 import { removeVersion, removeVersions } from "./remove-version";
 import { retentionPreview } from "./retention";
 import { rollback } from "./rollback";
@@ -15,7 +16,7 @@ import { SELECTED, type TPromoteInput, type TRegisterInput, type TRemoveVersionI
 export function registryService(db: Db = getDb()) {
   return {
     async list(projectId: string): Promise<ModelView[]> {
-      const models = await db.registeredModel.findMany({ where: { projectId }, orderBy: { name: "asc" } });
+      const models = await registryRepository(db).modelsByName(projectId);
       return Promise.all(models.map((m) => modelView(db, m)));
     },
     async show(modelId: string) {

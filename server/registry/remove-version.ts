@@ -14,33 +14,31 @@ import { removeExportIfUnheld } from "@/server/experiments/export-holders";
 import { transitionIn, type Tx } from "@/server/lifecycle/transition";
 import type { TRemoveVersionInput, TRemoveVersionsInput } from "./registry.schema";
 import { findModel, findVersion, versionView, type VersionView } from "./registry-views";
+import { registryRepository, type VersionRow } from "./registry.repository";
 import { versionStore } from "./version-store";
-
-type VersionRow = NonNullable<Awaited<ReturnType<Db["modelVersion"]["findUnique"]>>>;
 
 /** Removes one version inside `tx`; reads its aliases there, so an alias moved onto it since the page loaded wins. */
 async function removeIn(tx: Tx, modelName: string, row: VersionRow, reason: string): Promise<VersionView> {
   if (row.status === "removed") throw badInput(`Version ${row.number} of "${modelName}" was already removed.`, { code: "already_removed" });
-  const aliases = await tx.modelAlias.findMany({ where: { modelId: row.modelId, versionId: row.id } });
+  const repo = registryRepository(tx);
+  const aliases = await repo.aliasesOnVersion(row.modelId, row.id);
   if (aliases.length) {
     const names = aliases.map((a) => a.name).join(", ");
     throw conflict(`Version ${row.number} of "${modelName}" is in use (${names}); move the alias to another version before removing it.`, { code: "version_in_use" });
   }
-  const serving = await tx.deployment.findMany({ where: { modelId: row.modelId, currentReleaseId: { not: null } }, select: { name: true, state: true, currentReleaseId: true } });
-  const releases = await tx.deploymentRelease.findMany({ where: { id: { in: serving.map((d) => d.currentReleaseId!) }, versionId: row.id }, select: { id: true } });
-  const users = serving.filter((d) => releases.some((r) => r.id === d.currentReleaseId));
+  const users = await repo.deploymentsServingVersion(row.modelId, row.id);
   if (users.length) {
     const names = users.map((d) => `"${d.name}" (${d.state})`).join(", ");
     throw conflict(`Version ${row.number} of "${modelName}" is served by ${names}; switch or delete the deployment before removing it.`, { code: "version_deployed" });
   }
   await transitionIn(tx, versionStore, row.id, "removed", { reason });
-  return versionView(await tx.modelVersion.findUniqueOrThrow({ where: { id: row.id } }));
+  return versionView(await repo.versionByIdOrThrow(row.id));
 }
 
 export async function removeVersion(db: Db, input: TRemoveVersionInput): Promise<VersionView> {
   const model = await findModel(db, input.modelId);
   const version = await findVersion(db, model.id, input.version);
-  const removed = await db.$transaction(async (tx) => removeIn(tx, model.name, await tx.modelVersion.findUniqueOrThrow({ where: { id: version.id } }), input.reason));
+  const removed = await db.$transaction(async (tx) => removeIn(tx, model.name, await registryRepository(tx).versionByIdOrThrow(version.id), input.reason));
   await removeExportIfUnheld(db, removed.exportSha256);
   return removed;
 }
@@ -48,9 +46,10 @@ export async function removeVersion(db: Db, input: TRemoveVersionInput): Promise
 /** Removes every named version of the project, or none (the first refusal says which and why). */
 export async function removeVersions(db: Db, input: TRemoveVersionsInput): Promise<VersionView[]> {
   const removed = await db.$transaction(async (tx) => {
-    const models = await tx.registeredModel.findMany({ where: { projectId: input.projectId } });
+    const repo = registryRepository(tx);
+    const models = await repo.modelsOf(input.projectId);
     const names = new Map(models.map((m) => [m.id, m.name]));
-    const rows = await tx.modelVersion.findMany({ where: { id: { in: input.versionIds }, modelId: { in: models.map((m) => m.id) } } });
+    const rows = await repo.versionsByIdsIn(input.versionIds, models.map((m) => m.id));
     const missing = input.versionIds.filter((id) => !rows.some((r) => r.id === id));
     if (missing.length) throw notFound(`This project has no version ${missing[0]}${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ""}; nothing was removed.`);
     const removed: VersionView[] = [];

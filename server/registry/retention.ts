@@ -6,8 +6,8 @@
  */
 import { formatBytes } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";
-import type { Tx } from "@/server/lifecycle/transition";
 import { registrySettings } from "./registry-settings";
+import { registryRepository, type RegistryClient } from "./registry.repository";
 
 export interface RemovableVersion {
   modelId: string;
@@ -41,12 +41,10 @@ export interface RetentionPreview {
 export type RetentionRow = { id: string; modelId: string; number: number; exportSha256: string; exportBytes: bigint; createdAt: Date };
 
 /** Bytes of the distinct exports the project's versions hold. */
-export async function registeredBytes(db: Db | Tx, projectId: string): Promise<{ bytes: number; hashes: Set<string> }> {
-  const models = await db.registeredModel.findMany({ where: { projectId }, select: { id: true } });
-  const rows = await db.modelVersion.findMany({
-    where: { modelId: { in: models.map((m) => m.id) }, status: { not: "removed" } },
-    select: { exportSha256: true, exportBytes: true },
-  });
+export async function registeredBytes(db: RegistryClient, projectId: string): Promise<{ bytes: number; hashes: Set<string> }> {
+  const repo = registryRepository(db);
+  const models = await repo.modelIdsOf(projectId);
+  const rows = await repo.liveExportSizes(models.map((m) => m.id));
   const sizes = new Map(rows.map((r) => [r.exportSha256, Number(r.exportBytes)]));
   return { bytes: [...sizes.values()].reduce((a, b) => a + b, 0), hashes: new Set(sizes.keys()) };
 }
@@ -84,15 +82,12 @@ export function planToFit(removable: RetentionRow[], keptHashes: Set<string>, us
 }
 
 export async function retentionPreview(db: Db, projectId: string): Promise<RetentionPreview> {
-  const models = await db.registeredModel.findMany({ where: { projectId } });
+  const repo = registryRepository(db);
+  const models = await repo.modelsOf(projectId);
   const names = new Map(models.map((m) => [m.id, m.name]));
   const [versions, aliases, used, settings] = await Promise.all([
-    db.modelVersion.findMany({
-      where: { modelId: { in: models.map((m) => m.id) }, status: { not: "removed" } },
-      orderBy: [{ modelId: "asc" }, { number: "asc" }],
-      select: { id: true, modelId: true, number: true, exportSha256: true, exportBytes: true, createdAt: true },
-    }),
-    db.modelAlias.findMany({ where: { modelId: { in: models.map((m) => m.id) } } }),
+    repo.liveVersionsForRetention(models.map((m) => m.id)),
+    repo.aliasesOfModels(models.map((m) => m.id)),
     registeredBytes(db, projectId),
     registrySettings(db),
   ]);

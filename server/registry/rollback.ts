@@ -10,6 +10,7 @@ import { moveAlias } from "./alias-move";
 import { checkVersionExport } from "./export-check";
 import { SELECTED, type Actor, type TRollbackInput } from "./registry.schema";
 import { findModel, findVersion, modelView, versionView } from "./registry-views";
+import { registryRepository } from "./registry.repository";
 import { aliasTarget, evidenceOf, moveResult, type MoveResult } from "./promote";
 
 const stale = (revision: number, refreshed?: object) =>
@@ -22,11 +23,11 @@ export async function rollback(db: Db, input: TRollbackInput, actor: Actor): Pro
   const target = async () => {
     const current = await aliasTarget(db, model.id, SELECTED);
     if (!current) throw badInput(`"${model.name}" has no selected version, so there is nothing to roll back.`, { code: "no_earlier_selection" });
-    const events = await db.aliasEvent.findMany({ where: { modelId: model.id, alias: SELECTED }, orderBy: { id: "desc" } });
+    const events = await registryRepository(db).aliasEventsNewestFirst(model.id, SELECTED);
     if (input.to === undefined) {
       const previous = events[0]?.fromVersionId;
       if (!previous) throw badInput(`"${model.name}" has had no selection before version ${current.number}; there is nothing to roll back to.`, { code: "no_earlier_selection" });
-      return { current, to: versionView(await db.modelVersion.findUniqueOrThrow({ where: { id: previous } })) };
+      return { current, to: versionView(await registryRepository(db).versionByIdOrThrow(previous)) };
     }
     const to = await findVersion(db, model.id, input.to);
     if (to.id === current.id) throw badInput(`Version ${to.number} is already selected.`, { code: "already_selected" });
@@ -41,7 +42,7 @@ export async function rollback(db: Db, input: TRollbackInput, actor: Actor): Pro
   const comp = comparability(to.evidence, current.evidence);
   const decision = { verdict: "rollback" as const, reason: `Rolled back from version ${current.number} to version ${to.number}. ${comp.reason}` };
   const eventId = await db.$transaction(async (tx) => {
-    const now = await tx.registeredModel.findUniqueOrThrow({ where: { id: model.id } });
+    const now = await registryRepository(tx).modelByIdOrThrow(model.id);
     const expected = input.expectedRevision ?? now.revision;
     const still = await aliasTarget(tx, model.id, SELECTED);
     // Without an expected revision, the selection it decided on must still hold.

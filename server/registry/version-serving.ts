@@ -22,6 +22,7 @@ import { ZFineTuneSettings } from "@/server/experiments/pipelines/lora-settings"
 import { trainedAdapterOf } from "@/server/experiments/pipelines/lora-adapter";
 import { experimentsRepository, type ExperimentRow } from "@/server/experiments/experiments.repository";
 import { exportStepOf } from "./version-source";
+import { registryRepository } from "./registry.repository";
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -67,7 +68,7 @@ export async function servingOfExperiment(db: Db, exp: ExperimentRow): Promise<{
 export async function copyServingRecord(db: Db, version: { id: string; experimentId: string }): Promise<{ ok: true; serving: VersionServing } | { ok: false; reason: string }> {
   const exp = await experimentsRepository(db).find(version.experimentId);
   const made = exp ? await servingOfExperiment(db, exp) : ({ ok: false, reason: "its experiment is gone" } as const);
-  if (made.ok) await db.modelVersion.updateMany({ where: { id: version.id, serving: null }, data: { serving: JSON.stringify(made.serving) } });
+  if (made.ok) await registryRepository(db).fillServingIfEmpty(version.id, JSON.stringify(made.serving));
   return made;
 }
 
@@ -76,7 +77,7 @@ export async function copyServingRecord(db: Db, version: { id: string; experimen
  * registered before versions kept their own, and its experiment was deleted before then).
  */
 export async function servingOfVersion(db: Db, version: { id: string; number: number }): Promise<VersionServing> {
-  const row = await db.modelVersion.findUnique({ where: { id: version.id }, select: { serving: true, experimentId: true } });
+  const row = await registryRepository(db).servingAndExperimentOf(version.id);
   const serving = parseVersionServing(row?.serving ?? null);
   if (serving) return serving;
   const copied = row ? await copyServingRecord(db, { id: version.id, experimentId: row.experimentId }) : null;

@@ -26,6 +26,7 @@ import { publish } from "@/server/events/bus";
 import type { Db } from "@/server/db/client";
 import { finalReserveSeconds, gain, longestTrialSeconds, nextReservation, STOP_WORDS, stopReason, wallUsedSeconds } from "./search-budget";
 import { chooseOutcome, ZSearchOutcome } from "./search-outcome";
+import { moveSearch, moveTrial } from "./search-store";
 import { searchesRepository, type SearchRow, type TrialRow } from "./searches.repository";
 
 export const trialOpId = (searchId: string, n: number) => `search:${searchId}:trial:${n}`;
@@ -70,29 +71,29 @@ async function settleTrial(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow):
   if (!t.experimentId) {
     const exp = await startTrialExperiment(db, s, spec, t);
     await repo.linkExperiment(t.id, exp.id);
-    if (t.status === "reserved") await repo.moveTrial(t, "running", { reason: "its experiment started", experimentId: exp.id });
+    if (t.status === "reserved") await moveTrial(db, t, s, "running", { reason: "its experiment started", experimentId: exp.id });
     return true;
   }
   const exp = await repo.experiment(t.experimentId);
   if (!exp) {
-    await repo.moveTrial(t, "failed", { reason: "its experiment was deleted", endedAt: new Date() });
+    await moveTrial(db, t, s, "failed", { reason: "its experiment was deleted", endedAt: new Date() });
     return false;
   }
   if (s.status === "stopping" && !isExperimentTerminal(exp.status) && !exp.cancelRequestedAt) await experimentsService(db).cancel(exp.id);
   if (!isExperimentTerminal(exp.status)) {
-    if (exp.status === "unknown" && t.status === "running") await repo.moveTrial(t, "unknown", { reason: exp.reason ?? "its computer does not answer" });
-    else if (exp.status === "running" && t.status !== "running") await repo.moveTrial(t, "running", { reason: "its computer answers again" });
+    if (exp.status === "unknown" && t.status === "running") await moveTrial(db, t, s, "unknown", { reason: exp.reason ?? "its computer does not answer" });
+    else if (exp.status === "running" && t.status !== "running") await moveTrial(db, t, s, "running", { reason: "its computer answers again" });
     return true;
   }
   const ended = exp.endedAt ?? new Date();
   const used = (ended.getTime() - (t.reservedAt ?? exp.startedAt).getTime()) / 1000;
   const from = t.status === "reserved" ? { ...t, status: "running" } : t;
-  if (t.status === "reserved") await repo.moveTrial(t, "running", { reason: "its experiment started" });
+  if (t.status === "reserved") await moveTrial(db, t, s, "running", { reason: "its experiment started" });
   if (exp.status === "succeeded") {
     const results = parseStoredJson(ZTrialResults, exp.results);
-    await repo.moveTrial(from, "succeeded", { reason: null, usedSeconds: used, validationValue: results?.validation.primaryValue ?? null, endedAt: ended });
+    await moveTrial(db, from, s, "succeeded", { reason: null, usedSeconds: used, validationValue: results?.validation.primaryValue ?? null, endedAt: ended });
   } else {
-    await repo.moveTrial(from, TRIAL_ENDING[exp.status] ?? "failed", { reason: exp.reason, usedSeconds: used, endedAt: ended });
+    await moveTrial(db, from, s, TRIAL_ENDING[exp.status] ?? "failed", { reason: exp.reason, usedSeconds: used, endedAt: ended });
   }
   changed(s);
   return false;
@@ -151,7 +152,7 @@ async function bookNextTrial(db: Db, s: SearchRow, spec: SearchSpec, trials: Tri
   const repo = searchesRepository(db);
   const proposal = trials.find((t) => t.status === "proposed");
   if (proposal) {
-    await repo.moveTrial(proposal, "reserved", { reason: `booked ${reserve} s of the budget`, reservedSeconds: reserve, reservedAt: new Date() });
+    await moveTrial(db, proposal, s, "reserved", { reason: `booked ${reserve} s of the budget`, reservedSeconds: reserve, reservedAt: new Date() });
     return "booked";
   }
   if (spec.strategy === "agents") return "waiting";
@@ -180,7 +181,7 @@ async function bookNextTrial(db: Db, s: SearchRow, spec: SearchSpec, trials: Tri
 async function finalize(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow[], why: string): Promise<void> {
   const repo = searchesRepository(db);
   if (s.status !== "finalizing") {
-    await repo.move(s, "finalizing", { reason: why });
+    await moveSearch(db, s, "finalizing", { reason: why });
     return;
   }
   if (!s.finalExperimentId) {
@@ -199,8 +200,8 @@ async function finalize(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow
   if (exp && !isExperimentTerminal(exp.status)) return;
   const now = new Date();
   const fields = { wallUsedSeconds: wallUsedSeconds(s, now), runningSince: null, endedAt: now };
-  if (exp?.status === "succeeded") await repo.move(s, "completed", { ...fields, reason: s.reason });
-  else await repo.move(s, "failed", { ...fields, reason: `the final scoring on test ${exp?.status ?? "was deleted"}${exp?.reason ? `: ${exp.reason}` : ""}; the trials and their validation scores stand` });
+  if (exp?.status === "succeeded") await moveSearch(db, s, "completed", { ...fields, reason: s.reason });
+  else await moveSearch(db, s, "failed", { ...fields, reason: `the final scoring on test ${exp?.status ?? "was deleted"}${exp?.reason ? `: ${exp.reason}` : ""}; the trials and their validation scores stand` });
   changed(s);
 }
 
@@ -283,7 +284,7 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   const reserve = nextReservation(spec, used, longest)!;
   const booking = await bookNextTrial(db, s, spec, now, reserve);
   if (typeof booking === "object") {
-    await repo.move(s, "failed", { reason: booking.failed, wallUsedSeconds: used, runningSince: null, endedAt: new Date() });
+    await moveSearch(db, s, "failed", { reason: booking.failed, wallUsedSeconds: used, runningSince: null, endedAt: new Date() });
     changed(s);
     return;
   }

@@ -1,5 +1,5 @@
-/** Prisma access for searches and their trial ledger (issue 17). Plain rows out. */
-import { searchLifecycle, trialLifecycle, type SearchState, type TrialState } from "@/contracts/lifecycles";
+/** Prisma access for searches and their trial ledger (issue 17). Plain rows out; state moves are search-store.ts's. */
+import { searchLifecycle, type TrialState } from "@/contracts/lifecycles";
 import { getDb, type Db } from "@/server/db/client";
 
 export type SearchRow = NonNullable<Awaited<ReturnType<Db["search"]["findUnique"]>>>;
@@ -29,15 +29,6 @@ export function searchesRepository(db: Db = getDb()) {
         await tx.lifecycleEvent.create({ data: { lifecycle: "search", entityId: s.id, from: "none", to: "running", reason: "started" } });
         return s;
       }),
-    /** One status move, only from the status it was read in (a concurrent move wins; the caller reads again). */
-    move: (s: SearchRow, to: SearchState, fields: { reason?: string | null; wallUsedSeconds?: number; runningSince?: Date | null; outcome?: string; endedAt?: Date }) => {
-      if (!searchLifecycle.canMove(s.status, to)) throw new Error(`search ${s.id}: ${s.status} → ${to} is not allowed`);
-      return db.$transaction(async (tx) => {
-        const r = await tx.search.updateMany({ where: { id: s.id, status: s.status, revision: s.revision }, data: { status: to, revision: { increment: 1 }, ...fields } });
-        if (r.count === 1) await tx.lifecycleEvent.create({ data: { lifecycle: "search", entityId: s.id, from: s.status, to, reason: fields.reason ?? null } });
-        return r.count === 1;
-      });
-    },
     /** Starts the clock of a running search that has none (its first trial can be booked now). */
     startClock: (id: string) => db.search.updateMany({ where: { id, status: "running", runningSince: null }, data: { runningSince: new Date() } }),
     setFinal: (id: string, finalExperimentId: string, outcome: string) => db.search.updateMany({ where: { id, finalExperimentId: null }, data: { finalExperimentId, outcome } }),
@@ -63,14 +54,6 @@ export function searchesRepository(db: Db = getDb()) {
         await tx.lifecycleEvent.create({ data: { lifecycle: "trial", entityId: t.id, from: "none", to: data.status, reason: data.rejection ?? null } });
         return t;
       }),
-    moveTrial: (t: TrialRow, to: TrialState, fields: { reason?: string | null; experimentId?: string; reservedSeconds?: number; reservedAt?: Date; usedSeconds?: number; validationValue?: number | null; endedAt?: Date }) => {
-      if (!trialLifecycle.canMove(t.status, to)) throw new Error(`trial ${t.id}: ${t.status} → ${to} is not allowed`);
-      return db.$transaction(async (tx) => {
-        const r = await tx.searchTrial.updateMany({ where: { id: t.id, status: t.status }, data: { status: to, ...fields } });
-        if (r.count === 1) await tx.lifecycleEvent.create({ data: { lifecycle: "trial", entityId: t.id, from: t.status, to, reason: fields.reason ?? null } });
-        return r.count === 1;
-      });
-    },
     linkExperiment: (trialId: string, experimentId: string) => db.searchTrial.updateMany({ where: { id: trialId, experimentId: null }, data: { experimentId } }),
     experiment: (id: string) => db.experiment.findUnique({ where: { id } }),
     experimentByOpId: (opId: string) => db.experiment.findUnique({ where: { opId } }),

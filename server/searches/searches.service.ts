@@ -22,6 +22,7 @@ import { advanceSearch, experimentSettings, specOf } from "./search-advance";
 import { longestTrialSeconds, nextReservation, wallUsedSeconds } from "./search-budget";
 import { spaceViolations } from "./proposal-check";
 import { ZProposeInput, ZStartSearchInput, type TProposeInput, type TStartSearchInput } from "./searches.schema";
+import { moveSearch, moveTrial } from "./search-store";
 import { searchesRepository, type SearchRow } from "./searches.repository";
 import { baselineValidationValue, searchView, validationView } from "./search-views";
 
@@ -38,7 +39,7 @@ export function scheduleSearchAdvance(db: Db, id: string, log: (l: string) => vo
         const s = await searchesRepository(db).find(id);
         if (s && (s.status === "running" || s.status === "paused" || s.status === "stopping" || s.status === "finalizing")) {
           const now = new Date();
-          await searchesRepository(db).move(s, "failed", { reason: message, wallUsedSeconds: wallUsedSeconds(s, now), runningSince: null, endedAt: now });
+          await moveSearch(db, s, "failed", { reason: message, wallUsedSeconds: wallUsedSeconds(s, now), runningSince: null, endedAt: now });
           publish({ type: "search.changed", searchId: s.id, projectId: s.projectId });
         }
         return;
@@ -167,13 +168,13 @@ export function searchesService(db: Db = getDb()) {
       return validationView(s, trials, await baselineValidationValue(db, trials));
     },
     pause: (id: string, revision: number) =>
-      act(id, revision, ["running"], (s) => repo.move(s, "paused", { reason: "paused by the user", wallUsedSeconds: wallUsedSeconds(s, new Date()), runningSince: null }), "paused"),
+      act(id, revision, ["running"], (s) => moveSearch(db, s, "paused", { reason: "paused by the user", wallUsedSeconds: wallUsedSeconds(s, new Date()), runningSince: null }), "paused"),
     resume: (id: string, revision: number) =>
-      act(id, revision, ["paused"], (s) => repo.move(s, "running", { reason: "resumed by the user", runningSince: new Date() }), "resumed"),
+      act(id, revision, ["paused"], (s) => moveSearch(db, s, "running", { reason: "resumed by the user", runningSince: new Date() }), "resumed"),
     /** Cancels the running trial, then scores the best so far once on test. */
     stop: (id: string, revision: number) =>
       // From a pause, the clock runs again for the final scoring.
-      act(id, revision, ["running", "paused"], (s) => repo.move(s, "stopping", { reason: "stopped by the user", ...(s.runningSince ? {} : { runningSince: new Date() }) }), "stopped"),
+      act(id, revision, ["running", "paused"], (s) => moveSearch(db, s, "stopping", { reason: "stopped by the user", ...(s.runningSince ? {} : { runningSince: new Date() }) }), "stopped"),
 
     /**
      * A proposal, checked against the search's frozen space and what is left of its
@@ -216,7 +217,7 @@ export function searchesService(db: Db = getDb()) {
       const t = await repo.trial(trialId);
       const s = t ? await repo.find(t.searchId) : null;
       if (!t || !s || (projectId !== undefined && s.projectId !== projectId)) throw notFound(`There is no trial with id ${trialId} in this project.`);
-      if (t.status === "proposed") await repo.moveTrial(t, "cancelled", { reason: "cancelled before it started", endedAt: new Date() });
+      if (t.status === "proposed") await moveTrial(db, t, s, "cancelled", { reason: "cancelled before it started", endedAt: new Date() });
       else if (t.experimentId && (t.status === "running" || t.status === "reserved" || t.status === "unknown")) await experimentsService(db).cancel(t.experimentId);
       else throw badInput(`Trial ${t.number} is ${t.status}; there is nothing to cancel.`, { code: "trial_state" });
       changed(s);

@@ -71,6 +71,7 @@ export async function installWorker(s: SftpSession, workerDir: string, plan: Ins
     }
     await removeTree(s, staging);
   } catch (err) {
+    // The install's own error is the one to report; a staging folder left over is replaced by the next install.
     await removeTree(s, staging).catch(() => {});
     throw err;
   }

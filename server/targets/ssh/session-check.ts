@@ -33,6 +33,7 @@ export async function checkSession(s: SftpSession, user: string): Promise<string
   const systemd = (await statOrNull(s, "/run/systemd/system")) !== null;
   if (!systemd) return null;
   const texts: string[] = [];
+  // Files a system may not have (or not let this user read): missing means the default applies.
   const main = await readRemoteFile(s, "/etc/systemd/logind.conf").catch(() => null);
   if (main) texts.push(main.toString("utf8"));
   const dropins = await new Promise<string[]>((resolve) =>

@@ -40,6 +40,7 @@ export interface Lease {
 function drop(key: string, entry: Entry) {
   if (pool().get(key) === entry) pool().delete(key);
   if (entry.idle) clearTimeout(entry.idle);
+  // A connection that never opened, or is closed already, has nothing left to end.
   void entry.conn.then((c) => c.end()).catch(() => {});
 }
 
