@@ -16,6 +16,7 @@ import { trainyardMcpServer } from "@/server/mcp/mcp-server";
 import { CliError } from "../cli-error";
 import { connect, timedFetch, withRetry, type Connection } from "../api-client";
 import { parseSubcommand } from "../subcommand-args";
+import { jsonAnswer } from "@/server/cli/json-answer";
 
 /** A tool call waits this long for a server that stopped answering, then says so. */
 const CALL_PATIENCE_MS = 15_000;
@@ -39,7 +40,7 @@ async function agentRequest<T>(conn: Connection, path: string, body?: unknown): 
     headers: { ...conn.headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const answer = (await res.json().catch(() => ({}))) as { error?: string; code?: string };
+  const answer = await jsonAnswer<{ error?: string; code?: string }>(res);
   if (res.ok) return answer as T;
   if (res.status === 401) throw new CliError(`${answer.error ?? ""} The server needs a valid API token: set TRAINYARD_TOKEN (create one with \`trainyard token create NAME --scope agent\`).`.trim(), 1, "unauthorized");
   // 502/503 read as unreachable to withRetry (a restart in progress).

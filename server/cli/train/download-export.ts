@@ -30,7 +30,8 @@ export async function downloadVerified(conn: Connection, d: VerifiedDownload, ou
     throw unreachableError(err);
   });
   if (!res.ok || !res.body) {
-    const body = await res.text().catch(() => "");
+    // A refusal cut off mid-body still reports its status.
+    const body = await res.text().catch((err: unknown) => `(the answer broke off: ${(err as Error).message})`);
     throw new CliError(`Downloading the export failed (HTTP ${res.status}): ${body.slice(0, 300)}`, 1, "download_failed");
   }
   mkdirSync(outDir, { recursive: true });

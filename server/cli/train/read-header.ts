@@ -105,6 +105,7 @@ export async function readFileHeader(file: string): Promise<FileHeader | null> {
   if (head[0] === 0x1f && head[1] === 0x8b) {
     const source = createReadStream(file);
     try {
+      // A damaged gzip has no header to show here; the server's own check of the file says what is wrong.
       const line = await firstLine(source.pipe(createGunzip())).catch(() => null);
       return line ? fromHeaderLine(decode(line), "gzip") : null;
     } finally {

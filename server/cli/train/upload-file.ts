@@ -12,6 +12,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CliError } from "../cli-error";
 import { unreachableError, type Connection } from "../api-client";
+import { jsonAnswer } from "@/server/cli/json-answer";
 
 /** Uploads are plain HTTP requests: they need the server's address and credentials, not its tRPC client. */
 export type HttpConnection = Pick<Connection, "url" | "headers">;
@@ -70,7 +71,7 @@ async function postFile(conn: HttpConnection, route: string, file: string, label
   } as RequestInit & { duplex: "half" }).catch((err: unknown) => {
     throw unreachableError(err);
   });
-  const answer = (await res.json().catch(() => ({}))) as { error?: string };
+  const answer = await jsonAnswer<{ error?: string }>(res);
   if (!res.ok) throw new CliError(`Upload of ${label} refused: ${answer.error ?? `HTTP ${res.status}`}`, 1, res.status === 401 ? "unauthorized" : "upload_refused");
   return answer;
 }
@@ -100,7 +101,7 @@ export async function uploadModelFile(conn: HttpConnection, projectId: string, f
   const res = await fetch(`${conn.url}/api/finetune/uploads?${query}`, { headers: conn.headers }).catch((err: unknown) => {
     throw unreachableError(err);
   });
-  const known = (await res.json().catch(() => ({}))) as { present?: boolean; bytes?: number | null; error?: string };
+  const known = await jsonAnswer<{ present?: boolean; bytes?: number | null; error?: string }>(res);
   if (!res.ok) throw new CliError(`Looking up ${label} on the server failed: ${known.error ?? `HTTP ${res.status}`}`, 1, res.status === 401 ? "unauthorized" : "upload_refused");
   if (known.present && known.bytes === bytes) {
     log(`${label}: already on the server, not sent again`);
