@@ -17,7 +17,7 @@ import { release } from "./deployment-actions";
 import { moveDeployment, stateDataOf } from "./deployment-store";
 import { deploymentsRepository } from "./deployments.repository";
 import { servableVersion } from "./pick-release";
-import { servingJobOf, servingOpId } from "./resident-serving";
+import { releaseOfServingOp, servingJobOf } from "./resident-serving";
 import { inFlight, startUp } from "./serving-runner";
 import { aliasTarget } from "@/server/registry/promote";
 import { lifecycleEvents } from "@/server/lifecycle/events";
@@ -111,14 +111,13 @@ export async function reconcileDeployment(db: Db, id: string, log: Log): Promise
   if (now?.followsAlias && (now.state === "ready" || now.state === "idle")) await followAlias(db, now, now.followsAlias, log);
 }
 
-const SERVING_OP_PREFIX = servingOpId("");
-
 /** The deployments a live event concerns: its serving job changed, or its model's aliases moved. */
 export async function deploymentsConcerned(db: Db, event: Envelope["event"]): Promise<string[]> {
   if (event.type === "job.changed") {
     const job = await jobsRepository(db).find(event.jobId);
-    if (!job?.opId.startsWith(SERVING_OP_PREFIX)) return [];
-    const r = await deploymentsRepository(db).release(job.opId.slice(SERVING_OP_PREFIX.length));
+    const releaseId = job ? releaseOfServingOp(job.opId) : null;
+    if (!releaseId) return [];
+    const r = await deploymentsRepository(db).release(releaseId);
     return r ? [r.deploymentId] : [];
   }
   if (event.type === "model.changed") return (await deploymentsRepository(db).followingAliases()).filter((d) => d.modelId === event.modelId).map((d) => d.id);

@@ -32,6 +32,7 @@ export function deploymentsRepository(db: Db | Tx = getDb()) {
 function deploymentQueries(db: Db | Tx) {
   return {
     find: (id: string) => db.deployment.findUnique({ where: { id } }),
+    findOrThrow: (id: string) => db.deployment.findUniqueOrThrow({ where: { id } }),
     findByNameKey: (projectId: string, nameKey: string) => db.deployment.findUnique({ where: { projectId_nameKey: { projectId, nameKey } } }),
     inProject: (projectId: string) => db.deployment.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } }),
     currentReleasesInProject: (projectId: string) => db.deployment.findMany({ where: { projectId }, select: { id: true, currentReleaseId: true } }),
@@ -63,6 +64,10 @@ function releaseQueries(db: Db | Tx) {
     earlierReleaseOfOtherVersion: (deploymentId: string, before: number, versionId: string) =>
       db.deploymentRelease.findFirst({ where: { deploymentId, number: { lt: before }, versionId: { not: versionId } }, orderBy: { number: "desc" } }),
     releasesNewestFirst: (deploymentId: string) => db.deploymentRelease.findMany({ where: { deploymentId }, orderBy: { number: "desc" } }),
+    /** Its rollbacks since `since` made by an actor whose words contain `actor` (a health policy counting its own). */
+    rollbacksBySince: (deploymentId: string, actor: string, since: Date) =>
+      db.deploymentRelease.findMany({ where: { deploymentId, kind: "rollback", actor: { contains: actor }, createdAt: { gte: since } }, orderBy: { createdAt: "desc" } }),
+    latestRollback: (deploymentId: string) => db.deploymentRelease.findFirst({ where: { deploymentId, kind: "rollback" }, orderBy: { number: "desc" } }),
     addRelease: (data: NewRelease) => db.deploymentRelease.create({ data }),
   };
 }

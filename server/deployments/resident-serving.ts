@@ -25,6 +25,8 @@ import { ServingClient } from "./serving-client";
 import { unlessUnreachable } from "@/server/targets/unreachable";
 
 export const servingOpId = (releaseId: string) => `serve:${releaseId}`;
+/** The release a serving job's opId names (a restart's opId carries a suffix); null for any other job. */
+export const releaseOfServingOp = (opId: string): string | null => /^serve:([^:]+)/.exec(opId)?.[1] ?? null;
 /** How long a release may take to load before the deployment says it failed. */
 const LOAD_TIMEOUT_MS = 180_000;
 /** A switch waits this long at most for the old process's requests to end (the serving process's own request deadline). */

@@ -17,6 +17,7 @@ import { transition, type LifecycleStore } from "@/server/lifecycle/transition";
 import { monitorChanged } from "./monitor-store";
 import { windowView } from "./monitor-views";
 import { decide } from "./policy-decision";
+import { deploymentsRepository } from "@/server/deployments/deployments.repository";
 
 export const policyStore: LifecycleStore<HealthPolicyState, { policy?: string }> = {
   lifecycle: healthPolicyLifecycle,
@@ -59,12 +60,12 @@ export async function applyPolicy(db: Db, monitorId: string): Promise<void> {
   if (decision.kind === "none") return;
   if (decision.kind === "wait") return void (await movePolicy(db, monitorId, "waiting", { reason: decision.words, data: { cause: "inconclusive" } }));
 
-  const d = await db.deployment.findUniqueOrThrow({ where: { id: m.deploymentId } });
+  const d = await deploymentsRepository(db).findOrThrow(m.deploymentId);
   if (d.currentReleaseId !== m.releaseId) {
     return void (await movePolicy(db, monitorId, "paused", { reason: `${decision.words}, but the deployment no longer serves the release this policy watches (it was changed by hand); it does nothing` }));
   }
   // Rollbacks a health policy made (an alias the deployment follows moves it as "policy" too, as kind alias).
-  const recent = await db.deploymentRelease.findMany({ where: { deploymentId: d.id, kind: "rollback", actor: { contains: POLICY_ACTOR }, createdAt: { gte: new Date(Date.now() - DAY_MS) } }, orderBy: { createdAt: "desc" } });
+  const recent = await deploymentsRepository(db).rollbacksBySince(d.id, POLICY_ACTOR, new Date(Date.now() - DAY_MS));
   if (recent.length >= policy.maxActionsPerDay) {
     return void (await movePolicy(db, monitorId, "waiting", { reason: `${decision.words}; no automatic action is left today (${policy.maxActionsPerDay} in 24 hours): roll back by hand, or arm it again`, data: { cause: "daily_limit" } }));
   }
@@ -81,6 +82,6 @@ export async function applyPolicy(db: Db, monitorId: string): Promise<void> {
     }
     throw err;
   }
-  const made = await db.deploymentRelease.findFirst({ where: { deploymentId: d.id, kind: "rollback" }, orderBy: { number: "desc" } });
+  const made = await deploymentsRepository(db).latestRollback(d.id);
   await movePolicy(db, monitorId, "fired", { reason: `rolled back to release ${policy.rollbackTo}: ${decision.words}`, data: { toRelease: policy.rollbackTo, newRelease: made?.number ?? null, breach: decision.breach } });
 }

@@ -11,6 +11,7 @@ import { parseCounts, percentileMs } from "@/server/deployments/stats-window";
 import { z } from "zod";
 import { ZHistograms } from "./binning";
 import { healthOf } from "./health";
+import { deploymentsRepository } from "@/server/deployments/deployments.repository";
 
 /** MonitorAlert.columns: the names of the columns that alerted. */
 const ZColumnNames = z.array(z.string());
@@ -57,12 +58,12 @@ function policyView(m: MonitorRow): MonitorView["policy"] {
 export async function monitorView(db: Db, m: MonitorRow): Promise<MonitorView> {
   if (!monitorLifecycle.isState(m.state)) throw new Error(`monitor ${m.id} has an unknown state "${m.state}"`);
   const [deployment, release, windows, alerts] = await Promise.all([
-    db.deployment.findUniqueOrThrow({ where: { id: m.deploymentId }, select: { name: true } }),
-    db.deploymentRelease.findUniqueOrThrow({ where: { id: m.releaseId } }),
+    deploymentsRepository(db).findOrThrow(m.deploymentId),
+    deploymentsRepository(db).releaseOrThrow(m.releaseId),
     db.monitorWindow.findMany({ where: { monitorId: m.id }, orderBy: { seq: "asc" } }),
     db.monitorAlert.findMany({ where: { monitorId: m.id }, orderBy: { id: "asc" } }),
   ]);
-  const version = await db.modelVersion.findUnique({ where: { id: release.versionId }, select: { number: true } });
+  const version = await deploymentsRepository(db).versionNumber(release.versionId);
   const views = windows.map(windowView);
   const view: Omit<MonitorView, "health"> = {
     id: m.id,
@@ -88,7 +89,7 @@ export async function monitorView(db: Db, m: MonitorRow): Promise<MonitorView> {
 
 /** Each deployment of the project, with the health of the release it serves now. */
 export async function projectHealth(db: Db, projectId: string): Promise<DeploymentHealthRow[]> {
-  const deployments = await db.deployment.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } });
+  const deployments = await deploymentsRepository(db).inProject(projectId);
   return Promise.all(
     deployments.map(async (d) => {
       const m = d.currentReleaseId ? await db.monitor.findUnique({ where: { deploymentId_releaseId: { deploymentId: d.id, releaseId: d.currentReleaseId } } }) : null;

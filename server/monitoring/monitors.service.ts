@@ -19,6 +19,7 @@ import { monitorChanged, moveMonitor } from "./monitor-store";
 import { monitorView, projectHealth } from "./monitor-views";
 import { advancePreparing, referenceOf } from "./reference-step";
 import { closeWindowNow, flushWindowCounts } from "./window-counts";
+import { deploymentsRepository } from "@/server/deployments/deployments.repository";
 
 async function findMonitor(db: Db, id: string) {
   const m = await db.monitor.findUnique({ where: { id } });
@@ -55,16 +56,16 @@ export async function monitorsWithWork(db: Db): Promise<{ id: string }[]> {
 
 /** The release before the watched one, of another version: what a policy rolls back to unless told. */
 async function approvedDefault(db: Db, releaseId: string): Promise<number> {
-  const watched = await db.deploymentRelease.findUniqueOrThrow({ where: { id: releaseId } });
-  const earlier = await db.deploymentRelease.findFirst({ where: { deploymentId: watched.deploymentId, number: { lt: watched.number }, versionId: { not: watched.versionId } }, orderBy: { number: "desc" } });
+  const watched = await deploymentsRepository(db).releaseOrThrow(releaseId);
+  const earlier = await deploymentsRepository(db).earlierReleaseOfOtherVersion(watched.deploymentId, watched.number, watched.versionId);
   if (!earlier) throw badInput("The deployment has no earlier release of another version to roll back to; name the release to roll back to (rollbackTo).", { code: "no_earlier_release" });
   return earlier.number;
 }
 
 async function checkRollbackTarget(db: Db, m: { deploymentId: string; releaseId: string }, number: number): Promise<void> {
-  const target = await db.deploymentRelease.findUnique({ where: { deploymentId_number: { deploymentId: m.deploymentId, number } } });
+  const target = await deploymentsRepository(db).releaseByNumber(m.deploymentId, number);
   if (!target) throw badInput(`The deployment has no release ${number}.`, { code: "no_such_release" });
-  const watched = await db.deploymentRelease.findUniqueOrThrow({ where: { id: m.releaseId } });
+  const watched = await deploymentsRepository(db).releaseOrThrow(m.releaseId);
   if (target.versionId === watched.versionId) throw badInput(`Release ${number} serves the same version as the release this monitor watches; roll back to another version's release.`, { code: "same_version" });
 }
 
@@ -78,8 +79,8 @@ export function monitorsService(db: Db = getDb()) {
     async create(input: z.output<typeof ZCreateMonitorInput>): Promise<MonitorView> {
       const d = await findDeployment(db, input.deploymentId);
       if (!d.currentReleaseId) throw conflict(`The deployment "${d.name}" serves no release yet, so there is nothing to watch.`, { code: "no_release" });
-      const release = await db.deploymentRelease.findUniqueOrThrow({ where: { id: d.currentReleaseId } });
-      const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
+      const release = await deploymentsRepository(db).releaseOrThrow(d.currentReleaseId);
+      const version = await deploymentsRepository(db).versionOrThrow(release.versionId);
       const had = await db.monitor.findUnique({ where: { deploymentId_releaseId: { deploymentId: d.id, releaseId: release.id } } });
       if (had) return view(had.id);
       // A language model's descriptors have fixed bins: it watches at once, its reference a window of traffic.

@@ -19,6 +19,7 @@ import { jobsService } from "@/server/jobs/jobs.service";
 import { readOutput } from "@/server/jobs/read-output";
 import { servingOfVersion } from "@/server/registry/version-serving";
 import { moveMonitor } from "./monitor-store";
+import { deploymentsRepository } from "@/server/deployments/deployments.repository";
 
 type Refusal = { code: string; message: string };
 
@@ -28,8 +29,8 @@ const binnedAs = (kind: FeatureSchemaEntry["kind"]): ReferenceColumn["kind"] | n
 
 /** The job's input, or why this version cannot have a reference. */
 export async function referenceInput(db: Db, releaseId: string): Promise<ReferenceJobInput | Refusal> {
-  const release = await db.deploymentRelease.findUniqueOrThrow({ where: { id: releaseId } });
-  const version = await db.modelVersion.findUniqueOrThrow({ where: { id: release.versionId } });
+  const release = await deploymentsRepository(db).releaseOrThrow(releaseId);
+  const version = await deploymentsRepository(db).versionOrThrow(release.versionId);
   const features = (await servingOfVersion(db, version)).featureSchema?.features ?? [];
   const columns = features.flatMap((f) => {
     const kind = binnedAs(f.kind);
