@@ -15,6 +15,7 @@ import { ZDeploymentHealth, type DeploymentStreamEvent } from "@/contracts/deplo
 import { readStreamEvents } from "@/contracts/deployments/stream-events";
 import { allowedModelFolder, hasEnded, SMALL, uploadExamples, waitForFineTune } from "@/server/finetune/finetune-test-support";
 import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
+import { runSchemathesis } from "@/server/testing/schemathesis";
 import { waitFor } from "@/server/testing/server-harness";
 import { call, cliJson } from "./test-support";
 
@@ -121,6 +122,14 @@ describe("a deployment of a LoRA fine-tune", { timeout: 300_000 }, () => {
     const spare = (await cliJson(server.url, ["deployments", "keys", "create", "other", "--name", "spare"])).json as { id: string; key: string };
     expect((await cliJson(server.url, ["deployments", "keys", "revoke", "other", spare.id])).code).toBe(0);
     expect((await call(other.urls.generate, spare.key, { prompt: "x" })).status).toBe(401);
+  });
+
+  it("is what its own OpenAPI document says: Schemathesis with its key finds every valid body answered, no 5xx, nothing outside the document", async () => {
+    const run = await runSchemathesis({ baseUrl: server.url, token: key, documentPath: `/api/deployments/${chat.id}/openapi.json`, maxExamples: 8, positiveAccepted: true });
+    console.log(run.output.split("\n").filter((l) => /generated|Operations/i.test(l)).join("\n"));
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toMatch(/Operations:\s+3 selected \/ 3 total/);
+    expect(run.output).toMatch(/(\d{2,}) generated, \1 passed/);
   });
 
   it("stops generating in the serving process when the client aborts mid-stream", async () => {

@@ -193,6 +193,15 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(ZDeploymentPredictResponse.parse(answer.body).predictions.map((p) => p.prediction)).toEqual(["Adelie", "Gentoo"]);
 
+    // Its own document types rows by the model's features: every generated valid body is
+    // predicted by the serving process (2xx), and nothing answers 5xx or outside the document.
+    const own = await runSchemathesis({ baseUrl: server.url, token: key, documentPath: `/api/deployments/${r.id}/openapi.json`, maxExamples: 15, positiveAccepted: true });
+    console.log(own.output.split("\n").filter((l) => /generated|Operations|Warning|mismatch/i.test(l)).join("\n"));
+    expect(own.code, own.output).toBe(0);
+    expect(own.output).toMatch(/Operations:\s+2 selected \/ 2 total/);
+    expect(own.output).toMatch(/(\d{2,}) generated, \1 passed/);
+    expect(own.output).not.toMatch(/Schema validation mismatch/i);
+
     // A switch under a steady stream of requests loses none: the old release answers until
     // the new one is ready, and a request that finds the old process gone is asked of the new.
     const statuses: number[] = [];

@@ -12,6 +12,7 @@ import { deploymentsRepository } from "./deployments.repository";
 import { generate, openStream } from "./serve-generate";
 import { health, predict } from "./serve-request";
 import { startUp } from "./serving-runner";
+import { deploymentInterface } from "./public-interface";
 
 export function deploymentsService(db: Db = getDb()) {
   const view = async (id: string) => deploymentView(db, await findDeployment(db, id));
@@ -49,6 +50,8 @@ export function deploymentsService(db: Db = getDb()) {
     listKeys: (deploymentId: string) => listKeys(db, deploymentId),
     revokeKey: (deploymentId: string, keyId: string) => revokeKey(db, deploymentId, keyId),
     health: (id: string) => health(db, id),
+    /** What its public routes take now (its own OpenAPI document). */
+    publicInterface: (id: string) => deploymentInterface(db, id),
     predict: (id: string, body: unknown) => predict(db, id, body),
     generate: (id: string, body: unknown, signal?: AbortSignal) => generate(db, id, body, signal),
     stream: (id: string, body: unknown, signal: AbortSignal) => openStream(db, id, body, signal),

@@ -56,7 +56,7 @@ export function isAgentToolsPath(path: string): boolean {
 }
 
 /** A deployment's public routes, the only paths a deployment key opens (server/deployments). */
-const DEPLOYMENT_ROUTE = /^\/api\/deployments\/([A-Za-z0-9_-]{1,64})\/(predict|generate|stream|health)$/;
+const DEPLOYMENT_ROUTE = /^\/api\/deployments\/([A-Za-z0-9_-]{1,64})\/(predict|generate|stream|health|openapi\.json)$/;
 
 /** The deployment whose public route `path` (normalised) is exactly, or null. */
 export function deploymentOfRoute(path: string): string | null {

@@ -51,27 +51,32 @@ export interface FuzzRun {
 }
 
 export interface FuzzOptions {
-  /** The server's address; the document is read from /api/openapi.json with the token. */
+  /** The server's address; the document is read from `documentPath` with the token. */
   baseUrl: string;
+  /** An API token, or a deployment's key for that deployment's own document. */
   token: string;
+  /** Default /api/openapi.json (every deployment); a deployment's own is /api/deployments/<id>/openapi.json. */
+  documentPath?: string;
   /** Values for path parameters (e.g. a real deployment's id), so requests reach the routes' own logic. */
-  pathValues: Record<string, string>;
+  pathValues?: Record<string, string>;
   maxExamples: number;
+  /** Also check that every body valid by the document is taken (2xx): true where the document types the bodies exactly. */
+  positiveAccepted?: boolean;
 }
 
 export async function runSchemathesis(opts: FuzzOptions): Promise<FuzzRun> {
   const bin = await schemathesisBin();
   const dir = mkdtempSync(path.join(os.tmpdir(), "schemathesis-"));
-  const doc = await fetch(`${opts.baseUrl}/api/openapi.json`, { headers: { authorization: `Bearer ${opts.token}` } });
+  const doc = await fetch(`${opts.baseUrl}${opts.documentPath ?? "/api/openapi.json"}`, { headers: { authorization: `Bearer ${opts.token}` } });
   if (!doc.ok) throw new Error(`the OpenAPI document answered ${doc.status}`);
   const docFile = path.join(dir, "openapi.json");
   writeFileSync(docFile, await doc.text());
   const config = path.join(dir, "schemathesis.toml");
-  writeFileSync(config, `[parameters]\n${Object.entries(opts.pathValues).map(([k, v]) => `"path.${k}" = ${JSON.stringify(v)}`).join("\n")}\n`);
+  writeFileSync(config, `[parameters]\n${Object.entries(opts.pathValues ?? {}).map(([k, v]) => `"path.${k}" = ${JSON.stringify(v)}`).join("\n")}\n`);
   const args = [
     "--config-file", config, "run", docFile, "--url", opts.baseUrl,
     "-H", `Authorization: Bearer ${opts.token}`,
-    "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+    "--checks", `not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance${opts.positiveAccepted ? ",positive_data_acceptance" : ""}`,
     "--phases", "examples,coverage,fuzzing",
     "--max-examples", String(opts.maxExamples),
     "--workers", "1",
