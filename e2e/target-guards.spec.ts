@@ -40,7 +40,16 @@ test("a one-column file: the target step says why, and Start stays disabled with
   await expect(page.getByText(/Suggested task: Regression/)).toBeVisible({ timeout: 5 * 60_000 });
   const refusal = page.getByRole("alert").filter({ hasText: "This cannot be trained as chosen" });
   await expect(refusal).toContainText("body_mass_g is the only column in the file");
+  // Nothing to go on to: Next waits for a column that can train.
+  await expect(page.getByRole("button", { name: "Next" })).toBeDisabled();
   await expectNoSeriousAxeViolations(page);
+
+  // Its high issue (40 rows are too few to test on) says no choice here fixes it, not "No action needed".
+  await page.getByRole("button", { name: /^4\. Data issues/ }).click();
+  await expect(stepHeading(page, 4)).toBeVisible();
+  const high = page.getByTestId("data-issue").filter({ hasText: "high" });
+  await expect(high.first()).toContainText("No choice here fixes this: it needs other data");
+  await expect(page.getByTestId("data-issue").filter({ hasText: "high" }).filter({ hasText: "No action needed" })).toHaveCount(0);
 
   await page.getByRole("button", { name: /^6\. Review and start/ }).click();
   await expect(stepHeading(page, 6)).toBeVisible();

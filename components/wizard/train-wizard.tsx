@@ -19,6 +19,7 @@ import { StepIssues } from "./step-issues";
 import { featureOptionColumns } from "@/contracts/searches/tabular-space";
 import { StepReview } from "./step-review";
 import { StepTarget } from "./step-target";
+import { useTargetReadiness } from "@/components/data/use-target-readiness";
 import { useChecks } from "./use-checks";
 import { useWizardDraft } from "./use-wizard-draft";
 
@@ -33,6 +34,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
   const draft = w.data;
   const dataset = useQuery({ ...trpc.datasets.get.queryOptions({ id: draft?.datasetId ?? "" }), enabled: Boolean(draft?.datasetId) });
   const checks = useChecks(draft?.datasetId ?? null, draft?.target ?? null);
+  const readiness = useTargetReadiness(draft?.datasetId ?? null, draft?.target ?? null, draft?.task ?? null);
   const discard = useMutation(trpc.drafts.discard.mutationOptions());
   const heading = useStepHeadingFocus(draft?.step);
 
@@ -48,10 +50,14 @@ export function TrainWizard({ projectId }: { projectId: string }) {
   const dataWhere = d
     ? `in the managed store of ${computer?.name ?? "This computer"} (snapshot ${d.snapshotSha256.slice(0, 12)}…, ${d.sourceKind === "upload" ? `uploaded as ${d.sourceName}` : `copied from ${d.sourceName}`})`
     : "nowhere yet";
+  // Step 3 goes on only when the target can train with every column kept (the data issues of
+  // step 4 may leave some out, and the review checks again with those choices).
+  // Readiness that cannot be read holds nothing back here: the review asks again, and Start is refused there.
+  const targetCanTrain = Boolean(readiness.error) || (readiness.ready !== null && readiness.refusals.length === 0);
   const canNext = [
     Boolean(computer),
     Boolean(d && d.status === "ready"),
-    Boolean(draft.target && draft.task && draft.metric),
+    Boolean(draft.target && draft.task && draft.metric) && targetCanTrain,
     Boolean(checks.result),
     true,
     false,

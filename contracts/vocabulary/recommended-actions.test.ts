@@ -50,5 +50,6 @@ describe("actionLabel", () => {
     expect(actionLabel(time, "y")).toBe("Split by time on date (test on the latest rows)");
     expect(actionLabel(group, "y")).toBe("Keep each store group in one partition");
     expect(actionLabel({ code: "missing_values", columns: ["a"], recommendedAction: { kind: "none" } }, "y")).toBe("No action needed");
+    expect(actionLabel({ code: "too_few_rows", columns: [], severity: "high", recommendedAction: { kind: "none" } }, "y")).toMatch(/^No choice here fixes this: it needs other data/);
   });
 });

@@ -10,7 +10,7 @@
 import type { DataIssue } from "../recipes/data";
 
 /** The part of a checks.json issue these functions read. */
-export type RecommendableIssue = Pick<DataIssue, "code" | "columns" | "recommendedAction">;
+export type RecommendableIssue = Pick<DataIssue, "code" | "columns" | "recommendedAction"> & Partial<Pick<DataIssue, "severity">>;
 
 export type SplitChoice = { strategy: "random" } | { strategy: "time" | "group"; column: string };
 
@@ -52,7 +52,8 @@ export function actionLabel(i: RecommendableIssue, target: string): string {
     case "drop_rows":
       return "These rows are left out by the split automatically";
     case "none":
-      return "No action needed";
+      // A high issue with no action is one no choice here fixes: the data itself has to change.
+      return i.severity === "high" ? "No choice here fixes this: it needs other data (for example more labelled rows)" : "No action needed";
   }
 }
 
