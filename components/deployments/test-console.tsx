@@ -14,6 +14,7 @@ import type { FeatureSchemaEntry } from "@/contracts/recipes";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import type { Cell, Row } from "./route-examples";
+import { CategoryInput } from "@/components/data/category-input";
 
 class Refused extends Error {
   constructor(
@@ -54,7 +55,9 @@ function ConsoleField({ f, value, problem, onChange }: { f: FeatureSchemaEntry; 
   const cls = `min-h-10 w-full rounded-md border bg-white px-2 ${problem ? "border-red-700" : "border-slate-400"}`;
   const common = { id, className: cls, value, "aria-invalid": problem ? true : undefined, "aria-describedby": problem ? `${id}-problem` : undefined };
   const choices = f.kind === "boolean" ? ["true", "false"] : f.kind === "categorical" ? (f.categories ?? []) : [];
-  const input = choices.length ? (
+  const input = f.kind === "categorical" && f.categoriesTruncated && choices.length ? (
+    <CategoryInput {...common} categories={choices} onChange={onChange} />
+  ) : choices.length ? (
     <select {...common} onChange={(e) => onChange(e.target.value)}>
       <option value="">{f.nullable ? "(missing)" : "Choose…"}</option>
       {choices.map((c) => (

@@ -12,6 +12,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { FeatureSchemaEntry } from "@/contracts/recipes";
+import { CategoryInput } from "@/components/data/category-input";
 
 const initial = (f: FeatureSchemaEntry): string => (f.example === null || f.example === undefined ? "" : String(f.example));
 
@@ -28,7 +29,9 @@ function Field({ f, value, onChange }: { f: FeatureSchemaEntry; value: string; o
   const outside = outsideTrainingRange(f, value);
   const cls = "min-h-10 w-full rounded-md border border-slate-400 bg-white px-2";
   let input;
-  if (f.kind === "categorical" && f.categories?.length) {
+  if (f.kind === "categorical" && f.categories?.length && f.categoriesTruncated) {
+    input = <CategoryInput id={id} className={cls} value={value} categories={f.categories} onChange={onChange} />;
+  } else if (f.kind === "categorical" && f.categories?.length) {
     input = (
       <select id={id} className={cls} value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">(missing)</option>
