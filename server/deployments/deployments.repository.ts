@@ -100,10 +100,8 @@ function readsOfOtherDomains(db: Db | Tx) {
     /** Computers in use (a deleted one keeps its row for its finished jobs). */
     computersInUse: () => db.target.findMany({ where: { deletedAt: null }, select: { id: true, name: true } }),
     computerProbe: (id: string) => db.target.findUnique({ where: { id }, select: { probe: true } }),
-    jobByOpId: (opId: string) => db.job.findUnique({ where: { opId } }),
     /** The newest job whose opId starts with `prefix` (a restarted serving job's opId has a suffix). */
     newestJobWithOpIdPrefix: (prefix: string) => db.job.findFirst({ where: { opId: { startsWith: prefix } }, orderBy: { createdAt: "desc" } }),
-    jobState: (id: string) => db.job.findUnique({ where: { id }, select: { state: true } }),
     /** Its last move to `ready`: when it started serving (health's uptime). */
     lastReadyEvent: (deploymentId: string) =>
       db.lifecycleEvent.findFirst({ where: { lifecycle: "deployment", entityId: deploymentId, to: "ready" }, orderBy: { id: "desc" } }),

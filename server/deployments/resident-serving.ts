@@ -14,6 +14,7 @@ import { unavailable } from "@/server/errors";
 import { exportArchivePath } from "@/server/experiments/chain-results";
 import { isTerminal } from "@/server/jobs/job-state";
 import { waitForJobEnd } from "@/server/jobs/job-wait";
+import { jobsRepository } from "@/server/jobs/jobs.repository";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { jobFailureText } from "@/server/predictions/predict-job";
 import { targetFor } from "@/server/targets/target-for";
@@ -62,7 +63,7 @@ export async function startServing(
   db: Db,
   a: { targetId: string; releaseId: string; exportSha256: string; spec: ServeSpec; memoryGb: number | null; idleUnloadMinutes: number | null },
 ): Promise<string> {
-  const existing = await deploymentsRepository(db).jobByOpId(servingOpId(a.releaseId));
+  const existing = await jobsRepository(db).findByOpId(servingOpId(a.releaseId));
   if (existing && !isTerminal(existing.state)) return existing.id;
   await stageExport(db, a.targetId, a.exportSha256);
   const job = await jobsService(db).admitJob({
