@@ -3,6 +3,7 @@ import { AllowedRoots } from "@/components/settings/allowed-roots";
 import { SessionsAndTokens } from "@/components/settings/sessions-and-tokens";
 import { RegistrySettings } from "@/components/settings/registry-settings";
 import { AgentPolicySettings } from "@/components/settings/agent-policy";
+import { NotificationsSettings } from "@/components/settings/notifications/notifications-settings";
 
 export default function SettingsPage() {
   return (
@@ -12,6 +13,7 @@ export default function SettingsPage() {
       <AllowedRoots />
       <RegistrySettings />
       <AgentPolicySettings />
+      <NotificationsSettings />
       <SessionsAndTokens />
     </div>
   );

@@ -17,7 +17,7 @@ export function LiveEvents() {
       opened = true;
     };
     const onEvent = () => void queryClient.invalidateQueries();
-    const types = ["project.changed", "job.changed", "job.log", "experiment.changed", "target.changed", "dataset.changed", "search.changed", "deployment.changed", "model.changed", "monitor.changed"];
+    const types = ["project.changed", "job.changed", "job.log", "experiment.changed", "target.changed", "dataset.changed", "search.changed", "deployment.changed", "model.changed", "monitor.changed", "schedule.changed", "notification.changed"];
     for (const t of types) source.addEventListener(t, onEvent);
     return () => source.close();
   }, [queryClient]);

@@ -6,3 +6,4 @@ export * from "./data";
 export * from "./registry";
 export * from "./search";
 export * from "./monitor";
+export * from "./schedule";

@@ -98,6 +98,8 @@ export const ZPeekResponse = z.object({
   ...ok,
   path: z.string(),
   bytes: z.number().int(),
+  /** When the file last changed (ms since the epoch): with `bytes`, how a schedule sees that a file is still being written. */
+  mtimeMs: z.number().optional(),
   lines: z.array(z.string()),
   truncated: z.boolean(),
 });

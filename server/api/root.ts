@@ -13,6 +13,8 @@ import { finetuneRouter } from "./routers/finetune.router";
 import { deploymentsRouter } from "./routers/deployments.router";
 import { searchesRouter } from "./routers/searches.router";
 import { monitorsRouter } from "./routers/monitors.router";
+import { schedulesRouter } from "./routers/schedules.router";
+import { notificationsRouter } from "./routers/notifications.router";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -29,6 +31,8 @@ export const appRouter = router({
   deployments: deploymentsRouter,
   searches: searchesRouter,
   monitors: monitorsRouter,
+  schedules: schedulesRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

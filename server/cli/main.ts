@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Loaded>> = {
   deploy: async () => import("./commands/deploy").then((m) => ({ run: m.deployCommand, help: m.DEPLOY_USAGE })),
   deployments: async () => import("./commands/deploy").then((m) => ({ run: m.deploymentsCommand, help: m.USAGE })),
   monitors: async () => import("./commands/monitors").then((m) => ({ run: m.monitorsCommand, help: m.USAGE })),
+  schedules: async () => import("./commands/schedules").then((m) => ({ run: m.schedulesCommand, help: m.USAGE })),
   mcp: async () => ({ run: (await import("./commands/mcp")).mcpCommand }),
   backup: async () => import("./commands/backup").then((m) => ({ run: m.backupCommand, help: m.USAGE })),
   dataset: async () => import("./commands/dataset").then((m) => ({ run: m.datasetCommand, help: m.USAGE })),
@@ -68,6 +69,8 @@ Usage:
                                        deployments and their keys (see trainyard deployments --help)
   trainyard monitors create|list|show|check|pause|resume|retry|reference
                                        watch a deployment's inputs for drift, failures and latency (see trainyard monitors --help)
+  trainyard schedules create|list|show|run|pause|resume|remove
+                                       retrain on a file at a clock's slots, without backlog (see trainyard schedules --help)
   trainyard mcp --project NAME         agent tools (MCP over stdio) for Claude Code and other clients (docs/agents.md)
   trainyard dataset upload FILE --project NAME   upload a data file to a project (CSV, TSV, Parquet, gzip CSV)
   trainyard backup DIR                 consistent copy of the database plus a manifest of managed data

@@ -33,6 +33,8 @@ const Env = z.object({
     .optional(),
   // The address of that proxy: only its X-Forwarded-For is believed.
   TRAINYARD_TRUSTED_PROXY: z.union([z.ipv4(), z.ipv6()]).optional(),
+  // The notifier's first retry delay; later retries scale from it (x4, x20, x120, x720). Tests shorten it.
+  TRAINYARD_NOTIFY_RETRY_MS: z.coerce.number().int().positive().default(30_000),
   // ssh-agent, used for SSH computers (keys with a passphrase live there).
   SSH_AUTH_SOCK: z.string().min(1).optional(),
 });
@@ -53,6 +55,7 @@ export interface AppConfig {
   sshAuthSock: string | undefined;
   publicOrigin: string | undefined;
   trustedProxy: string | undefined;
+  notifyRetryMs: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -84,5 +87,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sshAuthSock: e.SSH_AUTH_SOCK,
     publicOrigin: e.TRAINYARD_PUBLIC_ORIGIN ? new URL(e.TRAINYARD_PUBLIC_ORIGIN).origin : undefined,
     trustedProxy: e.TRAINYARD_TRUSTED_PROXY,
+    notifyRetryMs: e.TRAINYARD_NOTIFY_RETRY_MS,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The background work of one server process, every part a reconciler
  * (define-reconciler.ts): jobs, computer probes, deployments, experiment chains, searches,
- * data steps and monitors. Started once by startServer after the port is open (a second
+ * data steps, monitors, schedules and notifications. Started once by startServer after the port is open (a second
  * start in one process is refused); the returned function stops them all and waits for
  * the work in progress.
  */
@@ -21,6 +21,8 @@ import { deployments } from "./reconcilers/deployments";
 import { experimentChains } from "./reconcilers/experiment-chains";
 import { jobs } from "./reconcilers/jobs";
 import { monitors } from "./reconcilers/monitors";
+import { notifications } from "./reconcilers/notifications";
+import { schedules } from "./reconcilers/schedules";
 import { searches } from "./reconcilers/searches";
 
 const RUNNING = Symbol.for("trainyard.backgroundLoopsRunning");
@@ -61,7 +63,7 @@ export function startReconcilers(rt: ControllerRuntime, db: Db, log: (line: stri
       log(`could not set up This computer: ${(err as Error).message}`);
     }
     countRequestsForMonitors();
-    for (const r of [jobsReconciler, computerProbes(db, sweepMs), deployments(db, sweepMs), experimentChains(db), searches(db), dataSteps(db), monitors(db)]) stops.push(r.start(log));
+    for (const r of [jobsReconciler, computerProbes(db, sweepMs), deployments(db, sweepMs), experimentChains(db), searches(db), dataSteps(db), monitors(db), schedules(db), notifications(db)]) stops.push(r.start(log));
   })();
   return async () => {
     await started;

@@ -131,12 +131,19 @@ export function checkPathAgainstRoots(p: string, roots: string[]): void {
 
 export async function registerPath(db: Db, raw: TRegisterPathInput): Promise<RegisterResult> {
   const input = ZRegisterPathInput.parse(raw);
-  const kind = datasetKindOf(input.path, input.kind);
   await projectsService(db).get(input.projectId);
   const settings = settingsService(db);
   const view = await settings.get(); // also makes the worker's allowedRoots follow the setting
   checkPathAgainstRoots(input.path, view.values.allowedRoots);
-  const target = await localTarget(db);
+  return registerPathOn(db, await localTarget(db), input);
+}
+
+/**
+ * A file on `target` (This computer or an SSH computer, whose worker checks the path
+ * against its own allowed folders) snapshotted into the project: a schedule's source.
+ */
+export async function registerPathOn(db: Db, target: TargetRow, input: TRegisterPathInput): Promise<RegisterResult> {
+  const kind = datasetKindOf(input.path, input.kind);
   let res;
   try {
     res = await importOnTarget(db, target, input.path);
@@ -157,4 +164,3 @@ export async function registerPath(db: Db, raw: TRegisterPathInput): Promise<Reg
   });
   return { datasetId: r.dataset.id, snapshotSha256: res.sha256, bytes: res.bytes, reused: r.reused };
 }
-

@@ -1,6 +1,6 @@
 /**
  * Typed live events. A topic names what changed ("project:<id>", "experiment:<id>",
- * "job:<id>", "search:<id>", "deployment:<id>", "model:<id>", "monitor:<id>", or "projects" for the list);
+ * "job:<id>", "search:<id>", "deployment:<id>", "model:<id>", "monitor:<id>", "schedule:<id>", "notifications", or "projects" for the list);
  * pages subscribe to topics and refetch.
  */
 import { z } from "zod";
@@ -16,6 +16,8 @@ export const LiveEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("deployment.changed"), deploymentId: z.string(), projectId: z.string(), state: z.string() }),
   z.object({ type: z.literal("model.changed"), modelId: z.string(), projectId: z.string() }),
   z.object({ type: z.literal("monitor.changed"), monitorId: z.string(), deploymentId: z.string(), projectId: z.string() }),
+  z.object({ type: z.literal("schedule.changed"), scheduleId: z.string(), projectId: z.string() }),
+  z.object({ type: z.literal("notification.changed"), notificationId: z.string() }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 
@@ -47,6 +49,10 @@ export function topicsOf(event: LiveEvent): string[] {
       return ["models", `model:${event.modelId}`, `project:${event.projectId}`];
     case "monitor.changed":
       return [`monitor:${event.monitorId}`, `deployment:${event.deploymentId}`, `project:${event.projectId}`];
+    case "schedule.changed":
+      return ["schedules", `schedule:${event.scheduleId}`, `project:${event.projectId}`];
+    case "notification.changed":
+      return ["notifications"];
     default: {
       const never: never = event;
       return never;

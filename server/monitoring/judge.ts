@@ -9,6 +9,9 @@ import type { Reference } from "@/contracts/recipes/data";
 import type { ColumnDrift, StoredVerdict } from "@/contracts/monitoring/monitoring";
 import type { Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
+import { deploymentsRepository } from "@/server/deployments/deployments.repository";
+import { monitorAlertNotice } from "@/server/notifications/monitor-alert";
+import { notify } from "@/server/notifications/notify";
 import { unseenAndMissing, ZHistograms, type Histograms } from "./binning";
 import { driftedColumns } from "./drift-stats";
 import { monitorChanged } from "./monitor-store";
@@ -62,14 +65,16 @@ export async function judgeClosedWindows(db: Db, monitorId: string): Promise<boo
 /**
  * After windows were judged: when columns alert (drifted in each of the last k judged
  * windows), an alert is raised — unless one was raised within the cooldown, so a drift that
- * lasts raises one alert per cooldown, not one per window.
+ * lasts raises one alert per cooldown, not one per window. Each alert is one notification.
  */
-async function raiseAlert(db: Db, monitor: { id: string; alertAfter: number; alertCooldownMinutes: number }): Promise<void> {
+async function raiseAlert(db: Db, monitor: { id: string; projectId: string; deploymentId: string; alertAfter: number; alertCooldownMinutes: number }): Promise<void> {
   const windows = (await db.monitorWindow.findMany({ where: { monitorId: monitor.id }, orderBy: { seq: "asc" } })).map(windowView);
   const columns = alertingColumns(windows, monitor.alertAfter);
   if (!columns.length) return;
   const last = await db.monitorAlert.findFirst({ where: { monitorId: monitor.id }, orderBy: { id: "desc" } });
   if (last && Date.now() - last.at.getTime() < monitor.alertCooldownMinutes * 60_000) return;
   const seq = windows.filter((w) => w.verdict).at(-1)!.seq;
-  await db.monitorAlert.create({ data: { monitorId: monitor.id, windowSeq: seq, columns: JSON.stringify(columns) } });
+  const alert = await db.monitorAlert.create({ data: { monitorId: monitor.id, windowSeq: seq, columns: JSON.stringify(columns) } });
+  const deploymentName = (await deploymentsRepository(db).find(monitor.deploymentId))?.name ?? null;
+  await notify(db, monitorAlertNotice({ alertId: alert.id, projectId: monitor.projectId, deploymentId: monitor.deploymentId, deploymentName, windowSeq: seq, columns }));
 }

@@ -58,7 +58,7 @@ export function peek(ctx: Ctx, req: z.output<typeof ZPeekRequest>) {
     if (text.endsWith("\n")) lines.pop();
     const truncated = lines.length > req.maxRows || n < size;
     lines = lines.slice(0, req.maxRows);
-    return { path: src.real, bytes: size, lines, truncated };
+    return { path: src.real, bytes: size, mtimeMs: src.stat.mtimeMs, lines, truncated };
   } finally {
     fs.closeSync(src.fd);
   }

@@ -1,0 +1,55 @@
+/**
+ * What became of a started run, once: when its experiment (or its search's final
+ * experiment) ended, the run keeps its result in words and the owner is told if it is
+ * worth it — it beat the incumbent (or nothing is selected yet), or it failed. Quiet
+ * otherwise. The notification ids name the run, so a restart tells no one twice.
+ */
+import { ZExperimentResults } from "@/server/experiments/chain-results";
+import { experimentLifecycle, searchLifecycle } from "@/contracts/lifecycles";
+import { ZScheduleSpec } from "@/contracts/schedules/schedules";
+import type { Db } from "@/server/db/client";
+import { parseStoredJson } from "@/server/db/stored-json";
+import { notify } from "@/server/notifications/notify";
+import { verdictAgainstIncumbent } from "./incumbent";
+import { schedulesRepository, type RunRow, type ScheduleRow } from "./schedules.repository";
+
+export type RunActivity = "running" | "ended";
+
+/** Whether a started run still trains, and, once it ended, writes its result (once). */
+export async function followRun(db: Db, s: ScheduleRow, run: RunRow): Promise<RunActivity> {
+  if (run.result !== null) return "ended";
+  const repo = schedulesRepository(db);
+  let experimentId = run.experimentId;
+  if (run.searchId) {
+    const search = await repo.search(run.searchId);
+    if (!search) return finish(db, s, run, { words: `Run ${run.seq}: its search was deleted.`, kind: null });
+    if (!searchLifecycle.isTerminal(search.status)) return "running";
+    if (search.status === "failed" || !search.finalExperimentId) return finish(db, s, run, { words: `Run ${run.seq}: the search ${search.status}${search.reason ? ` (${search.reason})` : ""}.`, kind: "run_failed" });
+    experimentId = search.finalExperimentId;
+  }
+  const exp = experimentId ? await repo.experiment(experimentId) : null;
+  if (!exp) return finish(db, s, run, { words: `Run ${run.seq}: its experiment was deleted.`, kind: null });
+  if (!experimentLifecycle.isTerminal(exp.status)) return "running";
+  const results = parseStoredJson(ZExperimentResults, exp.results);
+  if (exp.status !== "succeeded" || !results) {
+    return finish(db, s, run, { words: `Run ${run.seq} ${exp.status.replace("_", " ")}${exp.reason ? `: ${exp.reason}` : ""}.`, kind: "run_failed" });
+  }
+  const target = ZScheduleSpec.parse(JSON.parse(s.spec)).target;
+  const v = await verdictAgainstIncumbent(db, s.projectId, target, run.seq, results);
+  return finish(db, s, run, { words: v.words, kind: v.beat ? "run_beat_incumbent" : null });
+}
+
+async function finish(db: Db, s: ScheduleRow, run: RunRow, r: { words: string; kind: "run_beat_incumbent" | "run_failed" | null }): Promise<RunActivity> {
+  await schedulesRepository(db).updateRun(run.id, { result: r.words });
+  if (r.kind) {
+    await notify(db, {
+      id: `schedule-run:${run.id}:${r.kind === "run_failed" ? "failed" : "beat"}`,
+      kind: r.kind,
+      projectId: s.projectId,
+      title: r.kind === "run_failed" ? `Schedule "${s.name}": run ${run.seq} failed` : `Schedule "${s.name}": run ${run.seq} is worth a look`,
+      body: r.words,
+      link: run.experimentId ? `/projects/${s.projectId}/ml/experiments/${run.experimentId}` : `/projects/${s.projectId}/ml/schedules`,
+    });
+  }
+  return "ended";
+}
