@@ -166,3 +166,13 @@ export const ZRunNowAnswer = z.strictObject({
 });
 export type RunNowAnswer = z.infer<typeof ZRunNowAnswer>;
 
+
+/**
+ * The MCP tool list_schedules: each schedule of the bound project and its runs' decisions.
+ * Results in words are left out: they quote test-partition scores, which no agent tool
+ * returns (docs/agents.md); an agent reads a started run's validation through its experiment.
+ */
+export const ZListSchedulesToolInput = z.strictObject({});
+export const ZAgentScheduleRun = ZScheduleRunView.omit({ result: true });
+export const ZAgentSchedule = ZScheduleView.omit({ lastResult: true, runs: true }).extend({ runs: z.array(ZAgentScheduleRun) });
+export const ZListSchedulesToolOutput = z.strictObject({ schedules: z.array(ZAgentSchedule) });

@@ -2,5 +2,6 @@
 import { READ_TOOLS } from "./read-tools";
 import { SEARCH_TOOLS } from "./search-tools";
 import { getMonitoring } from "./monitoring-tool";
+import { listSchedules } from "./schedules-tool";
 
-export const AGENT_TOOLS = [...READ_TOOLS, getMonitoring, ...SEARCH_TOOLS];
+export const AGENT_TOOLS = [...READ_TOOLS, getMonitoring, listSchedules, ...SEARCH_TOOLS];

@@ -20,7 +20,7 @@ import { MIN_VALUE_COUNT } from "./views";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 /** What a read-only token is offered: the read tools, none of the writing ones (propose_experiment, cancel_trial, promote_version). */
-const TOOLS = ["compare_experiments", "describe_inputs", "get_experiment", "get_job_logs", "get_monitoring", "get_search", "get_validation_results", "list_experiments", "list_models", "list_searches"];
+const TOOLS = ["compare_experiments", "describe_inputs", "get_experiment", "get_job_logs", "get_monitoring", "get_search", "get_validation_results", "list_experiments", "list_models", "list_schedules", "list_searches"];
 /** Keys of the API's experiment view that hold test-partition scores or rows. */
 const TEST_KEYS = ["candidate", "baseline", "comparison", "results", "receipt", "mistakeRows", "primaryValue", "baselineValue", "evidence", "betterThanBaseline", "badges"];
 
@@ -183,6 +183,7 @@ describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
     expect(agent.stderr()).toContain('serving project "Penguins"');
     // No deployment yet: no monitor; a deployment of no one's is refused by name.
     expect((await agent.call("get_monitoring")).data).toEqual({ monitors: [] });
+    expect((await agent.call("list_schedules")).data).toEqual({ schedules: [] });
     expect(await agent.call("get_monitoring", { deployment: "nowhere" })).toMatchObject({ isError: true, text: expect.stringMatching(/No deployment "nowhere" in project "Penguins"/) });
   });
 

@@ -1,8 +1,8 @@
 /**
  * What became of a started run, once: when its experiment (or its search's final
  * experiment) ended, the run keeps its result in words and the owner is told if it is
- * worth it — it beat the incumbent (or nothing is selected yet), or it failed. Quiet
- * otherwise. The notification ids name the run, so a restart tells no one twice.
+ * worth it — it beat the incumbent (or nothing is selected yet), or it failed or ran out
+ * of time. Quiet otherwise (a no-op, a run someone cancelled, a run that did not beat it). The notification ids name the run, so a restart tells no one twice.
  */
 import { ZExperimentResults } from "@/server/experiments/chain-results";
 import { experimentLifecycle, searchLifecycle } from "@/contracts/lifecycles";
@@ -32,7 +32,9 @@ export async function followRun(db: Db, s: ScheduleRow, run: RunRow): Promise<Ru
   if (!experimentLifecycle.isTerminal(exp.status)) return "running";
   const results = parseStoredJson(ZExperimentResults, exp.results);
   if (exp.status !== "succeeded" || !results) {
-    return finish(db, s, run, { words: `Run ${run.seq} ${exp.status.replace("_", " ")}${exp.reason ? `: ${exp.reason}` : ""}.`, kind: "run_failed" });
+    // A run someone cancelled is their own doing: recorded, not announced.
+    const kind = exp.status === "cancelled" ? null : "run_failed";
+    return finish(db, s, run, { words: `Run ${run.seq} ${exp.status.replace("_", " ")}${exp.reason ? `: ${exp.reason}` : ""}.`, kind });
   }
   const target = ZScheduleSpec.parse(JSON.parse(s.spec)).target;
   const v = await verdictAgainstIncumbent(db, s.projectId, target, run.seq, results);

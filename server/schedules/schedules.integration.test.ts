@@ -8,12 +8,18 @@
  * written is not used until it stays unchanged; the controller killed with -9 during that
  * admission and stopped across five slots starts one experiment for it and records one
  * tick for the missed slots; the lifetime cap finishes the schedule once; removing the
- * schedule leaves its experiments usable.
+ * schedule leaves its experiments usable. A webhook receiver (a real HTTP server here)
+ * verifies each notification's signature and sees each event once across the restart:
+ * run 1 worth a look, the cap reached; the no-ops and the cancelled run stay quiet. The
+ * agents' list_schedules answers the runs without results in words (they quote test scores).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import http from "node:http";
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectAgent, keysOf } from "@/server/mcp/mcp-test-support";
 import type { ScheduleView } from "@/contracts/schedules/schedules";
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
@@ -27,6 +33,22 @@ let clockFile: string;
 let dataFile: string;
 let now = new Date("2030-01-07T08:00:00Z"); // a Monday
 let id: string;
+/** Verified webhook deliveries: webhook-id and kind. */
+const received: { id: string; kind: string }[] = [];
+let secret = "";
+const receiver = http.createServer((req, res) => {
+  let body = "";
+  req.on("data", (c: Buffer) => (body += c.toString()));
+  req.on("end", () => {
+    try {
+      const payload = new Webhook(secret).verify(body, req.headers as Record<string, string>) as { kind: string };
+      received.push({ id: String(req.headers["webhook-id"]), kind: payload.kind });
+      res.writeHead(200).end("ok");
+    } catch {
+      res.writeHead(401).end("bad signature");
+    }
+  });
+});
 
 const setClock = (t: Date) => {
   now = t;
@@ -56,10 +78,16 @@ beforeAll(async () => {
   dataFile = path.join(dataDir, "penguins.csv");
   copyFileSync(PENGUINS, dataFile);
   server = await start();
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const made = await server.client.notifications.createChannel.mutate({ kind: "webhook", name: "test receiver", url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook` });
+  secret = made.secret!;
   const s = await server.client.settings.get.query();
   await server.client.settings.update.mutate({ revision: s.revision, values: { ...s.values, allowedRoots: [dataDir] } });
 });
-afterAll(() => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  receiver.close();
+});
 
 describe("a schedule retrains on new data, without backlog", { timeout: 600_000 }, () => {
   it("refuses a file outside the allowed folders and a clock it cannot read, in words", async () => {
@@ -107,6 +135,21 @@ describe("a schedule retrains on new data, without backlog", { timeout: 600_000 
 
     const shown = await cli(["schedules", "show", id, "--json"]);
     expect((shown.json().runs as { outcome: string }[]).map((r) => r.outcome)).toEqual(["started", "coalesced", "no_op"]);
+    await waitFor("run 1's notification", () => received.some((r) => r.kind === "run_beat_incumbent"), 30_000);
+
+    // An agent reads the same runs, without the results in words.
+    const token = execFileSync(process.execPath, [path.join(REPO, "bin/trainyard.mjs"), "token", "create", "sched-agent", "--read-only"], { env: { ...process.env, TRAINYARD_HOME: home.home }, encoding: "utf8" });
+    const agent = await connectAgent(server.url, token.trim(), "Sched");
+    try {
+      const listed = (await agent.call("list_schedules")).data as { schedules: { id: string; runs: { outcome: string; experimentId: string | null }[] }[] };
+      expect(listed.schedules.map((x) => [x.id, x.runs.map((r) => r.outcome)])).toEqual([[id, ["started", "coalesced", "no_op"]]]);
+      expect(listed.schedules[0]!.runs[0]!.experimentId).toBe(experimentId);
+      expect(keysOf(listed)).not.toContain("result");
+      expect(keysOf(listed)).not.toContain("lastResult");
+      expect(JSON.stringify(listed)).not.toMatch(/accuracy/);
+    } finally {
+      await agent.client.close();
+    }
   });
 
   it("an unchanged file at the next slot is a no-op that trains nothing", async () => {
@@ -167,6 +210,10 @@ describe("a schedule retrains on new data, without backlog", { timeout: 600_000 
     expect(runNow.json()).toMatchObject({ outcome: "refused", reason: expect.stringMatching(/cap of 2 runs/) });
     const raised = await server.client.schedules.edit.mutate({ id, revision: finished.revision, maxRuns: 10 });
     expect(raised.state).toBe("active");
+    // Each event once, across the restart: run 1 worth a look, then the cap; quiet for the rest.
+    await waitFor("the cap's notification", () => received.some((r) => r.kind === "cap_reached"), 30_000);
+    expect(received.map((r) => r.kind)).toEqual(["run_beat_incumbent", "cap_reached"]);
+    expect(new Set(received.map((r) => r.id)).size).toBe(received.length);
   });
 
   it("pause and resume name the revision; removing the schedule leaves its experiments usable", async () => {

@@ -4,10 +4,11 @@
  * is copied to the server over SFTP (verified by the worker's `put`), every step runs
  * under the server's supervisor, and the export comes back over SFTP, verified.
  * A project's default computer is used when the CLI names none. Deleting a dataset
- * deletes its copy on the server too.
+ * deletes its copy on the server too. A schedule reads its file on the server (inside the
+ * server worker's own allowed folders) and its run trains there.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
@@ -77,5 +78,29 @@ describe("training on an SSH server", { timeout: 600_000 }, () => {
     const deleted = await server.client.datasets.delete.mutate({ id: datasetId });
     expect(deleted.copiesLeft).toEqual([]);
     expect(existsSync(blob)).toBe(false);
+  });
+
+  it("a schedule reads its file on the server and its run trains there", async () => {
+    const dir = path.join(home.scratch, "lab-data");
+    mkdirSync(dir);
+    const file = path.join(dir, "penguins.csv");
+    copyFileSync(PENGUINS, file);
+    // The server's allowed folders are its worker's (servers.md), not This computer's Settings.
+    const config = path.join(lab.workerDir, "home", "config.json");
+    const current = existsSync(config) ? (JSON.parse(readFileSync(config, "utf8")) as Record<string, unknown>) : {};
+    writeFileSync(config, JSON.stringify({ ...current, allowedRoots: [dir] }));
+    const made = await runCli(server.url, ["schedules", "create", "--project", "Remote schedule", "--computer", "Lab server", "--source", file, "--target", "species", "--every", "1d", "--stable-seconds", "1", "--max-minutes", "3", "--json"]).done;
+    expect(made.code, made.stderr).toBe(0);
+    const id = (JSON.parse(made.stdout) as { id: string }).id;
+    const run = await runCli(server.url, ["schedules", "run", id, "--json"]).done;
+    expect(run.code, run.stderr).toBe(0);
+    const answer = JSON.parse(run.stdout) as { outcome: string; experimentId: string };
+    expect(answer.outcome).toBe("started");
+    const exp = await server.client.experiments.get.query({ id: answer.experimentId });
+    expect(exp.targetId).toBe(lab.id);
+    const dataset = await server.client.datasets.get.query({ id: exp.datasetId });
+    expect(dataset).toMatchObject({ sourceName: file, rowCount: 344 });
+    expect(existsSync(path.join(lab.workerDir, "home", "store", exp.snapshotSha256.slice(0, 2), exp.snapshotSha256))).toBe(true);
+    await server.client.experiments.cancel.mutate({ id: exp.id });
   });
 });
