@@ -10,8 +10,8 @@ import { scheduleLifecycle } from "@/contracts/lifecycles/schedule";
 
 const id = z.string().min(1).max(64);
 
-/** The file a schedule reads, on the computer that holds it (inside its allowed folders). */
-export const ZScheduleSource = z.strictObject({
+/** A file on a computer (inside its allowed folders), snapshotted at each tick like a registered path. */
+export const ZPathSource = z.strictObject({
   kind: z.literal("path"),
   /** The computer (target) the file is on; each run trains there. */
   computerId: id,
@@ -19,7 +19,17 @@ export const ZScheduleSource = z.strictObject({
   /** A file is used once two looks this far apart saw the same size and modification time. */
   stableSeconds: z.int().min(1).max(3600).default(10),
 });
+/** The newest upload (or registration) of a dataset of this name in the project. */
+export const ZDatasetSource = z.strictObject({
+  kind: z.literal("dataset"),
+  name: z.string().trim().min(1).max(500),
+  /** The computer each run trains on. */
+  computerId: id,
+});
+export const ZScheduleSource = z.discriminatedUnion("kind", [ZPathSource, ZDatasetSource]);
 export type ScheduleSource = z.infer<typeof ZScheduleSource>;
+/** Without a computer: the project's default computer (This computer unless set). */
+const ZScheduleSourceInput = z.discriminatedUnion("kind", [ZPathSource.extend({ computerId: id.optional() }), ZDatasetSource.extend({ computerId: id.optional() })]);
 
 /** Minutes per day: an `every` clock runs at most once a minute and at least once a year. */
 const MAX_EVERY_MINUTES = 366 * 24 * 60;
@@ -46,8 +56,8 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
-/** What each run trains: a Quick baseline, or a bounded search ("Improve within a budget"). */
-export const ZScheduleSpec = z.strictObject({
+/** What each run trains: a Quick baseline, or a bounded search ("Improve within a budget")… */
+export const ZTabularSpec = z.strictObject({
   target: z.string().min(1).max(500),
   mode: z.enum(["quick", "improve"]).default("quick"),
   /** The run's whole budget in minutes (default: 5 for quick, 10 for improve). */
@@ -55,14 +65,28 @@ export const ZScheduleSpec = z.strictObject({
   /** Improve only: at most this many trials. */
   maxTrials: z.int().min(1).max(1000).optional(),
 });
+/** …or a LoRA fine-tune of a language model on a file of examples (.jsonl). */
+export const ZFineTuneSpec = z.strictObject({
+  mode: z.literal("finetune"),
+  /** The base model: a folder or a GGUF file on the computer, inside its allowed folders. */
+  basePath: z.string().trim().min(1).max(4096),
+  maxMinutes: z.number().positive().max(24 * 60).optional(),
+  maxSteps: z.int().min(1).max(1_000_000).optional(),
+  rank: z.int().min(1).max(1024).optional(),
+  learningRate: z.number().min(1e-7).max(1).optional(),
+  maxLength: z.int().min(16).max(32768).optional(),
+  batchSize: z.int().min(1).max(512).optional(),
+});
+export const ZScheduleSpec = z.union([ZTabularSpec, ZFineTuneSpec]);
 export type ScheduleSpec = z.infer<typeof ZScheduleSpec>;
+export type TabularSpec = z.infer<typeof ZTabularSpec>;
+export type FineTuneSpec = z.infer<typeof ZFineTuneSpec>;
 
 export const ZCreateScheduleInput = z.strictObject({
   opId: z.string().min(8).max(200),
   projectId: id,
   name: z.string().trim().max(200).optional(),
-  /** Without a computer: the project's default computer (This computer unless set). */
-  source: ZScheduleSource.extend({ computerId: id.optional() }),
+  source: ZScheduleSourceInput,
   spec: ZScheduleSpec,
   clock: ZScheduleClock,
   /** Lifetime caps: the schedule finishes (and says so once) when a run would pass one. */

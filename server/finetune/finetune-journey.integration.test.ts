@@ -2,7 +2,9 @@
  * A fine-tuning experiment through the real server, worker and llm-lora recipe on the tiny
  * random GPT-2 and GSM8K examples: finetune.start → base, checks, preflight, a loss curve,
  * the receipt and a verified export; Try it answers through a short job; the experiments
- * list shows the row with its kind; bad base models are refused before any training.
+ * list shows the row with its kind; bad base models are refused before any training. A
+ * fine-tune schedule on the project's newest upload of the examples trains an adapter, and
+ * the same upload at the next tick is a no-op.
  */
 import { cpSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
@@ -94,5 +96,29 @@ describe("fine-tuning a language model through the API", { timeout: 600_000 }, (
     expect(ended.training).toBeNull();
     const own = (await server.client.jobs.list.query({ limit: 500 })).filter((j) => j.opId.startsWith(`${op}:`));
     expect(own).toEqual([]);
+  });
+
+  it("a fine-tune schedule on the newest upload of the examples trains an adapter; the same data again is a no-op", async () => {
+    const schedule = await server.client.schedules.create.mutate({
+      opId: opId(),
+      projectId,
+      source: { kind: "dataset", name: "gsm8k-prompt-completion.jsonl" },
+      spec: { mode: "finetune", basePath: model, maxSteps: 2, maxLength: 64, batchSize: 2, rank: 2, learningRate: 0.05, maxMinutes: 5 },
+      clock: { kind: "every", minutes: 1440 },
+    });
+    expect(schedule.name).toBe('fine-tune of tiny-gpt2 from dataset "gsm8k-prompt-completion.jsonl"');
+    const decided = async (seq: number) =>
+      waitFor(`run ${seq}'s decision`, async () => (await server.client.schedules.show.query({ id: schedule.id })).runs.find((r) => r.seq === seq && r.outcome !== "admitting"), 120_000, 300);
+    expect((await server.client.schedules.runNow.mutate({ id: schedule.id })).outcome).toBe("admitting");
+    const first = await decided(1);
+    expect(first).toMatchObject({ outcome: "started", experimentId: expect.any(String) });
+    const done = await waitForFineTune(server, first.experimentId!, "the scheduled fine-tune to end", hasEnded);
+    expect(done.experiment.status, done.experiment.reason ?? "").toBe("succeeded");
+    expect(done.training!.final).toMatchObject({ steps: 2 });
+    const words = await waitFor("the run's result", async () => (await server.client.schedules.show.query({ id: schedule.id })).runs[0]!.result ?? undefined, 30_000);
+    expect(words).toMatch(/^Run 1: answer-token loss \S+ \(base\) → \S+ \(adapter\)/);
+
+    expect((await server.client.schedules.runNow.mutate({ id: schedule.id })).outcome).toBe("admitting");
+    expect(await decided(2)).toMatchObject({ outcome: "no_op", reason: "Data unchanged since run 1." });
   });
 });

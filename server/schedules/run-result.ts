@@ -5,6 +5,7 @@
  * of time. Quiet otherwise (a no-op, a run someone cancelled, a run that did not beat it). The notification ids name the run, so a restart tells no one twice.
  */
 import { ZExperimentResults } from "@/server/experiments/chain-results";
+import { parseFineTuneResults } from "@/server/experiments/pipelines/lora-results";
 import { experimentLifecycle, searchLifecycle } from "@/contracts/lifecycles";
 import { ZScheduleSpec } from "@/contracts/schedules/schedules";
 import type { Db } from "@/server/db/client";
@@ -30,14 +31,22 @@ export async function followRun(db: Db, s: ScheduleRow, run: RunRow): Promise<Ru
   const exp = experimentId ? await repo.experiment(experimentId) : null;
   if (!exp) return finish(db, s, run, { words: `Run ${run.seq}: its experiment was deleted.`, kind: null });
   if (!experimentLifecycle.isTerminal(exp.status)) return "running";
-  const results = parseStoredJson(ZExperimentResults, exp.results);
-  if (exp.status !== "succeeded" || !results) {
+  if (exp.status !== "succeeded") {
     // A run someone cancelled is their own doing: recorded, not announced.
     const kind = exp.status === "cancelled" ? null : "run_failed";
     return finish(db, s, run, { words: `Run ${run.seq} ${exp.status.replace("_", " ")}${exp.reason ? `: ${exp.reason}` : ""}.`, kind });
   }
-  const target = ZScheduleSpec.parse(JSON.parse(s.spec)).target;
-  const v = await verdictAgainstIncumbent(db, s.projectId, target, run.seq, results);
+  if (exp.kind === "finetune") {
+    const receipt = parseFineTuneResults(exp.results)?.receipt;
+    if (!receipt) return finish(db, s, run, { words: `Run ${run.seq} succeeded without a receipt.`, kind: "run_failed" });
+    const loss = `answer-token loss ${receipt.base.meanNll.toPrecision(4)} (base) → ${receipt.adapter.meanNll.toPrecision(4)} (adapter)`;
+    // Fine-tunes are not ranked against a registered adapter here: told when the adapter beat its base.
+    return finish(db, s, run, { words: `Run ${run.seq}: ${loss}${receipt.betterThanBase ? " — register?" : ", not better than its base."}`, kind: receipt.betterThanBase ? "run_beat_incumbent" : null });
+  }
+  const results = parseStoredJson(ZExperimentResults, exp.results);
+  const spec = ZScheduleSpec.parse(JSON.parse(s.spec));
+  if (!results || spec.mode === "finetune") return finish(db, s, run, { words: `Run ${run.seq} succeeded without results.`, kind: "run_failed" });
+  const v = await verdictAgainstIncumbent(db, s.projectId, spec.target, run.seq, results);
   return finish(db, s, run, { words: v.words, kind: v.beat ? "run_beat_incumbent" : null });
 }
 

@@ -28,8 +28,10 @@ export function schedulesRepository(db: Db) {
     /** The schedules whose started run is this experiment or search (its end may admit the next run). */
     schedulesOfRun: async (by: { experimentId: string } | { searchId: string }): Promise<string[]> =>
       (await db.scheduleRun.findMany({ where: { outcome: "started", ...by }, select: { scheduleId: true } })).map((r) => r.scheduleId),
-    experiment: (id: string) => db.experiment.findUnique({ where: { id }, select: { id: true, status: true, reason: true, results: true } }),
+    experiment: (id: string) => db.experiment.findUnique({ where: { id }, select: { id: true, kind: true, status: true, reason: true, results: true } }),
     search: (id: string) => db.search.findUnique({ where: { id }, select: { id: true, status: true, reason: true, finalExperimentId: true } }),
+    newestDatasetNamed: (projectId: string, name: string) =>
+      db.dataset.findFirst({ where: { projectId, name }, orderBy: { createdAt: "desc" }, select: { id: true, snapshotSha256: true } }),
     schedulesAdmittingDataset: async (datasetId: string): Promise<string[]> =>
       (await db.scheduleRun.findMany({ where: { outcome: "admitting", datasetId }, select: { scheduleId: true } })).map((r) => r.scheduleId),
   };

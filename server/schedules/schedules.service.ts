@@ -14,6 +14,7 @@ import {
   type CreateScheduleInput,
   type EditScheduleInput,
   type RunNowAnswer,
+  type ScheduleSpec,
   type ScheduleView,
 } from "@/contracts/schedules/schedules";
 import { WORKER_PROTOCOL } from "@/contracts/worker";
@@ -32,6 +33,12 @@ import { scheduleView } from "./schedule-views";
 import { runStatuses, schedulesRepository, type ScheduleRow } from "./schedules.repository";
 import { slotAfter, slotAtOrBefore } from "./slots";
 import { activeRunSeq, admit } from "./tick";
+
+/** "species from penguins.csv", "fine-tune of tiny-gpt2 on dataset \"chats.jsonl\"". */
+function defaultName(source: CreateScheduleInput["source"], spec: ScheduleSpec): string {
+  const what = spec.mode === "finetune" ? `fine-tune of ${path.basename(spec.basePath)}` : spec.target;
+  return `${what} from ${source.kind === "path" ? path.basename(source.path) : `dataset "${source.name}"`}`;
+}
 
 export function schedulesService(db: Db = getDb()) {
   const repo = schedulesRepository(db);
@@ -75,12 +82,13 @@ export function schedulesService(db: Db = getDb()) {
       if (again) return view(again);
       await requireOpenProject(db, input.projectId);
       const source = { ...input.source, computerId: input.source.computerId ?? (await defaultTargetId(db, input.projectId)) };
-      await checkSource(source.computerId, source.path);
+      if (source.kind === "path") await checkSource(source.computerId, source.path);
+      else await targetsService(db).requireTarget(source.computerId);
       const now = scheduleNow();
       const s = await repo.create({
         opId: input.opId,
         projectId: input.projectId,
-        name: input.name || `${input.spec.target} from ${path.basename(input.source.path)}`,
+        name: input.name || defaultName(source, input.spec),
         state: input.paused ? "paused" : "active",
         source: JSON.stringify(source),
         spec: JSON.stringify(input.spec),

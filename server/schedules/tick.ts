@@ -10,7 +10,8 @@
 import { ZScheduleClock, ZScheduleSpec, type RunTrigger } from "@/contracts/schedules/schedules";
 import type { Db } from "@/server/db/client";
 import { notify } from "@/server/notifications/notify";
-import { advanceAdmission, budgetMinutesOf } from "./admission";
+import { budgetMinutesOf } from "./admission";
+import { advanceAdmission } from "./admit-run";
 import { capReached, finishAtCap } from "./caps";
 import { scheduleNow } from "./clock";
 import { followRun } from "./run-result";

@@ -1,6 +1,6 @@
 /** `trainyard schedules create|list|show|run|pause|resume|remove` against the running server (docs/schedules.md). */
 import { randomUUID } from "node:crypto";
-import type { ScheduleClock, ScheduleRunView, ScheduleView } from "@/contracts/schedules/schedules";
+import type { CreateScheduleInput, ScheduleClock, ScheduleRunView, ScheduleView } from "@/contracts/schedules/schedules";
 import { CliError } from "../cli-error";
 import { connect, withRetry, type Connection } from "../api-client";
 import { minutesFlag, wholeFlag } from "../flag-numbers";
@@ -10,10 +10,12 @@ import { waitUntil } from "../train/follow";
 import { refusalsKept } from "./models";
 
 export const USAGE = `Usage:
-  trainyard schedules create --project NAME --source PATH --target COLUMN
+  trainyard schedules create --project NAME (--source PATH | --dataset NAME) --target COLUMN
                              [--every DURATION | --daily HH:MM [--tz ZONE] [--weekdays]]
                              [--mode quick|improve] [--max-minutes M] [--max-runs N] [--max-compute-minutes M]
                              [--min-new-rows N] [--stable-seconds S] [--computer NAME] [--name NAME] [--paused] [--json]
+  trainyard schedules create --project NAME (--source PATH | --dataset NAME) --mode finetune --base MODEL_PATH
+                             [--max-steps N] [--max-minutes M] [...the clock and caps as above]
   trainyard schedules list [--project NAME] [--json]
   trainyard schedules show|run|pause|resume|remove ID [--json]
 A schedule retrains on the file at PATH (on --computer, default the project's computer;
@@ -21,8 +23,11 @@ inside its allowed folders) at each slot of its clock: --every 30m, 6h, 1d or 1w
 09:30 in --tz (an IANA zone, default UTC), --weekdays for Monday to Friday only. A tick uses
 the file once it stayed unchanged for --stable-seconds (default 10); the same data under the
 same settings is a no-op, a tick while a run trains is coalesced into one run on the latest
-data after it, and slots missed while the server was stopped are one run, not many. run
-asks for a run now and waits for the tick's decision (started, no_op, coalesced, refused).`;
+data after it, and slots missed while the server was stopped are one run, not many.
+--dataset NAME reads the project's newest upload of that name instead of a file. --mode
+finetune trains a LoRA adapter of the base model at MODEL_PATH (a folder or GGUF file on the
+computer) on a .jsonl file of examples. run asks for a run now and waits for the tick's
+decision (started, no_op, coalesced, refused).`;
 
 const print = (json: boolean, value: unknown, text: () => string) => console.log(json ? JSON.stringify(value, null, 2) : text());
 
@@ -45,14 +50,42 @@ function clockOf(values: { every?: string; daily?: string; tz?: string; weekdays
   return { kind: "every", minutes: everyMinutes(values.every ?? "1d") };
 }
 
+type CreateFlags = Partial<Record<"source" | "dataset" | "target" | "base" | "mode" | "max-minutes" | "max-steps" | "stable-seconds", string>>;
+
+function sourceOf(values: CreateFlags, computerId: string | undefined): CreateScheduleInput["source"] {
+  const computer = computerId ? { computerId } : {};
+  if (values.source && values.dataset) throw new CliError(`Give --source or --dataset, not both.\n${USAGE}`, 2);
+  if (values.dataset) return { kind: "dataset", name: values.dataset, ...computer };
+  if (!values.source) throw new CliError(`Missing --source PATH (or --dataset NAME).\n${USAGE}`, 2);
+  const stable = wholeFlag(values["stable-seconds"], "--stable-seconds", USAGE);
+  return { kind: "path", path: values.source, ...computer, ...(stable ? { stableSeconds: stable } : {}) };
+}
+
+function specOf(values: CreateFlags): CreateScheduleInput["spec"] {
+  const maxMinutes = minutesFlag(values["max-minutes"], "--max-minutes", USAGE);
+  const minutes = maxMinutes ? { maxMinutes } : {};
+  if (values.mode === "finetune") {
+    if (!values.base) throw new CliError(`--mode finetune needs --base MODEL_PATH.\n${USAGE}`, 2);
+    const maxSteps = wholeFlag(values["max-steps"], "--max-steps", USAGE);
+    return { mode: "finetune", basePath: values.base, ...minutes, ...(maxSteps ? { maxSteps } : {}) };
+  }
+  if (values.mode !== "quick" && values.mode !== "improve") throw new CliError(`--mode is quick, improve or finetune (got ${values.mode}).\n${USAGE}`, 2);
+  if (!values.target) throw new CliError(`Missing --target COLUMN.\n${USAGE}`, 2);
+  return { mode: values.mode, target: values.target, ...minutes };
+}
+
 const runJson = (r: ScheduleRunView) => ({ seq: r.seq, trigger: r.trigger, outcome: r.outcome, reason: r.reason, experimentId: r.experimentId, searchId: r.searchId, status: r.status, result: r.result, slotAt: r.slotAt });
+
+const sourceWords = (s: ScheduleView) => (s.source.kind === "path" ? s.source.path : `the newest "${s.source.name}" upload`);
+const specWords = (s: ScheduleView) =>
+  s.spec.mode === "finetune" ? `LoRA fine-tune of ${s.spec.basePath}` : `${s.spec.mode === "quick" ? "Quick baseline" : "Improve within a budget"} of "${s.spec.target}"`;
 
 function scheduleText(s: ScheduleView): string {
   const next = s.nextSlotAt ? `next ${new Date(s.nextSlotAt).toISOString()}` : s.state;
   const caps = [s.maxRuns ? `${s.runsStarted}/${s.maxRuns} runs` : `${s.runsStarted} runs`, s.maxComputeMinutes ? `${s.computeMinutesUsed}/${s.maxComputeMinutes} compute min` : null].filter(Boolean).join(", ");
   return [
     `Schedule ${s.id} "${s.name}" (revision ${s.revision}): ${s.state}${s.reason ? ` — ${s.reason}` : ""}`,
-    `  ${s.spec.mode === "quick" ? "Quick baseline" : "Improve within a budget"} of "${s.spec.target}" on ${s.source.path} (${s.computer}), ${s.clockWords}; ${next}; ${caps}${s.pendingLatest ? "; a run on the latest data waits for the current one" : ""}`,
+    `  ${specWords(s)} on ${sourceWords(s)} (${s.computer}), ${s.clockWords}; ${next}; ${caps}${s.pendingLatest ? "; a run on the latest data waits for the current one" : ""}`,
     ...(s.lastResult ? [`  Last: ${s.lastResult}`] : []),
     ...s.runs.map((r) => `  #${r.seq} ${r.trigger.padEnd(6)} ${r.outcome.padEnd(9)} ${r.status ?? ""} ${r.result ?? r.reason ?? ""}`.trimEnd()),
   ].join("\n");
@@ -71,7 +104,10 @@ async function decided(conn: Connection, id: string, seq: number): Promise<Sched
 export async function schedulesCommand(argv: string[]): Promise<number> {
   const { sub, values, positionals } = parseSubcommand(argv, {
     source: { type: "string" },
+    dataset: { type: "string" },
     target: { type: "string" },
+    base: { type: "string" },
+    "max-steps": { type: "string" },
     every: { type: "string" },
     daily: { type: "string" },
     tz: { type: "string" },
@@ -92,29 +128,23 @@ export async function schedulesCommand(argv: string[]): Promise<number> {
   const api = conn.api.schedules;
   switch (sub) {
     case "create": {
-      const mode = values.mode;
-      if (mode !== "quick" && mode !== "improve") throw new CliError(`--mode is quick or improve (got ${mode}).\n${USAGE}`, 2);
       const project = await resolveProject(conn, values.project!);
-      const stable = wholeFlag(values["stable-seconds"], "--stable-seconds", USAGE);
       const computerId = values.computer ? await resolveComputer(conn, values.computer) : undefined;
       // One opId for every retry: a create the server got before the connection dropped makes one schedule.
       const opId = randomUUID();
-      const s = await refusalsKept(() =>
-        withRetry(() =>
-          api.create.mutate({
-            opId,
-            projectId: project.id,
-            ...(values.name ? { name: values.name } : {}),
-            source: { kind: "path", path: need(values.source, "--source PATH"), ...(computerId ? { computerId } : {}), ...(stable ? { stableSeconds: stable } : {}) },
-            spec: { target: need(values.target, "--target COLUMN"), mode, ...(values["max-minutes"] ? { maxMinutes: minutesFlag(values["max-minutes"], "--max-minutes", USAGE) } : {}) },
-            clock: clockOf(values),
-            maxRuns: wholeFlag(values["max-runs"], "--max-runs", USAGE) ?? null,
-            maxComputeMinutes: minutesFlag(values["max-compute-minutes"], "--max-compute-minutes", USAGE) ?? null,
-            minNewRows: values["min-new-rows"] === undefined ? 0 : (wholeFlag(values["min-new-rows"], "--min-new-rows", USAGE) ?? 0),
-            paused: values.paused ?? false,
-          }),
-        ),
-      );
+      const input = {
+        opId,
+        projectId: project.id,
+        ...(values.name ? { name: values.name } : {}),
+        source: sourceOf(values, computerId),
+        spec: specOf(values),
+        clock: clockOf(values),
+        maxRuns: wholeFlag(values["max-runs"], "--max-runs", USAGE) ?? null,
+        maxComputeMinutes: minutesFlag(values["max-compute-minutes"], "--max-compute-minutes", USAGE) ?? null,
+        minNewRows: values["min-new-rows"] === undefined ? 0 : (wholeFlag(values["min-new-rows"], "--min-new-rows", USAGE) ?? 0),
+        paused: values.paused ?? false,
+      };
+      const s = await refusalsKept(() => withRetry(() => api.create.mutate(input)));
       print(json, { id: s.id }, () => scheduleText(s));
       return 0;
     }

@@ -93,7 +93,7 @@ describe("training on an SSH server", { timeout: 600_000 }, () => {
     expect(made.code, made.stderr).toBe(0);
     const id = (JSON.parse(made.stdout) as { id: string }).id;
     const run = await runCli(server.url, ["schedules", "run", id, "--json"]).done;
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
     const answer = JSON.parse(run.stdout) as { outcome: string; experimentId: string };
     expect(answer.outcome).toBe("started");
     const exp = await server.client.experiments.get.query({ id: answer.experimentId });
