@@ -58,3 +58,19 @@ export async function removeCopies(db: Db, sha256: string): Promise<{ computer: 
   }
   return left;
 }
+
+/**
+ * Makes a blob that `from` holds (a snapshot taken there: a schedule's file on a server)
+ * exist in This computer's store too, where the data jobs (profile, checks, split) read
+ * it. Pulled through a temporary file the transport removes, stored by the local worker's
+ * `put` (which checks the hash); nothing happens when it is already here.
+ */
+export async function ensureBlobHere(db: Db, from: TargetRow, sha256: string, bytes: number): Promise<void> {
+  const here = await localTarget(db);
+  if (existsSync(blobPath(workerHomeOf(here), sha256))) return;
+  const source = targetFor(from, db);
+  await source.withFile(source.layout.blob(sha256), (file) => targetFor(here, db).storeFile(file, sha256, bytes));
+  const repo = datasetsRepository(db);
+  await repo.snapshots.ensure(sha256, bytes);
+  if (here.workerId) await repo.snapshots.addCopy(sha256, here.workerId, here.id);
+}

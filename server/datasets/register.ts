@@ -23,6 +23,7 @@ import type { TargetRow } from "@/server/targets/targets.repository";
 import { datasetKindOf, type DatasetKind } from "./dataset-kind";
 import { datasetsRepository, type DatasetRow } from "./datasets.repository";
 import { ZRegisterPathInput, ZUploadQuery, type TRegisterPathInput, type TUploadQuery } from "./datasets.schema";
+import { ensureBlobHere } from "./copies";
 import { importOnTarget } from "./import-job";
 import { localTarget } from "./local-store";
 import { settleDataset } from "./settle";
@@ -151,6 +152,8 @@ export async function registerPathOn(db: Db, target: TargetRow, input: TRegister
     throw workerTrouble(err, `to copy ${input.path}`, target.name, REFUSAL_HINTS);
   }
   if (res.bytes === 0) throw badInput(`${input.path} is empty: there is nothing to train on.`, { code: "empty_file" });
+  // A file snapshotted on a server is read by the data jobs here too.
+  await ensureBlobHere(db, target, res.sha256, res.bytes);
   const r = await registerSnapshot(db, {
     projectId: input.projectId,
     sha256: res.sha256,
