@@ -69,7 +69,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = parsed.data;
-  const home = path.resolve(e.TRAINYARD_HOME ?? path.join(os.homedir(), ".trainyard"));
+  // The data home is the user's, chosen at run time: the web build must not trace files from it.
+  const home = path.resolve(/* turbopackIgnore: true */ e.TRAINYARD_HOME ?? path.join(os.homedir(), ".trainyard"));
   const urlHost = e.TRAINYARD_HOST.includes(":") ? `[${e.TRAINYARD_HOST}]` : e.TRAINYARD_HOST;
   return {
     home,

@@ -6,8 +6,8 @@
  * trains and beats "nothing selected"; a slot during it coalesces and Run now is refused;
  * its end admits the one "latest data" run, a no-op on the same data; a file still being
  * written is not used until it stays unchanged; the controller killed with -9 during that
- * admission and stopped across five slots starts one experiment for it and records one
- * tick for the missed slots; the lifetime cap finishes the schedule once; removing the
+ * admission starts one experiment for it after the restart; a server stopped across five
+ * slots makes one run when it starts; the lifetime cap finishes the schedule once; removing the
  * schedule leaves its experiments usable. A webhook receiver (a real HTTP server here)
  * verifies each notification's signature and sees each event once across the restart:
  * run 1 worth a look, the cap reached; the no-ops and the cancelled run stay quiet. The
@@ -160,7 +160,7 @@ describe("a schedule retrains on new data, without backlog", { timeout: 600_000 
     expect((await server.client.experiments.list.query({ projectId: (await show()).projectId })).length).toBe(before);
   });
 
-  it("waits for a file still being written; kill -9 during its admission and five missed slots make one experiment and one tick", async () => {
+  it("waits for a file still being written; kill -9 during its admission still starts one experiment for it", async () => {
     // Rows keep arriving for about 4 s while a slot is due.
     const writer = spawn(process.execPath, ["-e", `const fs=require("fs");const rows=fs.readFileSync(${JSON.stringify(PENGUINS)},"utf8").trim().split("\\n").slice(1,41);let i=0;const t=setInterval(()=>{fs.appendFileSync(${JSON.stringify(dataFile)},rows[i++]+"\\n");if(i>=rows.length)clearInterval(t)},100);`]);
     const written = new Promise((resolve) => writer.once("exit", resolve));
@@ -175,39 +175,47 @@ describe("a schedule retrains on new data, without backlog", { timeout: 600_000 
     // Once the file stays unchanged it is copied and read; kill -9 before the experiment starts.
     await waitFor("the admission past the copy", async () => ["profiling", "checking"].includes((await runsOf("admitting"))[0]?.step ?? ""), 60_000, 50);
     await server.kill9();
-    // Down across five slots.
-    setClock(new Date(now.getTime() + 5 * SIX_HOURS + 3600_000));
     server = await start();
 
     const started = await waitFor("the resumed run to start", async () => (await runsOf()).find((r) => r.seq === waiting.seq && r.outcome === "started"), 120_000);
     expect(started.rows).toBe(344 + 40);
-    const s = await show();
-    const project = s.projectId;
-    // One experiment for that run (its opId is the run's), one tick recorded for the missed slots.
-    const experiments = await server.client.experiments.list.query({ projectId: project });
-    expect(experiments.filter((e) => e.id === started.experimentId)).toHaveLength(1);
-    expect(experiments).toHaveLength(2);
-    await waitFor("the missed slots' one tick", async () => (await runsOf()).length === waiting.seq + 1, 30_000);
-    const after = await runsOf();
-    expect(after.slice(waiting.seq).map((r) => [r.trigger, r.outcome])).toEqual([["clock", "coalesced"]]);
-    expect(after[waiting.seq]!.reason).toMatch(/4 earlier slots passed while the server was stopped/);
-    expect(new Date(s.nextSlotAt!).getTime()).toBeGreaterThan(now.getTime());
-    // Not needed to train: stop it, and its end admits the latest-data no-op.
+    // One experiment for that run (its opId is the run's), and no other run.
+    const experiments = await server.client.experiments.list.query({ projectId: (await show()).projectId });
+    expect(experiments.map((e) => e.id).sort()).toEqual([(await runsOf())[0]!.experimentId, started.experimentId].sort());
+    expect((await runsOf()).length).toBe(waiting.seq);
+    // Not needed to train: stopped, which is recorded and not announced.
     await server.client.experiments.cancel.mutate({ id: started.experimentId! });
-    await waitFor("the latest-data no-op", async () => (await runsOf()).at(-1)?.trigger === "latest" && (await runsOf()).at(-1)?.outcome === "no_op", 60_000);
+    await waitFor("its result", async () => (await runsOf()).find((r) => r.seq === waiting.seq)?.result?.includes("cancelled"), 60_000);
+  });
+
+  it("the server stopped across five slots makes one run when it starts again", async () => {
+    const before = await runsOf();
+    await server.stop();
+    appendRows(3);
+    setClock(new Date(now.getTime() + 5 * SIX_HOURS + 3600_000)); // 5 slots pass while stopped
+    server = await start();
+    const run = await waitFor("the one run for the missed slots", async () => (await runsOf()).find((r) => r.seq === before.length + 1 && r.outcome !== "admitting"), 120_000);
+    expect(run).toMatchObject({ trigger: "clock", outcome: "started", rows: 344 + 40 + 3 });
+    expect(run.reason).toMatch(/^Training on/);
+    expect(new Date(run.slotAt).getTime()).toBe(now.getTime() - 3600_000); // the latest missed slot
+    await new Promise((resolve) => setTimeout(resolve, 4000)); // more sweeps: still one
+    expect((await runsOf()).length).toBe(before.length + 1);
+    expect(new Date((await show()).nextSlotAt!).getTime()).toBe(now.getTime() + 5 * 3600_000);
+    await server.client.experiments.cancel.mutate({ id: run.experimentId! });
+    await waitFor("its result", async () => (await runsOf()).at(-1)?.result?.includes("cancelled"), 60_000);
   });
 
   it("the lifetime cap finishes the schedule once, and a raised cap lets it go on", async () => {
     const s = await show();
-    const edited = await server.client.schedules.edit.mutate({ id, revision: s.revision, maxRuns: 2 });
-    expect(edited.maxRuns).toBe(2);
+    const edited = await server.client.schedules.edit.mutate({ id, revision: s.revision, maxRuns: 3 });
+    expect(edited.maxRuns).toBe(3);
     appendRows(5);
     setClock(new Date(now.getTime() + SIX_HOURS));
     const finished = await waitFor("the cap", async () => ((await show()).state === "finished" ? show() : undefined), 30_000);
-    expect(finished.reason).toMatch(/cap of 2 runs/);
+    expect(finished.reason).toMatch(/cap of 3 runs/);
     expect(finished.runs).toHaveLength(s.runs.length); // no run admitted past the cap
     const runNow = await cli(["schedules", "run", id, "--json"]);
-    expect(runNow.json()).toMatchObject({ outcome: "refused", reason: expect.stringMatching(/cap of 2 runs/) });
+    expect(runNow.json()).toMatchObject({ outcome: "refused", reason: expect.stringMatching(/cap of 3 runs/) });
     const raised = await server.client.schedules.edit.mutate({ id, revision: finished.revision, maxRuns: 10 });
     expect(raised.state).toBe("active");
     // Each event once, across the restart: run 1 worth a look, then the cap; quiet for the rest.
