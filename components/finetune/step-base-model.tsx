@@ -8,7 +8,7 @@ import { FileUpload, type SendFile } from "@/components/ui/file-upload";
 import { QueryState } from "@/components/ui/query-state";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { formatBytes } from "@/contracts/vocabulary";
-import { Field } from "./field";
+import { Field } from "@/components/ui/field";
 import { insideRoots } from "./finetune-words";
 import type { BaseChoice, SentGguf } from "./wizard-state";
 

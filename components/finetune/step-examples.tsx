@@ -5,7 +5,7 @@ import { QueryState } from "@/components/ui/query-state";
 import { SelectField } from "@/components/ui/select-field";
 import { UploadFile } from "@/components/wizard/upload-file";
 import { ExamplesPreview } from "./examples-preview";
-import { Field, numberFrom } from "./field";
+import { Field, numberFrom } from "@/components/ui/field";
 
 const JSONL = ".jsonl,.json,application/jsonl,application/x-ndjson";
 

@@ -1,5 +1,5 @@
 "use client";
-import { Field, numberFrom } from "./field";
+import { Field, numberFrom } from "@/components/ui/field";
 import type { FineTuneChoices } from "./wizard-state";
 
 type Props = { choices: FineTuneChoices; update: (p: Partial<FineTuneChoices>) => void; errors: Record<string, string>; computer: string };

@@ -4,7 +4,7 @@ import { LORA_DEVICES } from "@/contracts/recipes/llm-lora";
 type LoraDevice = (typeof LORA_DEVICES)[number];
 import { SelectField } from "@/components/ui/select-field";
 import { FINETUNE_DEFAULTS } from "@/server/finetune/finetune.schema";
-import { Field, numberFrom } from "./field";
+import { Field, numberFrom } from "@/components/ui/field";
 import type { FineTuneChoices } from "./wizard-state";
 
 type Props = { choices: FineTuneChoices; update: (p: Partial<FineTuneChoices>) => void; errors: Record<string, string> };

@@ -12,6 +12,7 @@ export function MlTabs({ projectId }: { projectId: string }) {
     { href: `${base}/searches`, label: "Searches" },
     { href: `${base}/models`, label: "Models" },
     { href: `${base}/deployments`, label: "Deployments" },
+    { href: `${base}/schedules`, label: "Schedules" },
   ];
   return (
     <nav aria-label="Machine learning" className="-mx-4 overflow-x-auto px-4">

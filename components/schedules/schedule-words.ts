@@ -23,11 +23,17 @@ export function relativeWords(iso: string, now: number): string {
   return `in ${Math.round(ms / 86_400_000)} d`;
 }
 
-/** What each run trains: "Quick baseline of species, up to 3 min a run". */
+/** What each run trains: "Quick baseline predicting species, up to 3 min a run". */
 export function specWords(spec: ScheduleView["spec"]): string {
+  if (spec.mode === "finetune") return `LoRA fine-tune of ${spec.basePath}, ${spec.maxMinutes === undefined ? "the default budget" : `up to ${num(spec.maxMinutes)} min`} a run`;
   const mode = spec.mode === "quick" ? "Quick baseline" : `Improve within a budget${spec.maxTrials ? ` (up to ${spec.maxTrials} trials)` : ""}`;
   const minutes = spec.maxMinutes ?? (spec.mode === "quick" ? 5 : 10);
   return `${mode} predicting ${spec.target}, up to ${num(minutes)} min a run${spec.maxMinutes === undefined ? " (the default)" : ""}`;
+}
+
+/** Where each run's data comes from: "/data/p.csv on This computer", or a dataset's newest upload. */
+export function sourceWords(source: ScheduleView["source"], computer: string): string {
+  return source.kind === "path" ? `${source.path} on ${computer}` : `the newest upload of dataset “${source.name}”, trained on ${computer}`;
 }
 
 export function capsWords(s: Pick<ScheduleView, "runsStarted" | "maxRuns" | "computeMinutesUsed" | "maxComputeMinutes" | "minNewRows">): { runs: string; compute: string; minNewRows: string } {

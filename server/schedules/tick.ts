@@ -25,10 +25,10 @@ export async function advanceSchedule(db: Db, id: string): Promise<void> {
   if (!s) return;
   const admitting = await repo.admitting(id);
   if (admitting) {
-    const before = `${admitting.step}`;
+    // Told when the step or its words moved: a run that only waits again changes nothing (and wakes nothing).
+    const said = (r: { step: string | null; reason: string | null } | null) => `${r?.step}:${r?.reason}`;
     const decided = await advanceAdmission(db, s, admitting);
-    const after = await repo.run(admitting.id);
-    if (decided || after?.step !== before) await scheduleChanged(db, id);
+    if (decided || said(await repo.run(admitting.id)) !== said(admitting)) await scheduleChanged(db, id);
     if (decided) await afterDecision(db, s);
     return;
   }
