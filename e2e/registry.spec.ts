@@ -4,7 +4,9 @@
  * same experiment again is the same version; a taken name is refused with the reason);
  * promote the better one (no comparison needed), promote the other behind the gate's
  * acknowledgement, a stale sheet gets the CONFLICT and the refreshed comparison instead of
- * overwriting, roll back, the timeline, compare, and the Overview's "Which model is in use?".
+ * overwriting, roll back, the timeline, compare, and the Overview's "Which model is in use?";
+ * then, at a phone's size, the project list's row shows the version in use and the last
+ * run, and rolls back in two taps.
  * axe on each page and with the sheet open; nothing scrolls sideways at 390 px.
  */
 import path from "node:path";
@@ -36,7 +38,8 @@ async function scoreOf(page: Page, version: number): Promise<number> {
 test("register two trainings as versions, promote behind the gate, a stale sheet gets the refreshed comparison, roll back, see the timeline", async ({ page }, testInfo) => {
   test.setTimeout(25 * 60_000);
   const phone = testInfo.project.name === "phone";
-  await createProject(page, `Registry ${testInfo.project.name} ${Date.now()}`);
+  const projectName = `Registry ${testInfo.project.name} ${Date.now()}`;
+  await createProject(page, projectName);
   const projectId = new URL(page.url()).pathname.split("/")[2]!;
 
   // First training → version 1 of a new model; registering it again is the same version.
@@ -159,4 +162,24 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   await expect(inUse).toContainText("“the new one misbehaves”");
   await expectNoSeriousAxeViolations(page);
   if (phone) await phoneFits(page);
+
+  // On a phone, from the first screen: each model's version in use and the last run's status
+  // on the project's row, and a rollback in two taps (Roll back, then confirm), both in view.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  const row = page.getByTestId("project-row").filter({ hasText: projectName });
+  await expect(row.getByTestId("project-models")).toContainText(`${MODEL}: version ${hi} in use`);
+  await expect(row.getByTestId("project-last-run")).toContainText("Succeeded");
+  const tap1 = row.getByRole("button", { name: `Roll back ${MODEL} to version ${lo}` });
+  await expect(tap1).toBeInViewport();
+  await tap1.click();
+  const confirm = page.getByRole("dialog", { name: `Roll back to version ${lo}?` });
+  const tap2 = confirm.getByRole("button", { name: `Roll back to version ${lo}` });
+  await expect(tap2).toBeInViewport();
+  await expectNoSeriousAxeViolations(page);
+  await tap2.click();
+  await expect(confirm).toHaveCount(0);
+  await expect(row.getByTestId("project-models")).toContainText(`${MODEL}: version ${lo} in use`);
+  await expect(row.getByRole("button", { name: `Roll back ${MODEL} to version ${hi}` })).toBeVisible();
+  await phoneFits(page);
 });

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { ProjectView } from "@/server/projects/projects.schema";
+import { ProjectStatus } from "./project-status";
 
 export function ProjectRow({ project }: { project: ProjectView }) {
   const trpc = useTRPC();
@@ -80,6 +81,7 @@ export function ProjectRow({ project }: { project: ProjectView }) {
           </div>
         </div>
       )}
+      {!project.archived && !editing && <ProjectStatus projectId={project.id} />}
       {error && <ErrorMessage>{errorText(error)}</ErrorMessage>}
     </li>
   );

@@ -88,6 +88,8 @@ export interface ModelView {
   selected: (VersionView & { selectedAt: Date }) | null;
   aliases: AliasView[];
   versionCount: number;
+  /** What "Roll back" returns to: the version selected before the current one (rollback.ts), or null. */
+  rollbackTo: number | null;
   createdAt: Date;
 }
 
@@ -150,6 +152,7 @@ export async function modelView(db: RegistryClient, model: ModelRow): Promise<Mo
   const sel = aliases.find((a) => a.name === SELECTED);
   const selRow = sel ? byId.get(sel.versionId) : undefined;
   const names = (versionId: string) => aliases.filter((a) => a.versionId === versionId).map((a) => a.name);
+  const before = selRow ? (await repo.lastAliasEvent(model.id, SELECTED))?.fromVersionId : null;
   return {
     id: model.id,
     projectId: model.projectId,
@@ -158,6 +161,7 @@ export async function modelView(db: RegistryClient, model: ModelRow): Promise<Mo
     selected: sel && selRow ? { ...versionView(selRow, names(selRow.id)), selectedAt: sel.updatedAt } : null,
     aliases: aliases.map((a) => ({ name: a.name, versionId: a.versionId, version: byId.get(a.versionId)?.number ?? 0, since: a.updatedAt })),
     versionCount: await repo.countVersions(model.id),
+    rollbackTo: before ? ((await repo.versionNumbers([before]))[0]?.number ?? null) : null,
     createdAt: model.createdAt,
   };
 }

@@ -88,6 +88,7 @@ function aliasQueries(db: RegistryClient) {
     aliasEventById: (id: number): Promise<AliasEventRow | null> => db.aliasEvent.findUnique({ where: { id } }),
     eventsNewestFirst: (modelId: string, take: number): Promise<AliasEventRow[]> =>
       db.aliasEvent.findMany({ where: { modelId }, orderBy: { id: "desc" }, take }),
+    lastAliasEvent: (modelId: string, alias: string): Promise<AliasEventRow | null> => db.aliasEvent.findFirst({ where: { modelId, alias }, orderBy: { id: "desc" } }),
     aliasEventsNewestFirst: (modelId: string, alias: string): Promise<AliasEventRow[]> =>
       db.aliasEvent.findMany({ where: { modelId, alias }, orderBy: { id: "desc" } }),
     appendAliasEvent: async (data: NewAliasEvent): Promise<number> => (await db.aliasEvent.create({ data })).id,
