@@ -224,13 +224,26 @@ describe("a schedule retrains on new data, without backlog", { timeout: 600_000 
     expect(new Set(received.map((r) => r.id)).size).toBe(received.length);
   });
 
-  it("pause and resume name the revision; removing the schedule leaves its experiments usable", async () => {
+  it("pause and resume name the revision; a slot that already ran is passed; removing the schedule leaves its experiments usable", async () => {
     const paused = await cli(["schedules", "pause", id, "--json"]);
     expect(paused.code, paused.stderr).toBe(0);
     expect(paused.json()).toMatchObject({ state: "paused", nextSlotAt: null });
     const stale = (await show()).revision - 1;
     await expect(server.client.schedules.resume.mutate({ id, revision: stale })).rejects.toThrow(/changed since you read it/);
     expect((await cli(["schedules", "resume", id, "--json"])).json()).toMatchObject({ state: "active" });
+
+    // A clock set back to before a slot that already ticked: that slot is passed, not run
+    // again, and the schedule does not stick on it.
+    const T0 = new Date("2030-01-07T08:00:00Z").getTime();
+    expect((await runsOf()).some((r) => r.trigger === "clock" && r.slotAt === new Date(T0 + 2 * SIX_HOURS).toISOString())).toBe(true);
+    const runsBefore = (await runsOf()).length;
+    setClock(new Date(T0 + SIX_HOURS + 60_000));
+    const s = await show();
+    await server.client.schedules.edit.mutate({ id, revision: s.revision, clock: { kind: "every", minutes: 360 } });
+    expect((await show()).nextSlotAt).toBe(new Date(T0 + 2 * SIX_HOURS).toISOString());
+    setClock(new Date(T0 + 2 * SIX_HOURS + 60_000));
+    await waitFor("the slot that already ran to be passed", async () => (await show()).nextSlotAt === new Date(T0 + 3 * SIX_HOURS).toISOString(), 30_000);
+    expect((await runsOf()).length).toBe(runsBefore);
 
     const first = (await show()).runs[0]!;
     const removed = await cli(["schedules", "remove", id, "--json"]);

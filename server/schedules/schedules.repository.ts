@@ -19,6 +19,25 @@ export function schedulesRepository(db: Db) {
     withWork: async (): Promise<{ id: string }[]> =>
       db.schedule.findMany({ where: { OR: [{ state: "active" }, { runs: { some: { outcome: "admitting" } } }] }, select: { id: true } }),
 
+    /**
+     * A tick: the schedule's next slot and the run it recorded (none: the slot is only
+     * passed), in one transaction guarded by the slot and pending flag the tick read.
+     * False when the guard failed (another tick moved the schedule first).
+     */
+    recordTick: (
+      read: Pick<ScheduleRow, "id" | "nextSlotAt" | "pendingLatest">,
+      next: { nextSlotAt: Date; pendingLatest: boolean },
+      run: Omit<Prisma.ScheduleRunUncheckedCreateInput, "scheduleId" | "seq"> | null,
+    ): Promise<boolean> =>
+      db.$transaction(async (tx) => {
+        const moved = await tx.schedule.updateMany({ where: { id: read.id, nextSlotAt: read.nextSlotAt, pendingLatest: read.pendingLatest }, data: next });
+        if (moved.count === 0) return false;
+        if (!run) return true;
+        const last = await tx.scheduleRun.findFirst({ where: { scheduleId: read.id }, orderBy: { seq: "desc" }, select: { seq: true } });
+        await tx.scheduleRun.create({ data: { ...run, scheduleId: read.id, seq: (last?.seq ?? 0) + 1 } });
+        return true;
+      }),
+
     runs: (scheduleId: string): Promise<RunRow[]> => db.scheduleRun.findMany({ where: { scheduleId }, orderBy: { seq: "asc" } }),
     run: (id: string): Promise<RunRow | null> => db.scheduleRun.findUnique({ where: { id } }),
     admitting: (scheduleId: string): Promise<RunRow | null> => db.scheduleRun.findFirst({ where: { scheduleId, outcome: "admitting" }, orderBy: { seq: "asc" } }),

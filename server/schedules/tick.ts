@@ -42,17 +42,17 @@ export async function advanceSchedule(db: Db, id: string): Promise<void> {
     const missed = due.skipped ? ` (${due.skipped} earlier slot${due.skipped === 1 ? "" : "s"} passed while the server was stopped: one run stands for them)` : "";
     if (busy !== null) {
       await admit(db, s, { trigger: "clock", tickKey, slotAt: due.slot, next: due.next, outcome: "coalesced", reason: `Run ${busy} is still training: one run on the latest data follows it${missed}.` });
-    } else {
-      const cap = await capReached(db, s, budgetMinutesOf(ZScheduleSpec.parse(JSON.parse(s.spec))));
-      if (cap) return finishAtCap(db, s, cap);
-      await admit(db, s, { trigger: "clock", tickKey, slotAt: due.slot, next: due.next, outcome: "admitting", reason: missed ? `Due${missed}.` : null });
+      return;
     }
-    return advanceSchedule(db, id);
+    const cap = await capReached(db, s, budgetMinutesOf(ZScheduleSpec.parse(JSON.parse(s.spec))));
+    if (cap) return finishAtCap(db, s, cap);
+    // Straight on with the run it admitted (another advance of this row is single-flight behind this one).
+    if (await admit(db, s, { trigger: "clock", tickKey, slotAt: due.slot, next: due.next, outcome: "admitting", reason: missed ? `Due${missed}.` : null })) return advanceSchedule(db, id);
+    return;
   }
   if (s.pendingLatest && busy === null) {
     const last = await repo.lastStarted(id);
-    await admit(db, s, { trigger: "latest", tickKey: `latest:after-${last?.seq ?? 0}`, slotAt: now, next: s.nextSlotAt, outcome: "admitting", reason: null });
-    return advanceSchedule(db, id);
+    if (await admit(db, s, { trigger: "latest", tickKey: `latest:after-${last?.seq ?? 0}`, slotAt: now, next: s.nextSlotAt, outcome: "admitting", reason: null })) return advanceSchedule(db, id);
   }
 }
 
@@ -90,32 +90,18 @@ interface Admission {
 
 /** Records the tick's run and moves the schedule on, at once; false when another tick of this slot won. */
 export async function admit(db: Db, s: ScheduleRow, a: Admission): Promise<boolean> {
+  const repo = schedulesRepository(db);
+  const next = { nextSlotAt: a.next, pendingLatest: a.outcome === "coalesced" };
+  const run = { trigger: a.trigger, tickKey: a.tickKey, slotAt: a.slotAt, outcome: a.outcome, step: a.outcome === "admitting" ? "observing" : null, reason: a.reason };
   try {
-    const admitted = await db.$transaction(async (tx) => {
-      const moved = await tx.schedule.updateMany({
-        where: { id: s.id, nextSlotAt: s.nextSlotAt, pendingLatest: s.pendingLatest },
-        data: { nextSlotAt: a.next, pendingLatest: a.outcome === "coalesced" },
-      });
-      if (moved.count === 0) return false;
-      const last = await tx.scheduleRun.findFirst({ where: { scheduleId: s.id }, orderBy: { seq: "desc" }, select: { seq: true } });
-      await tx.scheduleRun.create({
-        data: {
-          scheduleId: s.id,
-          seq: (last?.seq ?? 0) + 1,
-          trigger: a.trigger,
-          tickKey: a.tickKey,
-          slotAt: a.slotAt,
-          outcome: a.outcome,
-          step: a.outcome === "admitting" ? "observing" : null,
-          reason: a.reason,
-        },
-      });
-      return true;
-    });
+    const admitted = await repo.recordTick(s, next, run);
     if (admitted) await scheduleChanged(db, s.id);
     return admitted;
   } catch (err) {
-    if ((err as { code?: string }).code === "P2002") return false; // this tick was already recorded
-    throw err;
+    if ((err as { code?: string }).code !== "P2002") throw err;
+    // This tick was recorded before (a clock set back, an edit that chose a slot that already
+    // ran): the schedule still moves on, or it would meet the same slot at every sweep.
+    await repo.recordTick(s, { ...next, pendingLatest: false }, null);
+    return false;
   }
 }
