@@ -168,6 +168,8 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/");
   const row = page.getByTestId("project-row").filter({ hasText: projectName });
+  // Other specs' projects share this server and sort before it: scrolling is not a tap.
+  await row.scrollIntoViewIfNeeded();
   await expect(row.getByTestId("project-models")).toContainText(`${MODEL}: version ${hi} in use`);
   await expect(row.getByTestId("project-last-run")).toContainText("Succeeded");
   const tap1 = row.getByRole("button", { name: `Roll back ${MODEL} to version ${lo}` });
