@@ -53,6 +53,9 @@ export function startReconcilers(rt: ControllerRuntime, db: Db, log: (line: stri
   const sweepMs = rt.config.reconcileMs;
   const jobsReconciler = jobs(db, sweepMs, { unreachableMs: rt.config.unreachableMinutes * 60_000, log });
   const stops: (() => Promise<void> | void)[] = [];
+  // Before any request is handled (this runs in the same turn as the listen): a request
+  // answered while This computer is still being set up below counts in its window too.
+  countRequestsForMonitors();
   const started = (async () => {
     try {
       const local = await ensureLocalTarget(rt, db);
@@ -62,7 +65,6 @@ export function startReconcilers(rt: ControllerRuntime, db: Db, log: (line: stri
     } catch (err) {
       log(`could not set up This computer: ${(err as Error).message}`);
     }
-    countRequestsForMonitors();
     for (const r of [jobsReconciler, computerProbes(db, sweepMs), deployments(db, sweepMs), experimentChains(db), searches(db), dataSteps(db), monitors(db), schedules(db), notifications(db)]) stops.push(r.start(log));
   })();
   return async () => {
