@@ -2,7 +2,7 @@
 /**
  * The chat console of a fine-tuned language model's deployment: the conversation goes to
  * the deployment's real stream route (the one a client calls) with the key created on this
- * page, else the signed-in session. The answer grows as its deltas arrive; Stop aborts the
+ * page, else the page's own console key (use-console-key.ts). The answer grows as its deltas arrive; Stop aborts the
  * request, and the serving process stops generating at the next token. A refusal (before
  * the stream starts) or an error event (during it) says why. The conversation lives in this
  * page only: nothing of it is stored.
@@ -12,6 +12,7 @@ import { ZDeploymentRefusal, type DeploymentStreamEvent } from "@/contracts/depl
 import { readStreamEvents } from "@/contracts/deployments/stream-events";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
+import { useConsoleKey } from "./use-console-key";
 
 type Turn = { role: "user" | "assistant"; content: string };
 type Result = Extract<DeploymentStreamEvent, { type: "result" }>;
@@ -23,14 +24,14 @@ const FINISH_WORDS: Record<Result["finishReason"], string> = {
   deadline: "it reached the deployment's time limit per request",
 };
 
-/** Why the route refused, in words, with what to do when it wants a key. */
+/** Why the route refused, in words. */
 async function refusalText(res: Response): Promise<string> {
   const refusal = ZDeploymentRefusal.safeParse(await res.json().catch(() => null));
-  if (!refusal.success) return `The route answered ${res.status} without a readable reason.`;
-  return refusal.data.code === "deployment_key_required" ? `${refusal.data.error} Create a key above: the console then sends it.` : refusal.data.error;
+  return refusal.success ? refusal.data.error : `The route answered ${res.status} without a readable reason.`;
 }
 
-export function ChatConsole({ streamPath, apiKey }: { streamPath: string; apiKey: string | null }) {
+export function ChatConsole({ deploymentId, streamPath, apiKey }: { deploymentId: string; streamPath: string; apiKey: string | null }) {
+  const { send: sendWithKey } = useConsoleKey(deploymentId, apiKey);
   const [turns, setTurns] = useState<Turn[]>([]);
   const [draft, setDraft] = useState("");
   // The answer while it streams; null when nothing is being answered.
@@ -58,13 +59,15 @@ export function ChatConsole({ streamPath, apiKey }: { streamPath: string; apiKey
       setOutcome(note);
     };
     try {
-      const res = await fetch(streamPath, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-        body: JSON.stringify({ messages, maxNewTokens: MAX_NEW_TOKENS }),
-        signal: controller.signal,
-      });
+      const res = await sendWithKey((key) =>
+        fetch(streamPath, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+          body: JSON.stringify({ messages, maxNewTokens: MAX_NEW_TOKENS }),
+          signal: controller.signal,
+        }),
+      );
       if (!res.ok || !res.body) {
         setTurns(turns);
         setDraft(content);

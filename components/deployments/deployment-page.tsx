@@ -76,8 +76,8 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
                 <MonitorPanel deploymentId={d.id} />
               </Card>
               <Card title="Test console" id="deployment-console-heading">
-                <p className="text-sm text-slate-700">{key ? "Sends the key created above." : "Sends your signed-in session (or create a key above to send that)."} Nothing of the request is stored; it counts in the requests and latency above.</p>
-                <TestConsole predictPath={d.routes.predict} features={features} example={exampleRow(features)} apiKey={key} />
+                <p className="text-sm text-slate-700">{key ? "Sends the key created above." : "Sends a console key of this page (it works for an hour and is listed with the keys)."} Nothing of the request is stored; it counts in the requests and latency above.</p>
+                <TestConsole deploymentId={d.id} predictPath={d.routes.predict} features={features} example={exampleRow(features)} apiKey={key} />
               </Card>
             </>
           )}
@@ -97,8 +97,8 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
                 <MonitorPanel deploymentId={d.id} />
               </Card>
               <Card title="Chat console" id="deployment-chat-heading">
-                <p className="text-sm text-slate-700">{key ? "Sends the key created above." : "Sends your signed-in session (or create a key above to send that)."} Nothing of the conversation is stored; each message counts in the requests and latency above.</p>
-                <ChatConsole streamPath={d.routes.stream} apiKey={key} />
+                <p className="text-sm text-slate-700">{key ? "Sends the key created above." : "Sends a console key of this page (it works for an hour and is listed with the keys)."} Nothing of the conversation is stored; each message counts in the requests and latency above.</p>
+                <ChatConsole deploymentId={d.id} streamPath={d.routes.stream} apiKey={key} />
               </Card>
             </>
           )}

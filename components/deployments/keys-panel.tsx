@@ -4,6 +4,11 @@ import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 
+/** A console key's end, in words (the list leaves out keys that have expired). */
+function ExpiryWords({ at }: { at: Date }) {
+  return <span className="text-slate-600">works until {at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}</span>;
+}
+
 /** A deployment's keys: create one (shown only this once), list them by prefix, revoke. */
 export function KeysPanel({ deploymentId, onKey }: { deploymentId: string; onKey: (key: string) => void }) {
   const trpc = useTRPC();
@@ -32,6 +37,7 @@ export function KeysPanel({ deploymentId, onKey }: { deploymentId: string; onKey
           <li key={k.id} className="flex flex-wrap items-center gap-2">
             <span className="font-mono">{k.prefix}…</span>
             <span>{k.name}</span>
+            {k.expiresAt && !k.revokedAt && <ExpiryWords at={new Date(k.expiresAt)} />}
             {k.revokedAt ? (
               <span className="text-slate-600">revoked</span>
             ) : (

@@ -2,7 +2,8 @@
 /**
  * The test console of a tabular deployment: a form typed by the version's feature schema
  * that calls the deployment's real predict route (the same one a client calls), with the
- * key created on this page when there is one, else the signed-in session. The answer is
+ * key created on this page when there is one, else the page's own console key
+ * (use-console-key.ts), so it works with no owner password and no key made by hand. The answer is
  * read through zod; a refusal's field problems (`rows[0].<feature>`) stand next to their
  * field. Any change to the input clears the last answer, so what is shown belongs to the
  * values shown.
@@ -15,6 +16,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
 import type { Cell, Row } from "./route-examples";
 import { CategoryInput } from "@/components/data/category-input";
+import { useConsoleKey, type ConsoleRequest } from "./use-console-key";
 
 class Refused extends Error {
   constructor(
@@ -26,13 +28,15 @@ class Refused extends Error {
   }
 }
 
-async function callPredict(path: string, key: string | null, row: Row) {
-  const res = await fetch(path, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
-    body: JSON.stringify({ rows: [row] }),
-  });
+async function callPredict(path: string, send: (request: ConsoleRequest) => Promise<Response>, row: Row) {
+  const res = await send((key) =>
+    fetch(path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ rows: [row] }),
+    }),
+  );
   const body: unknown = await res.json().catch(() => null);
   if (res.ok) return ZDeploymentPredictResponse.parse(body);
   const refusal = ZDeploymentRefusal.safeParse(body);
@@ -89,10 +93,11 @@ function ConsoleField({ f, value, problem, onChange }: { f: FeatureSchemaEntry; 
   );
 }
 
-export function TestConsole({ predictPath, features, example, apiKey }: { predictPath: string; features: FeatureSchemaEntry[]; example: Row; apiKey: string | null }) {
+export function TestConsole({ deploymentId, predictPath, features, example, apiKey }: { deploymentId: string; predictPath: string; features: FeatureSchemaEntry[]; example: Row; apiKey: string | null }) {
+  const { send } = useConsoleKey(deploymentId, apiKey);
   const used = features.filter((f) => f.usedByModel);
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(used.map((f) => [f.name, example[f.name] === null || example[f.name] === undefined ? "" : String(example[f.name])])));
-  const predict = useMutation({ mutationFn: (row: Row) => callPredict(predictPath, apiKey, row) });
+  const predict = useMutation({ mutationFn: (row: Row) => callPredict(predictPath, send, row) });
   const refusal = predict.error instanceof Refused ? predict.error : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -119,10 +124,7 @@ export function TestConsole({ predictPath, features, example, apiKey }: { predic
         {predict.isPending ? "Predicting…" : "Send to the deployment"}
       </Button>
       {predict.error && (
-        <ErrorMessage>
-          {predict.error.message}
-          {refusal?.code === "deployment_key_required" && " Create a key above: the console then sends it."}
-        </ErrorMessage>
+        <ErrorMessage>{predict.error.message}</ErrorMessage>
       )}
       {answer && predict.data && (
         <div role="status" className="flex flex-col gap-1 rounded-md border border-blue-200 bg-blue-50 p-3 text-sm" data-testid="console-result">

@@ -16,12 +16,13 @@ export type KeyCheck = { ok: true; keyId: string } | { ok: false; message: strin
 /**
  * Whether `key` is an active key of `deploymentId`. The lookup goes by hash and the final
  * comparison is constant-time; every refusal answers the same words, so a caller cannot
- * tell a revoked key from another deployment's or an unknown one.
+ * tell a revoked or expired key from another deployment's or an unknown one.
  */
 export async function verifyKey(db: Db, deploymentId: string, key: string): Promise<KeyCheck> {
   const refused: KeyCheck = { ok: false, message: "The deployment key is not valid for this deployment." };
   const hash = hashSecret(key);
   const row = await authRepository(db).deploymentKeyByHash(hash);
   if (!row || !sameHash(row.keyHash, hash) || row.revokedAt || row.deploymentId !== deploymentId) return refused;
+  if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return refused;
   return { ok: true, keyId: row.id };
 }

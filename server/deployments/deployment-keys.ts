@@ -17,9 +17,30 @@ export async function createKey(db: Db, deploymentId: string, name: string): Pro
   return { id: row.id, key };
 }
 
-export async function listKeys(db: Db, deploymentId: string): Promise<KeyView[]> {
-  const rows = await deploymentsRepository(db).keysOf(deploymentId);
-  return rows.map((r) => ({ id: r.id, name: r.name, prefix: r.prefix, createdAt: r.createdAt, revokedAt: r.revokedAt }));
+/** How long a console's own key works: a visit to the page, not a client's lifetime. */
+export const CONSOLE_KEY_MINUTES = 60;
+
+/**
+ * The deployment page's consoles call the same public routes a client does, and a
+ * deployment answers only to a key or a signed-in owner. With no owner password there is
+ * no session to send, so the page gets a key of its own: short-lived, listed with the
+ * others (revocable), and the expired ones are deleted as the next is made so visits do not
+ * pile keys up. It grants nothing new: the same caller could create a lasting key here.
+ */
+export async function createConsoleKey(db: Db, deploymentId: string, now = new Date()): Promise<{ key: string; expiresAt: Date }> {
+  await findDeployment(db, deploymentId);
+  const repo = deploymentsRepository(db);
+  await repo.deleteExpiredKeys(deploymentId, now);
+  const expiresAt = new Date(now.getTime() + CONSOLE_KEY_MINUTES * 60_000);
+  const key = newSecret(DEPLOYMENT_KEY_TAG);
+  await repo.addKey({ deploymentId, name: "Console of the deployment page", prefix: key.slice(0, 10), keyHash: hashSecret(key), expiresAt });
+  return { key, expiresAt };
+}
+
+/** The deployment's keys, revoked ones included (history); an expired console key works no more and is left out. */
+export async function listKeys(db: Db, deploymentId: string, now = new Date()): Promise<KeyView[]> {
+  const rows = (await deploymentsRepository(db).keysOf(deploymentId)).filter((r) => !r.expiresAt || r.expiresAt > now);
+  return rows.map((r) => ({ id: r.id, name: r.name, prefix: r.prefix, createdAt: r.createdAt, revokedAt: r.revokedAt, expiresAt: r.expiresAt }));
 }
 
 /** Revokes by id or by its shown prefix; NOT_FOUND when no active key of the deployment has it. */

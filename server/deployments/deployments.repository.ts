@@ -18,7 +18,7 @@ export type NewDeployment = Pick<
   "projectId" | "name" | "nameKey" | "mode" | "targetId" | "modelId" | "followsAlias" | "state" | "stateData" | "memoryGb" | "idleUnloadMinutes"
 >;
 export type NewRelease = Pick<ReleaseRow, "deploymentId" | "number" | "versionId" | "kind" | "why" | "actor">;
-export type NewKey = Pick<KeyRow, "deploymentId" | "name" | "prefix" | "keyHash">;
+export type NewKey = Pick<KeyRow, "deploymentId" | "name" | "prefix" | "keyHash"> & { expiresAt?: Date };
 
 export function deploymentsRepository(db: Db | Tx = getDb()) {
   return {
@@ -76,6 +76,8 @@ function keyQueries(db: Db | Tx) {
   return {
     addKey: (data: NewKey) => db.deploymentKey.create({ data }),
     keysOf: (deploymentId: string) => db.deploymentKey.findMany({ where: { deploymentId }, orderBy: { createdAt: "asc" } }),
+    /** Removes the deployment's keys that expired before `at` (console keys): they can never be used again. */
+    deleteExpiredKeys: (deploymentId: string, at: Date) => db.deploymentKey.deleteMany({ where: { deploymentId, expiresAt: { lte: at } } }),
     /** Revokes the deployment's active keys with this id or shown prefix; answers how many. */
     revokeActiveKeys: async (deploymentId: string, idOrPrefix: string, at: Date) =>
       (

@@ -130,6 +130,8 @@ export interface KeyView {
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;
+  /** A console's own key stops working at this time; other keys never expire. */
+  expiresAt: Date | null;
 }
 
 export const isDeploymentState = (s: string): s is DeploymentState => deploymentLifecycle.isState(s);

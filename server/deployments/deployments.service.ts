@@ -4,7 +4,7 @@ import { getDb, type Db } from "@/server/db/client";
 import { actorOf } from "@/server/registry/actor";
 import { createDeployment } from "./create-deployment";
 import { rollbackTo, resume, stop, switchTo } from "./deployment-actions";
-import { createKey, listKeys, revokeKey } from "./deployment-keys";
+import { createConsoleKey, createKey, listKeys, revokeKey } from "./deployment-keys";
 import { statsOf } from "./deployment-stats";
 import { deploymentView, findDeployment, releasesOf } from "./deployment-views";
 import type { DeploymentView, TCreateDeploymentInput, TRollbackInput, TStopResumeInput, TSwitchInput } from "./deployments.schema";
@@ -47,6 +47,7 @@ export function deploymentsService(db: Db = getDb()) {
       return view(input.deploymentId);
     },
     createKey: (deploymentId: string, name: string) => createKey(db, deploymentId, name),
+    consoleKey: (deploymentId: string) => createConsoleKey(db, deploymentId),
     listKeys: (deploymentId: string) => listKeys(db, deploymentId),
     revokeKey: (deploymentId: string, keyId: string) => revokeKey(db, deploymentId, keyId),
     health: (id: string) => health(db, id),

@@ -10,7 +10,7 @@ import type { Db } from "@/server/db/client";
 import { isDomainError } from "@/server/errors";
 import { openTestDb } from "@/server/testing/test-db";
 import { resume, stop } from "./deployment-actions";
-import { createKey, listKeys, revokeKey } from "./deployment-keys";
+import { CONSOLE_KEY_MINUTES, createConsoleKey, createKey, listKeys, revokeKey } from "./deployment-keys";
 import { recordRequest, statsOf } from "./deployment-stats";
 import { deploymentView, findDeployment } from "./deployment-views";
 import { verifyKey } from "@/server/auth/deployment-key-check";
@@ -80,6 +80,33 @@ describe("deployment keys", () => {
     expect(await refusal(revokeKey(db, b.id, key.slice(0, 10)))).toMatchObject({ code: "NOT_FOUND" });
     await revokeKey(db, a.id, key.slice(0, 10));
     expect((await verifyKey(db, a.id, key)).ok).toBe(false);
+  });
+});
+
+describe("console keys", () => {
+  it("work on their deployment for an hour, are listed until they expire, then are refused and deleted when the next is made", async () => {
+    const a = await seedDeployment("console-a");
+    const b = await seedDeployment("console-b");
+    const made = new Date(Date.now() - 2 * 3600_000);
+    const first = await createConsoleKey(db, a.id, made);
+    expect(first.expiresAt.getTime() - made.getTime()).toBe(CONSOLE_KEY_MINUTES * 60_000);
+    // Made "in the past" for the test: expired now, like a key an hour old.
+    expect((await verifyKey(db, a.id, first.key)).ok).toBe(false);
+    const fresh = await createConsoleKey(db, a.id);
+    expect(await verifyKey(db, a.id, fresh.key)).toEqual({ ok: true, keyId: expect.any(String) });
+    expect((await verifyKey(db, b.id, fresh.key)).ok).toBe(false);
+    // The expired key's row is gone, the fresh one is listed with its end; a lasting key has none.
+    await createKey(db, a.id, "lasting");
+    expect(await db.deploymentKey.count({ where: { deploymentId: a.id, prefix: first.key.slice(0, 10) } })).toBe(0);
+    expect((await listKeys(db, a.id)).map((k) => ({ name: k.name, expires: k.expiresAt?.getTime() ?? null }))).toEqual([
+      { name: "Console of the deployment page", expires: fresh.expiresAt.getTime() },
+      { name: "lasting", expires: null },
+    ]);
+    // An hour later it is refused and no longer listed.
+    const later = new Date(fresh.expiresAt.getTime() + 1000);
+    expect((await listKeys(db, a.id, later)).map((k) => k.name)).toEqual(["lasting"]);
+    await revokeKey(db, a.id, fresh.key.slice(0, 10));
+    expect((await verifyKey(db, a.id, fresh.key)).ok).toBe(false);
   });
 });
 

@@ -55,8 +55,13 @@ export function isAgentToolsPath(path: string): boolean {
   return path.startsWith(AGENT_TOOLS_PATH);
 }
 
-/** A deployment's public routes, the only paths a deployment key opens (server/deployments). */
-const DEPLOYMENT_ROUTE = /^\/api\/deployments\/([A-Za-z0-9_-]{1,64})\/(predict|generate|stream|health|openapi\.json)$/;
+/**
+ * A deployment's public routes, the only paths a deployment key opens (server/deployments):
+ * Trainyard's own, and the ecosystem's protocols (issue 34) under the same prefix — OpenAI's
+ * `/v1/…` for an LLM, MLflow's `/invocations` + `/ping` and Open Inference v2 for a table.
+ */
+const DEPLOYMENT_ROUTE =
+  /^\/api\/deployments\/([A-Za-z0-9_-]{1,64})\/(predict|generate|stream|health|openapi\.json|v1\/models|v1\/chat\/completions|v1\/completions|invocations|ping|v2\/health\/ready|v2\/models\/[^/]{1,200}\/infer)$/;
 
 /** The deployment whose public route `path` (normalised) is exactly, or null. */
 export function deploymentOfRoute(path: string): string | null {
@@ -64,7 +69,7 @@ export function deploymentOfRoute(path: string): string | null {
 }
 
 /** Routes that stream a large body under their own caps; every other body is small JSON. */
-const STREAMED_BODY = [/^\/api\/datasets\/upload$/, /^\/api\/finetune\/uploads$/, /^\/api\/experiments\/[^/]+\/predict$/, /^\/api\/deployments\/[^/]+\/predict$/];
+const STREAMED_BODY = [/^\/api\/datasets\/upload$/, /^\/api\/finetune\/uploads$/, /^\/api\/experiments\/[^/]+\/predict$/, /^\/api\/deployments\/[^/]+\/(predict|invocations|v2\/models\/[^/]+\/infer)$/];
 
 export function hasStreamedBody(path: string): boolean {
   return STREAMED_BODY.some((re) => re.test(path));

@@ -6,43 +6,14 @@
  * (TRAINYARD_TEST_ENVS_DIR), like the pytest venvs.
  */
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { REPO } from "./server-harness";
-
-const REQUIREMENTS = path.join(REPO, "tests/api-fuzz/requirements.txt");
-
-function envsDir(): string {
-  return process.env.TRAINYARD_TEST_ENVS_DIR ?? path.join(REPO, ".tmp/envs");
-}
-
-/** Runs a command to its end; rejects with its output when it fails. Never blocks the event loop (pooled sockets would go stale). */
-function run(cmd: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} failed: ${output}`))));
-  });
-}
+import { testVenv } from "./test-venv";
 
 /** The `st` executable, building its venv first when this requirements file has none ready yet. */
 export async function schemathesisBin(): Promise<string> {
-  const digest = createHash("sha256").update(readFileSync(REQUIREMENTS)).digest("hex");
-  const venv = path.join(envsDir(), `schemathesis-${digest}`);
-  const bin = path.join(venv, "bin/st");
-  // Written last: a venv a killed run left half-built is never taken for a ready one.
-  const ready = path.join(venv, ".ready");
-  if (existsSync(ready)) return bin;
-  rmSync(venv, { recursive: true, force: true });
-  await run("python3", ["-m", "venv", venv]);
-  await run(path.join(venv, "bin/pip"), ["install", "--quiet", "--disable-pip-version-check", "-r", REQUIREMENTS]);
-  writeFileSync(ready, "");
-  return bin;
+  return path.join(await testVenv("schemathesis", "tests/api-fuzz/requirements.txt"), "bin/st");
 }
 
 export interface FuzzRun {

@@ -7,7 +7,8 @@
  *   expectedRevision, why, toRelease?}, stop / resume {deploymentId, expectedRevision}
  *   → DeploymentView; CONFLICT stale_revision with details.deployment refreshed
  * - keys: createKey {deploymentId, name} → { id, key } (the key only this once),
- *   listKeys {deploymentId} → KeyView[], revokeKey {deploymentId, keyId}
+ *   listKeys {deploymentId} → KeyView[], revokeKey {deploymentId, keyId}; consoleKey
+ *   {deploymentId} → { key, expiresAt } (the page's consoles: a key of an hour)
  * Public routes: /api/deployments/<id>/predict and /health (a key of that deployment works there).
  */
 import { procedure, router } from "../trpc";
@@ -36,6 +37,7 @@ export const deploymentsRouter = router({
   stop: procedure.input(ZStopResumeInput).mutation(({ input }) => deploymentsService().stop(input)),
   resume: procedure.input(ZStopResumeInput).mutation(({ input }) => deploymentsService().resume(input)),
   createKey: procedure.input(ZCreateKeyInput).mutation(({ input }) => deploymentsService().createKey(input.deploymentId, input.name)),
+  consoleKey: procedure.input(ZDeploymentIdInput).mutation(({ input }) => deploymentsService().consoleKey(input.deploymentId)),
   listKeys: procedure.input(ZDeploymentIdInput).query(({ input }) => deploymentsService().listKeys(input.deploymentId)),
   revokeKey: procedure.input(ZRevokeKeyInput).mutation(({ input }) => deploymentsService().revokeKey(input.deploymentId, input.keyId)),
 });

@@ -24,5 +24,5 @@ export function deploymentLine(d: DeploymentOut): string {
 }
 
 export function keyLine(k: KeyOut): string {
-  return `${k.id}  ${k.name}  ${k.prefix}…  created ${new Date(k.createdAt).toISOString()}${k.revokedAt ? `  revoked ${new Date(k.revokedAt).toISOString()}` : ""}`;
+  return `${k.id}  ${k.name}  ${k.prefix}…  created ${new Date(k.createdAt).toISOString()}${k.revokedAt ? `  revoked ${new Date(k.revokedAt).toISOString()}` : ""}${k.expiresAt && !k.revokedAt ? `  expires ${new Date(k.expiresAt).toISOString()}` : ""}`;
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "DeploymentKey" ADD COLUMN "expiresAt" DATETIME;
