@@ -78,7 +78,13 @@ export const ZLoraCheckDataInput = z.strictObject({
   maxLength,
 });
 
-export const ZLoraPreflightInput = z.strictObject(loraRun);
+export const ZLoraPreflightInput = z.strictObject({
+  ...loraRun,
+  measured: z
+    .lazy(() => ZReusedMeasurement)
+    .describe("an earlier preflight of this computer on the same model, device and LoRA shape: its smoke step stands when as long as this data's")
+    .optional(),
+});
 
 export const ZLoraTrainInput = z.strictObject({
   ...loraRun,
@@ -227,6 +233,32 @@ const ZMemoryEstimate = z.strictObject({ ...memoryParts, measuredPeak: count.opt
 
 const memoryFields = { estimate: ZMemoryEstimate, availableBytes: count, lengthUsed: z.int().positive() };
 
+const ZSmokeStep = z.strictObject({
+  batchSize: z.int().positive(),
+  /** Padded width of the batch of the longest examples. */
+  length: z.int().positive(),
+  /** The first step (allocation, kernel choice), then the measured one. */
+  seconds: z.array(z.number().nonnegative()).length(2),
+  loss: z.number(),
+  tokensPerSecond: z.number().nonnegative(),
+  longestFirst: z.literal(true),
+});
+
+/**
+ * What the server passes a preflight from an earlier one (issue 28): that job's smoke step
+ * and memory, the CPUs it ran with and its loading time. The preflight then loads no model.
+ */
+export const ZReusedMeasurement = z.strictObject({
+  jobId: z.string().min(1),
+  measuredAt: z.iso.datetime({ offset: true }),
+  cpus: z.int().positive(),
+  smokeStep: ZSmokeStep,
+  memory: ZMemoryEstimate,
+  lengthUsed: z.int().positive(),
+  setupSeconds: z.number().nonnegative(),
+});
+export type ReusedMeasurement = z.infer<typeof ZReusedMeasurement>;
+
 const preflightFields = {
   version: z.literal(1),
   /** device_check: cuda adds the GPU's name and whether it does bf16. */
@@ -249,20 +281,16 @@ export const ZLoraPreflight = z.union([
   z.strictObject({
     ...preflightFields,
     memory: z.strictObject({ ...memoryFields, fits: z.literal(true) }),
-    smokeStep: z.strictObject({
-      batchSize: z.int().positive(),
-      /** Padded width of the batch of the longest examples. */
-      length: z.int().positive(),
-      /** The first step (allocation, kernel choice), then the measured one. */
-      seconds: z.array(z.number().nonnegative()).length(2),
-      loss: z.number(),
-      tokensPerSecond: z.number().nonnegative(),
-      longestFirst: z.literal(true),
-    }),
+    /** This job's smoke step, or the earlier one's when reusedFrom is set. */
+    smokeStep: ZSmokeStep,
+    /** Set when the smoke step and memory are an earlier preflight's (ZReusedMeasurement): no model was loaded. */
+    reusedFrom: z.strictObject({ jobId: z.string().min(1), measuredAt: z.string() }).optional(),
     time: z.strictObject({
       plannedSteps: z.int().positive(),
       plannedTokens: count,
       estimatedSeconds: z.number().nonnegative(),
+      /** Loading and tokenising before the first step (absent in reports written before it was recorded). */
+      setupSeconds: z.number().nonnegative().optional(),
       cpus: z.int().positive(),
       note: z.string(),
       basis: z.string(),

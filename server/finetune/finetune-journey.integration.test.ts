@@ -4,7 +4,8 @@
  * the receipt and a verified export; Try it answers through a short job; the experiments
  * list shows the row with its kind; bad base models are refused before any training. A
  * fine-tune schedule on the project's newest upload of the examples trains an adapter, and
- * the same upload at the next tick is a no-op.
+ * the same upload at the next tick is a no-op. A later run of the same model and shape is
+ * preflighted on the first run's measurement, so an unmeetable budget is refused at once.
  */
 import { cpSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
@@ -120,5 +121,22 @@ describe("fine-tuning a language model through the API", { timeout: 600_000 }, (
 
     expect((await server.client.schedules.runNow.mutate({ id: schedule.id })).outcome).toBe("admitting");
     expect(await decided(2)).toMatchObject({ outcome: "no_op", reason: "Data unchanged since run 1." });
+  });
+
+  it("a later run of the same model and shape stands on an earlier preflight's measurement: a budget it cannot meet is refused without loading the model", async () => {
+    const op = opId();
+    const exp = await server.client.finetune.start.mutate({ opId: op, projectId, datasetId, settings: { base: { kind: "path", path: model }, ...SMALL, epochs: 100, maxMinutes: 1 } });
+    const ended = await waitForFineTune(server, exp.experiment.id, "the preflight to refuse", hasEnded);
+    expect(ended.experiment.status).toBe("failed");
+    expect(ended.error).toMatchObject({ code: "over_budget", step: "Checking the device, memory and time" });
+    expect(ended.error!.message).toMatch(/at the speed an earlier preflight measured on this computer at .* maxSteps \d+ would fit/);
+    expect(ended.training).toBeNull();
+    // The speed and memory of an earlier preflight of this computer that measured them itself (the first run's).
+    const jobs = await server.client.jobs.list.query({ limit: 500 });
+    const preflight = await server.client.jobs.get.query({ id: jobs.find((j) => j.opId === `${op}:preflight`)!.id });
+    const measuredBy = (preflight.input as { measured?: { jobId: string } }).measured?.jobId;
+    const earlier = jobs.find((j) => j.jobName === "preflight" && j.workerJobId === measuredBy);
+    expect(earlier).toMatchObject({ state: "succeeded" });
+    expect(earlier!.opId).not.toBe(`${op}:preflight`);
   });
 });

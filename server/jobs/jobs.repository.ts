@@ -98,6 +98,13 @@ export function jobsRepository(db: Db = getDb()) {
           take: f.limit,
         })
       ).map(toJobView),
+    /** A computer's succeeded jobs of one recipe job since a time, newest first (an earlier measurement to reuse). */
+    succeededOf: (f: { targetId: string; recipe: string; jobName: string; since: Date; limit: number }): Promise<JobRow[]> =>
+      db.job.findMany({
+        where: { targetId: f.targetId, recipe: f.recipe, jobName: f.jobName, state: "succeeded", endedAt: { gte: f.since }, workerJobId: { not: null }, outputSha256: { not: null } },
+        orderBy: [{ endedAt: "desc" }],
+        take: f.limit,
+      }),
     /** Every job the reconcile loop must look at: active ones (unknown included). */
     listActive: (): Promise<JobRow[]> =>
       db.job.findMany({ where: { state: { in: ACTIVE_STATES } }, orderBy: [{ createdAt: "asc" }] }),

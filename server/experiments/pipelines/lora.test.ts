@@ -26,6 +26,7 @@ function ctx(over: Partial<LoraContext> = {}, settings: Record<string, unknown> 
     settings: ZFineTuneSettings.parse({ base: { kind: "path", path: "/models/gpt2" }, maxMinutes: 10, ...settings }),
     evalSnapshotSha256: null,
     resumeFrom: null,
+    measured: null,
     ...over,
   };
 }
@@ -89,6 +90,23 @@ describe("the fine-tuning pipeline", () => {
     expect(input("preflight", c).maxMinutes).toBeCloseTo(350 / 60, 6);
     // The hard stop comes after the recipe's own budget, so its checkpoint and adapter are saved.
     expect(spec("train").deadlineSeconds(c)).toBeGreaterThan(350);
+  });
+
+  it("passes the preflight an earlier measurement when one stands for it, valid by the recipe's contract", () => {
+    expect(input("preflight", ctx()).measured).toBeUndefined();
+    const measured = {
+      jobId: "j20261201120000-0123456789",
+      measuredAt: "2026-12-01T12:00:00.000Z",
+      cpus: 2,
+      smokeStep: { batchSize: 4, length: 64, seconds: [0.5, 0.25], loss: 2.5, tokensPerSecond: 1024, longestFirst: true as const },
+      memory: { runtime: 300, weights: 400, lora: 10, optimizer: 10, activations: 80, total: 800 },
+      lengthUsed: 64,
+      setupSeconds: 4,
+    };
+    const given = input("preflight", ctx({ measured }));
+    expect(given.measured).toEqual(measured);
+    expect(jobContract("llm-lora", "preflight")!.input.safeParse(given).success).toBe(true);
+    expect(input("train", ctx({ measured })).measured).toBeUndefined();
   });
 
   it("continues training from the stopped attempt's checkpoints when it resumes one", () => {

@@ -17,6 +17,8 @@ import { evaluationDeadlineSeconds, preparingDeadlineSeconds, trainingDeadlineSe
 import { experimentsRepository } from "../experiments.repository";
 import { stepOutputRef, type ChainBase, type Pipeline, type StepSpec } from "../pipeline";
 import { LORA_STEPS, type LoraStep } from "./lora-steps";
+import { reusableMeasurement } from "./lora-measurement";
+import type { ReusedMeasurement } from "@/contracts/recipes/llm-lora";
 
 export { LORA_STEPS, type LoraStep };
 
@@ -26,6 +28,8 @@ export interface LoraContext extends ChainBase<LoraStep> {
   evalSnapshotSha256: string | null;
   /** Learned from the experiment row: `checkpoints:<worker job id>` of the stopped attempt it resumes. */
   resumeFrom: string | null;
+  /** Learned once check_data is done: an earlier preflight's measurement the preflight may stand on (lora-measurement.ts). */
+  measured: ReusedMeasurement | null;
 }
 
 type Step = StepSpec<LoraStep, LoraContext>;
@@ -165,7 +169,7 @@ const STEPS: readonly Step[] = [
     job: "preflight",
     needs: ["import_base", "check_data"],
     sharedOpId: firstAttemptStep("preflight"),
-    input: loraRun,
+    input: (c) => ({ ...loraRun(c), ...(c.measured ? { measured: c.measured } : {}) }),
     deadlineSeconds: preparing,
     cpus: allCpus,
   },
@@ -223,12 +227,17 @@ const STEPS: readonly Step[] = [
   },
 ];
 
-/** The held-out data and the attempt it resumes come from the experiment row (fixed at start). */
-async function learn(db: Db, c: LoraContext): Promise<void> {
+/**
+ * The held-out data and the attempt it resumes come from the experiment row (fixed at
+ * start); a measurement to reuse is looked for once the preflight is ready to start.
+ */
+async function learn(db: Db, c: LoraContext, jobs: Map<LoraStep, StepJob>): Promise<void> {
   const repo = experimentsRepository(db);
   const exp = await repo.find(c.experimentId);
   if (exp?.evalDatasetId && !c.evalSnapshotSha256) c.evalSnapshotSha256 = (await repo.dataset(exp.evalDatasetId))?.snapshotSha256 ?? null;
   if (exp?.resumedFromId && !c.resumeFrom) c.resumeFrom = await stoppedTrainRef(db, exp.resumedFromId);
+  const preflightReady = c.outputs.import_base !== undefined && c.outputs.check_data !== undefined && !jobs.has("preflight");
+  if (preflightReady && !c.measured) c.measured = await reusableMeasurement(db, c.targetId, c.cpus, loraRun(c));
 }
 
 /** `checkpoints:<worker job id>` of an experiment's train job; null when it never reached the worker. */
@@ -241,7 +250,7 @@ export async function stoppedTrainRef(db: Db, experimentId: string): Promise<str
 }
 
 export function loraContext(base: ChainBase<LoraStep>, settingsJson: string): LoraContext {
-  return { ...base, settings: ZFineTuneSettings.parse(JSON.parse(settingsJson)), evalSnapshotSha256: null, resumeFrom: null };
+  return { ...base, settings: ZFineTuneSettings.parse(JSON.parse(settingsJson)), evalSnapshotSha256: null, resumeFrom: null, measured: null };
 }
 
 /** A context to find a fine-tuning experiment's step jobs by, for views that start nothing. */

@@ -10,6 +10,12 @@
    memory replaces the formula's activations (refused as in 2 if the measured setup does not
    fit) and its speed becomes a time estimate; with maxMinutes, refused (over_budget) with
    the steps that would fit.
+With `measured` (an earlier preflight of this computer on the same imported model, device,
+LoRA shape, batch size and CPUs, passed by the server), steps 2 and 3 are not run again
+when its smoke step was at least as long as this data's longest batch: its memory and speed
+stand (pessimistic for shorter examples), the memory available is read now, and the time
+is estimated for this data. The model is then not loaded at all, so a run that will not fit
+its budget is refused in seconds (issue 28), and one that fits starts training sooner.
 Output: preflight.json.
 """
 
@@ -91,6 +97,78 @@ def _parts(memory: dict) -> str:
                      for name in ("runtime", "weights", "lora", "optimizer", "activations"))
 
 
+def _reusable(measured: dict | None, batch: int, length: int, cpus: int) -> dict | None:
+    """The earlier measurement when it stands for this run: same batch size and CPUs (the
+    server matched the model, device and LoRA shape), and a smoke step at least this long."""
+    if not measured:
+        return None
+    step = measured["smokeStep"]
+    if step["batchSize"] != batch or measured["cpus"] != cpus or step["length"] < length:
+        return None
+    return measured
+
+
+class _Plan:
+    """What the time estimate needs besides the speed: the run's length and the examples."""
+
+    def __init__(self, items, eval_items, max_steps, epochs: float, batch: int, accumulation: int,
+                 max_minutes, cpus: int, device: str):
+        self.items, self.eval_items = items, eval_items
+        self.max_steps, self.epochs, self.batch, self.accumulation = max_steps, epochs, batch, accumulation
+        self.max_minutes, self.cpus, self.device = max_minutes, cpus, device
+
+
+def _finish_with_time(ctx: JobContext, report: dict, plan: _Plan, tokens_per_s: float, setup_s: float,
+                      speed_basis: str, speed_source: str = "") -> None:
+    """The planned steps at a measured speed, plus loading and the evaluation passes, into
+    preflight.json; refuses over_budget with the steps that would fit."""
+    total_tokens = sum(len(i.input_ids) for i in plan.items)
+    steps_per_epoch = math.ceil(len(plan.items) / (plan.batch * plan.accumulation))
+    planned_steps = plan.max_steps or max(1, math.ceil(plan.epochs * steps_per_epoch))
+    planned_tokens = total_tokens * planned_steps / steps_per_epoch
+    steps_s = planned_tokens / tokens_per_s
+    # Besides its steps the train job loads and tokenises as the preflight did before its
+    # smoke step, and scores the evaluation examples EVAL_PASSES times (forward only: about a
+    # third of a training step's work per token).
+    eval_s = EVAL_PASSES * sum(len(i.input_ids) for i in plan.eval_items) / (3 * tokens_per_s)
+    estimate_s = setup_s + steps_s + eval_s
+    report["time"] = {"plannedSteps": planned_steps, "plannedTokens": int(planned_tokens),
+                      "estimatedSeconds": round(estimate_s, 1), "setupSeconds": round(setup_s, 1), "cpus": plan.cpus,
+                      "note": f"about {max(1, round(estimate_s / 60))} min for {planned_steps} steps on {plan.device}"
+                              + (f" with {plan.cpus} CPU thread(s)" if plan.device == "cpu" else ""),
+                      "basis": f"{speed_basis} for {steps_s:.0f} s of steps, plus {setup_s:.0f} s loading and "
+                               f"tokenising and {eval_s:.0f} s for {EVAL_PASSES} passes over the evaluation examples"}
+    write_json_atomic(ctx.output_dir / "preflight.json", report)
+    if plan.max_minutes is not None and estimate_s > plan.max_minutes * 60:
+        fitting_steps = int(planned_steps * max(0.0, plan.max_minutes * 60 - setup_s - eval_s) / steps_s)
+        raise BadInput(f"this run needs about {estimate_s / 60:.1f} min{speed_source} but the budget is {round(plan.max_minutes, 1):g} min; "
+                       f"maxSteps {fitting_steps} would fit (or fewer epochs, a shorter maxLength)",
+                       code="over_budget", details={"fittingMaxSteps": fitting_steps})
+
+
+def _from_measurement(ctx: JobContext, report: dict, measured: dict, free: int, plan: _Plan) -> dict:
+    """Steps 2 and 3 from an earlier preflight's measurement (see the module's docstring)."""
+    memory = measured["memory"]
+    report["memory"] = {"estimate": memory, "availableBytes": free, "fits": True, "lengthUsed": measured["lengthUsed"]}
+    if memory["total"] > free:
+        gib = 2 ** 30
+        report["memory"].update(fits=False, fitting=[])
+        write_json_atomic(ctx.output_dir / "preflight.json", report)
+        raise BadInput(f"this setup needed about {memory['total'] / gib:.1f} GiB when measured at "
+                       f"{measured['measuredAt']} ({_parts(memory)}) but {plan.device} has {free / gib:.1f} GiB for "
+                       f"this job now; free memory, or use a smaller batch size or a shorter maxLength",
+                       code="does_not_fit_memory", details={"fitting": []})
+    step = measured["smokeStep"]
+    report["smokeStep"] = step
+    report["reusedFrom"] = {"jobId": measured["jobId"], "measuredAt": measured["measuredAt"]}
+    _finish_with_time(ctx, report, plan, step["tokensPerSecond"], measured["setupSeconds"],
+                      f"tokens/s measured by an earlier preflight on this computer ({measured['measuredAt']}: the "
+                      f"same model, device, LoRA and batch size, on examples of {step['length']} tokens)",
+                      f" (at the speed an earlier preflight measured on this computer at {measured['measuredAt']})")
+    return {"estimatedSeconds": report["time"]["estimatedSeconds"], "tokensPerSecond": step["tokensPerSecond"],
+            "memoryEstimateBytes": memory["total"], "availableBytes": free}
+
+
 @requires("model", "data")
 def run_preflight(ctx: JobContext, job_input: dict) -> dict:
     started_at = time.monotonic()  # the train job pays the same imports, loading and tokenising before its first step
@@ -111,16 +189,23 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
     bf16 = use_bf16(device)
 
     phase(ctx, "preparing_data", step="preflight")
-    # What the train job imports besides (TRL's trainer pulls in accelerate and datasets), so
-    # the runtime measured below is the train job's.
-    from trl import SFTConfig, SFTTrainer  # noqa: F401
-
     meter = Meter(device)
     report: dict = {"version": 1, "device": device_check(device)}
     tokenizer = load_tokenizer(model_dir)
     items, _ = tokenised_examples(tokenizer, data_dir, "train.jsonl", max_length)
     if not items:
         raise BadInput("no training example has an answer token left within maxLength", code="no_usable_example")
+    eval_items, _ = tokenised_examples(tokenizer, data_dir, "eval.jsonl", max_length)
+    plan = _Plan(items, eval_items, max_steps, epochs, batch, accumulation, max_minutes, ctx.cpus, device)
+    length = min(max_length, max(len(i.input_ids) for i in items))
+    measured = _reusable(job_input.get("measured"), batch, length, ctx.cpus)
+    if measured:
+        return _from_measurement(ctx, report, measured, available(device, meter), plan)
+
+    # What the train job imports besides (TRL's trainer pulls in accelerate and datasets), so
+    # the runtime measured below is the train job's.
+    from trl import SFTConfig, SFTTrainer  # noqa: F401
+
     runtime = meter.now()
     model = load_model(model_dir, device)
     parameters = sum(p.numel() for p in model.parameters())
@@ -128,7 +213,6 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
     model = get_peft_model(model, lora.peft_config())
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     base = Baseline(runtime=runtime, weights=weights, trainable=trainable)
-    length = min(max_length, max(len(i.input_ids) for i in items))
     formula = formula_activations(model.config, batch, length, bf16)
     memory = estimate(base, formula)
     free = available(device, meter)
@@ -169,32 +253,9 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
         raise BadInput(f"the smoke step's loss is {float(loss)}; the model or data produce no finite loss",
                        code="device_failed")
     tokens_per_s = batch * width / seconds[-1]
-    total_tokens = sum(len(i.input_ids) for i in items)
-    steps_per_epoch = math.ceil(len(items) / (batch * accumulation))
-    planned_steps = max_steps or max(1, math.ceil(epochs * steps_per_epoch))
-    planned_tokens = total_tokens * planned_steps / steps_per_epoch
-    steps_s = planned_tokens / tokens_per_s
-    # Besides its steps the train job loads and tokenises as this job did before the smoke
-    # step, and scores the evaluation examples EVAL_PASSES times (forward only: about a
-    # third of a training step's work per token).
-    setup_s = setup_done - started_at
-    eval_items, _ = tokenised_examples(tokenizer, data_dir, "eval.jsonl", max_length)
-    eval_s = EVAL_PASSES * sum(len(i.input_ids) for i in eval_items) / (3 * tokens_per_s)
-    estimate_s = setup_s + steps_s + eval_s
     report["smokeStep"] = {"batchSize": batch, "length": width, "seconds": [round(s, 3) for s in seconds],
                            "loss": float(loss), "tokensPerSecond": round(tokens_per_s, 1), "longestFirst": True}
-    report["time"] = {"plannedSteps": planned_steps, "plannedTokens": int(planned_tokens),
-                      "estimatedSeconds": round(estimate_s, 1), "cpus": ctx.cpus,
-                      "note": f"about {max(1, round(estimate_s / 60))} min for {planned_steps} steps on {device}"
-                              + (f" with {ctx.cpus} CPU thread(s)" if device == "cpu" else ""),
-                      "basis": f"measured tokens/s of one step on the longest examples (pessimistic for short ones) for "
-                               f"{steps_s:.0f} s of steps, plus {setup_s:.0f} s loading and tokenising as measured here "
-                               f"and {eval_s:.0f} s for {EVAL_PASSES} passes over the evaluation examples"}
-    write_json_atomic(ctx.output_dir / "preflight.json", report)
-    if max_minutes is not None and estimate_s > max_minutes * 60:
-        fitting_steps = int(planned_steps * max(0.0, max_minutes * 60 - setup_s - eval_s) / steps_s)
-        raise BadInput(f"this run needs about {estimate_s / 60:.1f} min but the budget is {max_minutes:g} min; "
-                       f"maxSteps {fitting_steps} would fit (or fewer epochs, a shorter maxLength)",
-                       code="over_budget", details={"fittingMaxSteps": fitting_steps})
+    _finish_with_time(ctx, report, plan, tokens_per_s, setup_done - started_at,
+                      "measured tokens/s of one step on the longest examples (pessimistic for short ones)")
     return {"estimatedSeconds": report["time"]["estimatedSeconds"], "tokensPerSecond": report["smokeStep"]["tokensPerSecond"],
             "memoryEstimateBytes": memory["total"], "availableBytes": free}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import shutil
 import time
 from pathlib import Path
 
@@ -42,6 +43,54 @@ def test_preflight_refuses_a_budget_the_measured_step_cannot_meet(tmp_path, tiny
     with pytest.raises(BadInput) as refused:
         run_preflight(ctx, {"model": str(tiny), "data": str(tiny_data), **SMALL, "epochs": 100, "maxMinutes": 0.05})
     assert refused.value.code == "over_budget" and refused.value.details["fittingMaxSteps"] >= 0
+
+
+def _measurement(report: dict, job_id: str = "j20261206080000-0123456789") -> dict:
+    """What the server passes from an earlier preflight (lora-measurement.ts)."""
+    return {"jobId": job_id, "measuredAt": "2026-12-06T08:00:00+00:00", "cpus": 2, "smokeStep": report["smokeStep"],
+            "memory": report["memory"]["estimate"], "lengthUsed": report["memory"]["lengthUsed"],
+            "setupSeconds": report["time"]["setupSeconds"]}
+
+
+def test_an_earlier_measurement_stands_without_loading_the_model_and_refuses_an_unmeetable_budget(tmp_path, tiny,
+                                                                                                   tiny_data):
+    first = make_job_context(tmp_path / "first", cpus=2)
+    run_preflight(first, {"model": str(tiny), "data": str(tiny_data), **SMALL, "epochs": 1})
+    measured = _measurement(json.loads((first.output_dir / "preflight.json").read_text()))
+    # The same model without its weights: a preflight that loaded it would fail, so these pass
+    # only on the earlier measurement.
+    hollow = tmp_path / "hollow"
+    shutil.copytree(tiny, hollow)
+    for weights in (hollow / "model").glob("*.safetensors"):
+        weights.unlink()
+
+    again = make_job_context(tmp_path / "again", cpus=2)
+    run_preflight(again, {"model": str(hollow), "data": str(tiny_data), **SMALL, "epochs": 3, "measured": measured})
+    report = json.loads((again.output_dir / "preflight.json").read_text())
+    assert report["reusedFrom"] == {"jobId": measured["jobId"], "measuredAt": measured["measuredAt"]}
+    assert report["smokeStep"] == measured["smokeStep"] and report["memory"]["fits"]
+    assert report["time"]["plannedSteps"] > 1 and "earlier preflight on this computer" in report["time"]["basis"]
+
+    refused = make_job_context(tmp_path / "refused", cpus=2)
+    with pytest.raises(BadInput) as over:
+        run_preflight(refused, {"model": str(hollow), "data": str(tiny_data), **SMALL, "epochs": 100,
+                                "maxMinutes": 0.05, "measured": measured})
+    assert over.value.code == "over_budget" and over.value.details["fittingMaxSteps"] >= 0
+    assert f"measured on this computer at {measured['measuredAt']}" in over.value.message
+    assert "reusedFrom" in json.loads((refused.output_dir / "preflight.json").read_text())
+
+
+def test_an_earlier_measurement_of_shorter_examples_or_other_cpus_is_measured_again(tmp_path, tiny, tiny_data):
+    first = make_job_context(tmp_path / "first", cpus=2)
+    run_preflight(first, {"model": str(tiny), "data": str(tiny_data), **SMALL, "epochs": 1})
+    report = json.loads((first.output_dir / "preflight.json").read_text())
+    shorter = _measurement({**report, "smokeStep": {**report["smokeStep"], "length": report["smokeStep"]["length"] - 8}})
+    other_cpus = {**_measurement(report), "cpus": 1}
+    for measured in (shorter, other_cpus):
+        ctx = make_job_context(tmp_path / f"cpus{measured['cpus']}-{measured['smokeStep']['length']}", cpus=2)
+        run_preflight(ctx, {"model": str(tiny), "data": str(tiny_data), **SMALL, "epochs": 1, "measured": measured})
+        fresh = json.loads((ctx.output_dir / "preflight.json").read_text())
+        assert "reusedFrom" not in fresh and fresh["smokeStep"]["length"] == report["smokeStep"]["length"]
 
 
 def test_a_device_that_is_not_there_is_refused_not_replaced():
