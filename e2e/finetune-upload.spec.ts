@@ -2,7 +2,8 @@
  * The fine-tuning wizard's base model sent from the browser: a .gguf file chosen on this
  * device is uploaded with progress and stored by its SHA-256, and the review names it; a
  * file whose bytes are not GGUF is refused by the server, next to the field, and a file
- * that is not named .gguf is refused before anything is sent. (Training from a sent GGUF
+ * that is not named .gguf is refused before anything is sent; a reload keeps the sent file
+ * as the wizard's choice. (Training from a sent GGUF
  * is the CLI's SmolLM2 test: the start input is the same `gguf_upload`.) axe on the step.
  */
 import { createHash } from "node:crypto";
@@ -44,5 +45,10 @@ test("a .gguf file sent from the browser is the base model; bytes that are not G
   await expect(page.getByTestId("ft-model-stored")).toContainText(sha.slice(0, 12));
   await expectNoSeriousAxeViolations(page);
   await page.getByRole("button", { name: /^6\. Review and start/ }).click();
-  await expect(page.getByLabel("Review", { exact: true })).toContainText(`tiny.Q4_1.gguf (sent from this browser, 0.3 MB, SHA-256 ${sha.slice(0, 12)}…)`);
+  const sentLabel = `tiny.Q4_1.gguf (sent from this browser, 0.3 MB, SHA-256 ${sha.slice(0, 12)}…)`;
+  await expect(page.getByLabel("Review", { exact: true })).toContainText(sentLabel);
+  // A reload keeps the sent file (its bytes stay on the server by their hash): nothing is sent again.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: /^Step 6 of 6/ })).toBeVisible();
+  await expect(page.getByLabel("Review", { exact: true })).toContainText(sentLabel);
 });

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { createProject, expectLaidOutAtScreenWidth } from "./steps";
+import { allowFolder, createProject, expectLaidOutAtScreenWidth } from "./steps";
 
 const GPT2 = path.resolve("tests/fixtures/models/lm-buddy-fake-gpt2");
 const EXAMPLES = path.resolve("training/recipes/llm_lora/tests/fixtures/gsm8k-prompt-completion.jsonl");
@@ -21,18 +21,6 @@ const EXAMPLES = path.resolve("training/recipes/llm_lora/tests/fixtures/gsm8k-pr
 const RUN_TIMEOUT = 8 * 60_000;
 
 const stepHeading = (page: Page, n: number) => page.getByRole("heading", { name: new RegExp(`^Step ${n} of 6`) });
-
-/** Adds `folder` to the allowed folders (keeping the ones other specs set). */
-async function allowFolder(page: Page, folder: string) {
-  await page.goto("/settings");
-  const section = page.getByRole("region", { name: "Data" });
-  const field = section.getByLabel("Allowed folders (one per line)");
-  await expect(section.getByText(/never changes or deletes anything in these folders/)).toBeVisible();
-  const current = (await field.inputValue()).trim();
-  await field.fill(current ? `${current}\n${folder}` : folder);
-  await section.getByRole("button", { name: "Save data settings" }).click();
-  await expect(section.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
-}
 
 const next = (page: Page) => page.getByRole("button", { name: "Next" }).click();
 

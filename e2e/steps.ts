@@ -83,3 +83,15 @@ export async function trpcMutation<T>(request: APIRequestContext, proc: string, 
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
 }
+
+/** Adds `folder` to the allowed folders for files by path (keeping the ones other specs set). */
+export async function allowFolder(page: Page, folder: string) {
+  await page.goto("/settings");
+  const section = page.getByRole("region", { name: "Data" });
+  const field = section.getByLabel("Allowed folders (one per line)");
+  await expect(section.getByText(/never changes or deletes anything in these folders/)).toBeVisible();
+  const current = (await field.inputValue()).trim();
+  await field.fill(current ? `${current}\n${folder}` : folder);
+  await section.getByRole("button", { name: "Save data settings" }).click();
+  await expect(section.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+}

@@ -30,6 +30,7 @@ export function FineTuneLayout({ view, actions, tryIt }: { view: FineTuneView; a
         </h2>
         <p className="break-words text-sm text-slate-700">
           Fine-tuning {base ? base.name : s.base.kind === "path" ? s.base.path : "an uploaded model"} on {exp.targetName} · LoRA rank {s.rank} · {s.device}
+          {s.maxSteps !== undefined && <> · at most {s.maxSteps} steps</>}
         </p>
       </div>
       <FineTuneStatus view={view} />

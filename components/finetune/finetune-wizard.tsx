@@ -1,11 +1,12 @@
 "use client";
 /**
- * "Fine-tune a language model": six steps from the computer to Start. Choices stay in
- * the page (the saved drafts are the tabular wizard's); an error the server gives for a
- * field sends the user to that field's step, where it shows under the field.
+ * "Fine-tune a language model": six steps from the computer to Start. Choices are kept in
+ * this tab's sessionStorage per project (wizard-storage.ts), so a reload comes back to them,
+ * and dropped once the run starts (the saved drafts are the tabular wizard's); an error the
+ * server gives for a field sends the user to that field's step, where it shows under the field.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { chooseComputer } from "@/components/wizard/choose-computer";
 import { StepComputer } from "@/components/wizard/step-computer";
@@ -17,10 +18,27 @@ import { StepFineTuneBudget } from "./step-ft-budget";
 import { StepFineTuneReview } from "./step-ft-review";
 import { StepSettings } from "./step-settings";
 import { baseChosen, firstStepWithError, INITIAL_CHOICES, settingsErrors, STEP_TITLES, type FineTuneChoices } from "./wizard-state";
+import { clearChoices, restoreChoices, saveChoices, tabStore } from "./wizard-storage";
+import { Loading } from "@/components/ui/status-message";
 
+const noSubscription = () => () => {};
+
+/** The kept choices are in the browser only: the wizard starts once it runs there, so the server's HTML never differs from the first render. */
 export function FineTuneWizard({ projectId }: { projectId: string }) {
+  const inBrowser = useSyncExternalStore(noSubscription, () => true, () => false);
+  return inBrowser ? <Wizard key={projectId} projectId={projectId} /> : <Loading label="Loading the wizard…" />;
+}
+
+function Wizard({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
-  const [c, setChoices] = useState<FineTuneChoices>(INITIAL_CHOICES);
+  const [c, setChoices] = useState<FineTuneChoices>(() => {
+    const store = tabStore();
+    return (store && restoreChoices(store, projectId)) ?? INITIAL_CHOICES;
+  });
+  useEffect(() => {
+    const store = tabStore();
+    if (store) saveChoices(store, projectId, c);
+  }, [projectId, c]);
   const [refused, setRefused] = useState<Record<string, string>>({});
   const targets = useQuery(trpc.targets.list.queryOptions());
   const project = useQuery(trpc.projects.get.queryOptions({ id: projectId }));
@@ -64,7 +82,7 @@ export function FineTuneWizard({ projectId }: { projectId: string }) {
         {c.step === 1 && <StepBaseModel projectId={projectId} base={c.base} onChange={(base) => update({ base })} error={shown["settings.base.path"] ?? shown["settings.base"]} />}
         {c.step === 2 && <StepExamples projectId={projectId} datasetId={c.datasetId} evalDatasetId={c.evalDatasetId} evalFraction={c.evalFraction} onChange={update} errors={refused} />}
         {c.step === 3 && <StepSettings choices={c} update={update} errors={shown} />}
-        {c.step === 4 && <StepFineTuneBudget choices={c} update={update} errors={shown} computer={computer?.name ?? "This computer"} />}
+        {c.step === 4 && <StepFineTuneBudget choices={c} update={update} errors={shown} computer={computer?.name ?? "This computer"} computerId={computer?.id ?? null} />}
         {c.step === 5 && (
           <StepFineTuneReview
             projectId={projectId}
@@ -74,6 +92,10 @@ export function FineTuneWizard({ projectId }: { projectId: string }) {
             dataName={d ? `${d.name}${d.rowCount !== null ? ` (${d.rowCount} lines)` : ""}` : "—"}
             evalName={c.evalDatasetId ? (evalSet.data?.name ?? "…") : null}
             problems={problems}
+            onStarted={() => {
+              const store = tabStore();
+              if (store) clearChoices(store, projectId);
+            }}
             onRefused={(byField) => {
               setRefused(byField);
               go(firstStepWithError(byField));

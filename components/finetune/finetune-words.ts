@@ -74,7 +74,7 @@ export function preflightWords(p: LoraPreflight): PreflightWords {
   }
   if (!("time" in p)) return { device, memory, fits: true, time: null, fitting: null };
   const t = p.time;
-  const time = `${t.note} (${t.plannedSteps} steps, ${t.plannedTokens.toLocaleString("en-US")} tokens, about ${formatDuration(t.estimatedSeconds)}; measured ${Math.round(p.smokeStep.tokensPerSecond)} tokens/s on the longest examples).`;
+  const time = `${t.note} (${t.plannedSteps} steps, ${t.plannedTokens.toLocaleString("en-US")} tokens, about ${formatDuration(t.estimatedSeconds)}; measured ${Math.round(p.smokeStep.tokensPerSecond)} tokens/s on the longest examples${p.reusedFrom ? ` by an earlier preflight on this computer (${new Date(p.reusedFrom.measuredAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}): the model was not loaded again` : ""}).`;
   return { device, memory, fits: true, time, fitting: null };
 }
 

@@ -23,13 +23,15 @@ type Props = {
   problems: Record<string, string>;
   /** The server refused the input: its issues by field, for the steps to show. */
   onRefused: (errors: Record<string, string>) => void;
+  /** The run started: the wizard drops its kept choices. */
+  onStarted: () => void;
 };
 
 /**
  * Step 6: every choice at a glance, then Start. One operation id per reviewed intent: a
  * double click or a retried request starts one experiment; a changed choice is a new one.
  */
-export function StepFineTuneReview({ projectId, choices: c, computer, computerId, dataName, evalName, problems, onRefused }: Props) {
+export function StepFineTuneReview({ projectId, choices: c, computer, computerId, dataName, evalName, problems, onRefused, onStarted }: Props) {
   const trpc = useTRPC();
   const router = useRouter();
   const settings = settingsOf(c);
@@ -38,7 +40,10 @@ export function StepFineTuneReview({ projectId, choices: c, computer, computerId
   const opId = useMemo(() => (intent ? newOpId() : ""), [intent]);
   const start = useMutation(
     trpc.finetune.start.mutationOptions({
-      onSuccess: (view) => router.push(`/projects/${projectId}/ml/experiments/${view.experiment.id}`),
+      onSuccess: (view) => {
+        onStarted();
+        router.push(`/projects/${projectId}/ml/experiments/${view.experiment.id}`);
+      },
       onError: (err) => {
         const byField = fieldErrors(err);
         if (Object.keys(byField).length) onRefused(byField);
@@ -53,7 +58,7 @@ export function StepFineTuneReview({ projectId, choices: c, computer, computerId
     ["Device", c.device],
     ["LoRA", `rank ${c.rank}, alpha ${c.alpha ?? 2 * c.rank}, learning rate ${c.learningRate}`],
     ["Examples", `up to ${c.maxLength} tokens, batches of ${c.batchSize}`],
-    ["Budget", `${c.epochs} epoch${c.epochs === 1 ? "" : "s"}, at most ${c.maxMinutes} min`],
+    ["Budget", `${c.epochs} epoch${c.epochs === 1 ? "" : "s"}${c.maxSteps !== null ? `, at most ${c.maxSteps} step${c.maxSteps === 1 ? "" : "s"}` : ""}, at most ${c.maxMinutes} min`],
     ["Answer pattern", c.answerPattern.trim() || "none"],
   ];
   const problemList = Object.values(problems);

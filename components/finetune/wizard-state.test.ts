@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ZFineTuneSettings } from "@/server/finetune/finetune.schema";
-import { baseChosen, baseLabel, INITIAL_CHOICES, settingsErrors, settingsOf, type FineTuneChoices } from "./wizard-state";
+import { baseChosen, baseLabel, firstStepWithError, INITIAL_CHOICES, settingsErrors, settingsOf, type FineTuneChoices } from "./wizard-state";
 
 const SHA = "a".repeat(64);
 const withBase = (base: FineTuneChoices["base"]): FineTuneChoices => ({ ...INITIAL_CHOICES, base });
@@ -23,5 +23,20 @@ describe("the wizard's base model", () => {
   it("trims a path and refuses an empty one", () => {
     expect(settingsOf(withBase({ kind: "path", path: "  /data/m  " })).base).toEqual({ kind: "path", path: "/data/m" });
     expect(settingsErrors(withBase({ kind: "path", path: " " }))["settings.base.path"]).toBe("Give the path of a model folder or a .gguf file on the training computer.");
+  });
+});
+
+describe("the wizard's step cap", () => {
+  const withSteps = (maxSteps: number | null): FineTuneChoices => ({ ...withBase({ kind: "path", path: "/data/m" }), maxSteps });
+
+  it("is left out of the start input when empty, and sent when set", () => {
+    expect(settingsOf(withSteps(null))).not.toHaveProperty("maxSteps");
+    expect(settingsOf(withSteps(12)).maxSteps).toBe(12);
+    expect(settingsErrors(withSteps(12))).toEqual({});
+  });
+
+  it("is checked by the server's schema and shown on the Budget step", () => {
+    for (const bad of [0, 2.5, 2_000_000]) expect(settingsErrors(withSteps(bad))["settings.maxSteps"], String(bad)).toBeDefined();
+    expect(firstStepWithError(settingsErrors(withSteps(0)))).toBe(4);
   });
 });

@@ -32,6 +32,8 @@ export interface FineTuneChoices {
   maxLength: number;
   batchSize: number;
   epochs: number;
+  /** null: no step cap (the epochs decide). */
+  maxSteps: number | null;
   maxMinutes: number;
   /** "" for none. */
   answerPattern: string;
@@ -51,6 +53,7 @@ export const INITIAL_CHOICES: FineTuneChoices = {
   maxLength: FINETUNE_DEFAULTS.maxLength,
   batchSize: FINETUNE_DEFAULTS.batchSize,
   epochs: FINETUNE_DEFAULTS.epochs,
+  maxSteps: null,
   maxMinutes: FINETUNE_DEFAULTS.maxMinutes,
   answerPattern: "",
 };
@@ -95,6 +98,7 @@ export function settingsOf(c: FineTuneChoices): TFineTuneSettings {
     maxLength: c.maxLength,
     batchSize: c.batchSize,
     epochs: c.epochs,
+    ...(c.maxSteps !== null && { maxSteps: c.maxSteps }),
     maxMinutes: c.maxMinutes,
     ...(c.answerPattern.trim() && { answerPattern: c.answerPattern.trim() }),
   };

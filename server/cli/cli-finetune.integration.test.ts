@@ -188,6 +188,8 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
       step: "Checking the device, memory and time",
       message: expect.stringMatching(/this run needs about [\d.]+ min but the budget is [\d.]+ min; maxSteps \d+ would fit/) as string,
       fix: expect.stringContaining("maxSteps") as string,
+      // The steps that fit, from the preflight's typed details; null when not one step fits.
+      retry: result.error?.retry === null ? null : { maxSteps: expect.any(Number) as number },
     });
     // The progress line names the step that refused, not the phase's name.
     expect(run.stderr).toMatch(/\[failed\] Checking the device, memory and time/);
@@ -195,6 +197,7 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('Failed at "Checking the device, memory and time": The data or settings cannot be used: this run needs about');
     expect(shown.stdout).toMatch(/What to do: .*maxSteps/);
+    if (result.error?.retry) expect(shown.stdout).toContain(`with the same flags and --max-steps ${(result.error.retry as { maxSteps: number }).maxSteps}.`);
     const asJson = JSON.parse((await runCli(server.url, ["experiments", "show", result.experimentId, "--json"]).done).stdout) as FineTuneJson;
     expect(asJson.error).toEqual(result.error);
   });

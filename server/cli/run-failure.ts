@@ -18,9 +18,9 @@ export function runFailure(status: string, error: RunError | null, note: string 
   };
 }
 
-export function runFailureLines(e: RunError): string[] {
+export function runFailureLines(e: Pick<RunError, "step" | "message" | "fix">): string[] {
   return [`${e.step ? `Failed at "${e.step}"` : "Did not succeed"}: ${e.message}`, `What to do: ${e.fix}`];
 }
 
 /** The failure a text report tells in its own lines: a cancel is told by its note instead. */
-export const toldFailure = (status: string, error: RunError | null): RunError | null => (error && status !== "cancelled" ? error : null);
+export const toldFailure = <E extends Omit<RunError, "retry">>(status: string, error: E | null): E | null => (error && status !== "cancelled" ? error : null);

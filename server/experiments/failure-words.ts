@@ -6,11 +6,21 @@
  * error codes are the recipes' BadInput codes.
  */
 
-export interface RecipeError {
-  type?: string;
-  code?: string;
-  message?: string;
-}
+import { z } from "zod";
+
+/**
+ * A recipe's own error in its job's report (training/trainyard_recipe/errors.py:
+ * `{type, code, message, details?}`). `details` stays untyped here: the one reader of a
+ * code's details types them with its own schema (run-error.ts retryOf), never from the words.
+ * A field of the wrong type is dropped, not the whole error.
+ */
+const ZRecipeError = z.object({
+  type: z.string().optional().catch(undefined),
+  code: z.string().optional().catch(undefined),
+  message: z.string().optional().catch(undefined),
+  details: z.record(z.string(), z.unknown()).optional().catch(undefined),
+});
+export type RecipeError = z.infer<typeof ZRecipeError>;
 
 export interface FailureFacts {
   stepLabel: string;
@@ -124,8 +134,9 @@ export function explainFailure(f: FailureFacts): FailureView | null {
 /** The recipe's own error in a job's stored report (contracts: report.error); null when it wrote none. */
 export function recipeError(report: string | null | undefined): RecipeError | null {
   try {
-    const r = report ? (JSON.parse(report) as { error?: RecipeError | null }) : null;
-    return r?.error && typeof r.error === "object" ? r.error : null;
+    const r = report ? (JSON.parse(report) as { error?: unknown }) : null;
+    const parsed = ZRecipeError.safeParse(r?.error);
+    return r?.error && parsed.success ? parsed.data : null;
   } catch {
     return null; // a report that is not JSON carries no recipe error
   }

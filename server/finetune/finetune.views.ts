@@ -22,7 +22,7 @@ import { fineTuneJobs, trainedAdapterOf, type FineTuneJobs } from "@/server/expe
 import { liveTraining } from "./training-progress";
 import { explainFailure, recipeError } from "@/server/experiments/failure-words";
 import { experimentOutcome } from "@/server/experiments/outcome-view";
-import { failedStepCode, runError, type FailedStep, type RunError } from "@/server/experiments/run-error";
+import { failedStepCode, retryOf, runError, type FailedStep, type RunError } from "@/server/experiments/run-error";
 
 /** Train job states a new attempt can continue from (the worker's checkpoints ref accepts these). */
 const STOPPED = new Set(["failed", "cancelled", "timed_out"]);
@@ -68,7 +68,7 @@ function fineTuneError(e: ExperimentRow, jobs: FineTuneJobs): RunError | null {
     const error = j ? recipeError(j.report) : null;
     const view = j ? explainFailure({ stepLabel: s.label, state: j.state, reason: j.reason, detail: j.detail, error, kind: "finetune" }) : null;
     if (j && view) {
-      failed = { label: s.label, view, code: failedStepCode(j, error?.code) };
+      failed = { label: s.label, view, code: failedStepCode(j, error?.code), retry: retryOf(error) };
       break;
     }
   }

@@ -60,7 +60,9 @@ Resume (a cancelled, crashed or timed-out run whose training saved a checkpoint)
 Output:
   --out DIR               where the verified export is saved (default: the current folder)
   --json                  print one JSON object: experimentId, status, baseLoss, adapterLoss,
-                          betterThanBase, metrics, exportPath, seconds, tokensPerSecond
+                          betterThanBase, metrics, exportPath, seconds, tokensPerSecond, error
+                          (a refused run's error.retry: the settings that would fit, e.g.
+                          {"maxSteps": 12}, which is --max-steps 12)
 
 Exit codes: 0 succeeded, 1 failed (the message says why), 2 bad usage.`;
 
@@ -95,6 +97,15 @@ const SETTING_FLAGS = {
   device: { field: "device", number: false },
 } as const satisfies Record<string, { field: keyof FineTuneFlagSettings; number: boolean }>;
 type SettingFlag = keyof typeof SETTING_FLAGS;
+
+/** Settings as the flags that set them: `{maxSteps: 12}` → "--max-steps 12". */
+export function flagsOf(settings: Partial<Record<keyof FineTuneFlagSettings, string | number>>): string {
+  const flagOf = new Map<string, string>(Object.entries(SETTING_FLAGS).map(([flag, { field }]) => [field, flag]));
+  return Object.entries(settings)
+    .filter(([field, value]) => value !== undefined && flagOf.has(field))
+    .map(([field, value]) => `--${flagOf.get(field)} ${String(value)}`)
+    .join(" ");
+}
 
 // Number("") is 0 and Number("0x10") is 16: only a plain decimal is a number here.
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;

@@ -117,6 +117,29 @@ describe("trainyard finetune --json", () => {
     ]);
   });
 
+  it("gives a refusal's fix as settings in --json and as the flags to add in text", () => {
+    const step = "Checking the device, memory and time";
+    const message = "The data or settings cannot be used: this run needs about 31.0 min but the budget is 11.2 min; maxSteps 12 would fit (or fewer epochs, a shorter maxLength)";
+    const fix = "Start it again with the settings the message says would fit (maxSteps, fewer epochs, a shorter maxLength), or with more minutes.";
+    const overBudget = view({ error: { code: "over_budget", message, fix, step, retry: { words: "Run again with at most 12 steps", settings: { maxSteps: 12 } } } }, "failed");
+    const json = fineTuneJson(overBudget, { exportPath: null, seconds: 95 });
+    expect(json.error).toEqual({ code: "over_budget", message, fix, step, retry: { maxSteps: 12 } });
+    expect(fineTuneSummary(json, null)).toEqual([
+      "Experiment exp1: failed in 95 s",
+      `Failed at "${step}": ${message}`,
+      `What to do: ${fix}`,
+      "To fit, run `trainyard finetune` again with the same flags and --max-steps 12.",
+    ]);
+    const memory = view({ error: { code: "does_not_fit_memory", message: "…", fix: "…", step, retry: { words: "Run again with batch size 2 and max length 256", settings: { batchSize: 2, maxLength: 256 } } } }, "failed");
+    const memoryJson = fineTuneJson(memory, { exportPath: null, seconds: 40 });
+    expect(memoryJson.error?.retry).toEqual({ batchSize: 2, maxLength: 256 });
+    expect(fineTuneSummary(memoryJson, null).at(-1)).toBe("To fit, run `trainyard finetune` again with the same flags and --batch-size 2 --max-length 256.");
+    // No fix the recipe could name: the key is there, null, and the text adds nothing.
+    const noFix = fineTuneJson(view({ error: { code: "over_budget", message, fix, step, retry: null } }, "failed"), { exportPath: null, seconds: 95 });
+    expect(noFix.error?.retry).toBeNull();
+    expect(fineTuneSummary(noFix, null)).toHaveLength(3);
+  });
+
   it("names the attempt that resumed a stopped run, which is then no longer resumable", () => {
     const json = fineTuneJson(view({ resumedBy: { id: "exp2", name: "SmolLM2 on GSM8K (resumed)" } }, "cancelled"), { exportPath: null, seconds: 30 });
     expect(json).toMatchObject({ resumable: false, resumedFromId: null, resumedById: "exp2" });

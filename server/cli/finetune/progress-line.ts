@@ -47,7 +47,7 @@ export function milestoneLines(v: FineTuneView): { key: string; line: string }[]
   }
   const p = v.preflight;
   if (p && "time" in p) {
-    out.push({ key: "preflight", line: `Preflight on ${p.device.device}: ${p.time.note} (${Math.round(p.smokeStep.tokensPerSecond)} tokens/s measured on the longest examples).` });
+    out.push({ key: "preflight", line: `Preflight on ${p.device.device}: ${p.time.note} (${Math.round(p.smokeStep.tokensPerSecond)} tokens/s measured on the longest examples${p.reusedFrom ? ` by an earlier preflight on this computer at ${p.reusedFrom.measuredAt}` : ""}).` });
   } else if (p) {
     const fit = p.memory.fitting.map((f) => `batch ${f.batchSize} x ${f.maxLength} tokens`).join(", ");
     out.push({ key: "preflight", line: `Preflight on ${p.device.device}: does not fit in memory${fit ? `; these would: ${fit}` : ""}.` });

@@ -3,9 +3,16 @@
  * FineTuneView: the losses and the verdict come from the trusted receipt only (base and
  * adapter scored on the same evaluation examples), never from training's own loss.
  */
-import type { RunError } from "@/server/experiments/run-error";
+import type { RetrySettings, RunError } from "@/server/experiments/run-error";
 import type { FineTuneView } from "@/server/finetune/finetune.schema";
 import { runFailure, runFailureLines, toldFailure } from "../run-failure";
+import { flagsOf } from "./args";
+
+/**
+ * A run's error as the CLI prints it: the server's RunError whose `retry` is only the
+ * settings that would fit (`{maxSteps: 12}`), which the text says as flags (`--max-steps 12`).
+ */
+export type FineTuneRunError = Omit<RunError, "retry"> & { retry: RetrySettings | null };
 
 export interface FineTuneJson {
   experimentId: string;
@@ -38,8 +45,8 @@ export interface FineTuneJson {
   /** The experiment this attempt continues, and the attempt that continued this one. */
   resumedFromId: string | null;
   resumedById: string | null;
-  /** Why the run did not succeed and what to do (code, message, fix, step); null while it runs or once it succeeded. */
-  error: RunError | null;
+  /** Why the run did not succeed and what to do (code, message, fix, step, retry); null while it runs or once it succeeded. */
+  error: FineTuneRunError | null;
 }
 
 export function fineTuneJson(view: FineTuneView, extra: { exportPath: string | null; seconds: number | null }): FineTuneJson {
@@ -67,8 +74,14 @@ export function fineTuneJson(view: FineTuneView, extra: { exportPath: string | n
     resumable: view.resumable,
     resumedFromId: view.resumedFrom?.id ?? null,
     resumedById: view.resumedBy?.id ?? null,
-    error: runFailure(view.experiment.status, view.error, view.experiment.reason),
+    error: cliError(runFailure(view.experiment.status, view.error, view.experiment.reason)),
   };
+}
+
+function cliError(e: RunError | null): FineTuneRunError | null {
+  if (!e) return null;
+  const { retry, ...rest } = e;
+  return { ...rest, retry: retry?.settings ?? null };
 }
 
 /** The text summary for people: the verdict with rounded losses, exact match, then the export's path last. */
@@ -84,6 +97,7 @@ export function fineTuneSummary(result: FineTuneJson, note: string | null): stri
   const em = result.metrics.exactMatch;
   if (em) lines.push(`exact match of the answer on ${em.examples} prompts: ${(em.adapter * 100).toFixed(1)} % (base ${(em.base * 100).toFixed(1)} %)`);
   if (told) lines.push(...runFailureLines(told));
+  if (told?.retry) lines.push(`To fit, run \`trainyard finetune\` again with the same flags and ${flagsOf(told.retry)}.`);
   if (result.resumable) lines.push(`Training stopped with a checkpoint: \`trainyard finetune --resume ${result.experimentId}\` (or Resume on the experiment's page) continues it from the saved step.`);
   if (result.resumedById) lines.push(`Resumed as experiment ${result.resumedById}.`);
   // Last, so that `| tail -1` gives the file.

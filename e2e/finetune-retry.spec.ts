@@ -1,0 +1,102 @@
+/**
+ * The fine-tune wizard's rough edges (issue 35), with the real llm-lora recipe and nothing
+ * mocked: the wizard reloaded mid-way keeps its choices (base model, data, budget, the step
+ * cap); a run whose budget cannot hold its steps is refused by the real preflight, its page
+ * says so with the fix, and the one tap "Run again with at most N steps" starts a new run
+ * capped at N, the N of the preflight's words. That run is cancelled before it trains
+ * (Run again then stays offered) and deleted. axe on the Budget step and the failed page; no
+ * sideways scrolling on a phone. Nothing trains here: the refusal comes at the preflight.
+ */
+import { cpSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoSeriousAxeViolations } from "./axe";
+import { allowFolder, createProject, expectLaidOutAtScreenWidth } from "./steps";
+
+const GPT2 = path.resolve("tests/fixtures/models/lm-buddy-fake-gpt2");
+const EXAMPLES = path.resolve("training/recipes/llm_lora/tests/fixtures/gsm8k-prompt-completion.jsonl");
+// Import, checks and preflight: each starts Python and torch, about a minute together on a loaded 2-core machine.
+const REFUSAL_TIMEOUT = 6 * 60_000;
+
+const stepHeading = (page: Page, n: number) => page.getByRole("heading", { name: new RegExp(`^Step ${n} of 6`) });
+const next = (page: Page) => page.getByRole("button", { name: "Next" }).click();
+
+test("a reloaded wizard keeps its choices; a run over its budget offers the preflight's step cap as one tap", async ({ page }, testInfo) => {
+  test.setTimeout(12 * 60_000);
+  const phone = testInfo.project.name === "phone";
+  const root = mkdtempSync(path.join(os.tmpdir(), "trainyard-e2e-retry-"));
+  const model = path.join(root, "gpt2");
+  cpSync(GPT2, model, { recursive: true });
+  await allowFolder(page, root);
+  await createProject(page, `Fine-tune retry ${testInfo.project.name} ${Date.now()}`);
+
+  await page.getByRole("link", { name: "Fine-tune a language model" }).first().click();
+  await expect(stepHeading(page, 1)).toBeVisible();
+  await next(page);
+  await page.getByLabel("Model folder or .gguf file on the training computer").fill(model);
+  await next(page);
+  await page.getByLabel("Upload training examples (JSONL)").setInputFiles(EXAMPLES);
+  await expect(page.getByText("gsm8k-prompt-completion.jsonl uploaded")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole("button", { name: "Next" })).toBeEnabled({ timeout: REFUSAL_TIMEOUT });
+  await next(page);
+  await page.getByText("Advanced").click();
+  await page.getByLabel("Max length (tokens per example)").fill("64");
+  await next(page);
+
+  // The Budget step: three minutes leave training about one after the reserve for evaluation,
+  // far too little for a million steps, and it says the preflight will check that.
+  await expect(stepHeading(page, 5)).toBeVisible();
+  await page.getByLabel("Max minutes (whole experiment)").fill("3");
+  await page.getByLabel("Max steps (optional)").fill("1000000");
+  await expect(page.getByTestId("budget-summary")).toContainText("at most 3 minutes and 1000000 steps");
+  await expect(page.getByTestId("budget-preflight")).toContainText("Run again with at most N steps");
+
+  // Reloaded mid-way: the same step, the same base model, data and budget.
+  await page.reload();
+  await expect(stepHeading(page, 5)).toBeVisible();
+  await expect(page.getByLabel("Max minutes (whole experiment)")).toHaveValue("3");
+  await expect(page.getByLabel("Max steps (optional)")).toHaveValue("1000000");
+  await expect(page.getByTestId("budget-cpu")).toContainText("no GPU");
+  await expectNoSeriousAxeViolations(page);
+  if (phone) await expectLaidOutAtScreenWidth(page, 390);
+  await next(page);
+  const review = page.getByLabel("Review", { exact: true });
+  await expect(review).toContainText(model);
+  await expect(review).toContainText("gsm8k-prompt-completion.jsonl");
+  await expect(review).toContainText("up to 64 tokens");
+  await expect(review).toContainText("1 epoch, at most 1000000 steps, at most 3 min");
+
+  await page.getByRole("button", { name: "Start fine-tuning" }).click();
+  await page.waitForURL(/\/ml\/experiments\/[^/]+$/);
+  const refusedUrl = page.url();
+
+  // The real preflight refuses; the page says why, and the fix is one button with its numbers.
+  await expect(page.getByTestId("experiment-status")).toContainText("Failed", { timeout: REFUSAL_TIMEOUT });
+  const said = page.getByTestId("run-error");
+  await expect(said).toContainText(/this run needs about [\d.]+ min but the budget is [\d.]+ min; maxSteps \d+ would fit/);
+  const fix = page.getByRole("button", { name: /^Run again with at most \d+ steps?$/ });
+  await expect(fix).toBeVisible();
+  const steps = Number(/at most (\d+) step/.exec((await fix.textContent())!)![1]);
+  expect(steps).toBeGreaterThanOrEqual(1);
+  await expect(said).toContainText(`maxSteps ${steps} would fit`);
+  await expect(page.getByRole("button", { name: "Run again", exact: true })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  if (phone) await expectLaidOutAtScreenWidth(page, 390);
+
+  // A double tap starts one run, capped at the preflight's steps.
+  await fix.dblclick();
+  await page.waitForURL((url) => /\/ml\/experiments\/[^/]+$/.test(url.pathname) && url.href !== refusedUrl);
+  await expect(page.getByText(`at most ${steps} steps`)).toBeVisible();
+
+  // Cancelled before it trains (nothing here needs the training), it can run again or go.
+  await page.getByRole("button", { name: "Cancel training" }).click();
+  await page.getByRole("button", { name: "Yes, cancel training" }).click();
+  await expect(page.getByTestId("experiment-status")).toContainText("Cancelled", { timeout: 3 * 60_000 });
+  await expect(page.getByRole("button", { name: "Run again", exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Delete…" }).click();
+  await page.getByRole("button", { name: "Delete this experiment" }).click();
+  await page.waitForURL(/\/ml\/experiments$/);
+  // The refused run stays; the retry, deleted, is gone: one row.
+  await expect(page.getByTestId("experiment-row")).toHaveCount(1);
+});
