@@ -131,7 +131,7 @@ test("the promotion sheet refuses an incomparable pair without the acknowledgeme
   await sheet.getByRole("button", { name: "Not now" }).click();
   const row2 = card.locator('[data-testid="version-row"][data-version="2"]');
   await expect(row2.getByTestId("version-status")).toHaveText("export missing");
-  await expect(row2.getByRole("button", { name: "Promote version 2" })).toBeDisabled();
+  await expect(card.locator('[data-testid="version-actions"][data-version="2"]').getByRole("button", { name: "Promote version 2" })).toBeDisabled();
   await expect(card.getByTestId("model-selected")).toContainText("In use: version 1");
 
   // Retention: a budget below what is registered; the view proposes the oldest removable version.

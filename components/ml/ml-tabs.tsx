@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
+/** The project's tabs. They wrap onto a second line on a phone rather than scroll: a tab out of view behind a swipe is one nobody finds. */
 export function MlTabs({ projectId }: { projectId: string }) {
   const pathname = usePathname();
   const base = `/projects/${projectId}/ml`;
@@ -15,8 +16,8 @@ export function MlTabs({ projectId }: { projectId: string }) {
     { href: `${base}/schedules`, label: "Schedules" },
   ];
   return (
-    <nav aria-label="Machine learning" className="-mx-4 overflow-x-auto px-4">
-      <ul className="flex min-w-max gap-1 border-b border-slate-200">
+    <nav aria-label="Machine learning">
+      <ul className="flex flex-wrap gap-x-1 border-b border-slate-200">
         {tabs.map((t) => {
           const active = pathname === t.href;
           return (
