@@ -28,7 +28,7 @@ export async function ensureBuilt(root: string): Promise<string> {
   // Next writes BUILD_ID last: its presence means a complete build.
   await buildOnce(`${dist}.building`, () => existsSync(path.join(dist, "BUILD_ID")), () => {
     rmSync(dist, { recursive: true, force: true });
-    console.log("Building the web app (first start or after an update; about a minute)…");
+    console.log("Building the web app (first start or after an update; about three minutes on two cores)…");
     const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
     const result = spawnSync(process.execPath, [nextBin, "build"], {
       cwd: root,
