@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { createProject, expectNoHorizontalOverflow } from "./steps";
+import { allowFolder, createProject, expectNoHorizontalOverflow } from "./steps";
 
 const PENGUINS = path.join(import.meta.dirname, "..", "tests", "fixtures", "tabular", "penguins.csv");
 
@@ -58,12 +58,7 @@ test("an allowed folder set in Settings lets a file on this computer be register
   const folder = mkdtempSync(path.join(os.tmpdir(), "trainyard-e2e-data-"));
   const file = path.join(folder, "penguins-by-path.csv");
   copyFileSync(PENGUINS, file);
-  await page.goto("/settings");
-  const section = page.getByRole("region", { name: "Data" });
-  await expect(section.getByText(/never changes or deletes anything in these folders/)).toBeVisible();
-  await section.getByLabel("Allowed folders (one per line)").fill(folder);
-  await section.getByRole("button", { name: "Save data settings" }).click();
-  await expect(section.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+  await allowFolder(page, folder);
   await expectNoSeriousAxeViolations(page);
 
   const name = `By path ${testInfo.project.name} ${Date.now()}`;

@@ -11,20 +11,11 @@
 import { copyFileSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trpcMutation } from "./steps";
+import { allowFolder, createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trpcMutation } from "./steps";
 
 const PENGUINS = path.join(import.meta.dirname, "..", "tests", "fixtures", "tabular", "penguins.csv");
-
-async function allowFolder(page: Page, folder: string) {
-  await page.goto("/settings");
-  const section = page.getByRole("region", { name: "Data" });
-  await expect(section.getByText(/never changes or deletes anything in these folders/)).toBeVisible();
-  await section.getByLabel("Allowed folders (one per line)").fill(folder);
-  await section.getByRole("button", { name: "Save data settings" }).click();
-  await expect(section.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
-}
 
 test("create a schedule, run it now until its run starts, pause and resume it", async ({ page }, testInfo) => {
   test.setTimeout(240_000);
