@@ -85,18 +85,24 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
     await phoneFits(page);
   }
   await expectNoSeriousAxeViolations(page);
-  // Every tab and every version's action is on the screen at this size once its row is scrolled
-  // to vertically: none is cut off at the edge or behind a sideways swipe.
-  for (const tab of ["Overview", "Data", "Experiments", "Searches", "Models", "Deployments", "Schedules"]) {
-    await expect(page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: tab, exact: true })).toBeInViewport({ ratio: 1 });
-  }
-  for (const v of [1, 2]) {
-    const actions = card.locator(`[data-testid="version-actions"][data-version="${v}"]`);
-    await actions.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - window.innerHeight / 2));
-    for (const name of ["Download", "Deploy", "Promote", "Remove"]) {
-      await expect(actions.getByRole(name === "Download" ? "link" : "button", { name: `${name} version ${v}` })).toBeInViewport({ ratio: 1 });
+  // Every tab and every version's action is on the screen, at 1280 px and at a phone's 390 px,
+  // once its row is scrolled to vertically: none is cut off at the edge or behind a sideways swipe.
+  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const tab of ["Overview", "Data", "Experiments", "Searches", "Models", "Deployments", "Schedules"]) {
+      await expect(page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: tab, exact: true })).toBeInViewport({ ratio: 1 });
     }
+    for (const v of [1, 2]) {
+      const actions = card.locator(`[data-testid="version-actions"][data-version="${v}"]`);
+      await actions.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - window.innerHeight / 2));
+      for (const name of ["Download", "Deploy", "Promote", "Remove"]) {
+        await expect(actions.getByRole(name === "Download" ? "link" : "button", { name: `${name} version ${v}` })).toBeInViewport({ ratio: 1 });
+      }
+    }
+    if (size.width === 390) await phoneFits(page);
   }
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.evaluate(() => window.scrollTo(0, 0));
 
   // Promote the better one: the first selection needs no comparison and no reason, so one

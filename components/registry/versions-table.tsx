@@ -12,7 +12,8 @@ const STATUS_WORDS: Record<Version["status"], string> = { registering: "register
  * The decision table: every version with its score, baseline (a fine-tune's: its base
  * model), the evidence in words with the base model and export, its status, and
  * Deploy and Promote one tap away. The actions are a row of their own under each version,
- * from the table's left edge (sticky while the row scrolls sideways), so they are on the
+ * from the table's left edge (sticky while the row scrolls sideways) and no wider than the
+ * visible part of the table (a container query: they wrap on a phone), so they are on the
  * screen at 1280 px and on a phone alike, not in a last column that is cut off or scrolled
  * out of view. The table scrolls inside its card on a narrow screen; `relative` keeps
  * the absolutely placed screen-reader labels inside that scroll box (else they widen the
@@ -21,7 +22,7 @@ const STATUS_WORDS: Record<Version["status"], string> = { registering: "register
 export function VersionsTable(props: { modelId: string; modelName: string; versions: Version[]; onPromote: (n: number) => void; onDeploy: (v: Version) => void; onRemove: (v: Version) => void }) {
   const { modelId, modelName, versions, onPromote, onDeploy, onRemove } = props;
   return (
-    <div className="relative max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`Versions of ${modelName}`}>
+    <div className="@container relative max-w-full overflow-x-auto rounded-md border border-slate-200" tabIndex={0} role="region" aria-label={`Versions of ${modelName}`}>
       <table className="min-w-full text-left text-sm">
         <thead className="bg-slate-100 text-xs">
           <tr>
@@ -67,7 +68,7 @@ export function VersionsTable(props: { modelId: string; modelName: string; versi
                 </tr>
                 <tr data-testid="version-actions" data-version={v.number}>
                   <td colSpan={COLUMNS.length} className="px-2 pb-2">
-                    <div className="sticky left-2 flex w-fit flex-wrap items-center gap-3">
+                    <div className="sticky left-2 flex max-w-[calc(100cqw-1rem)] flex-wrap items-center gap-3">
                       {v.status === "registered" && (
                         <a href={`/api/models/${encodeURIComponent(modelId)}/versions/${v.number}/export`} download className="font-medium text-blue-800 underline">
                           Download<span className="sr-only"> version {v.number}</span>
