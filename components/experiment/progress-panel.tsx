@@ -67,6 +67,11 @@ export function ProgressPanel({ exp }: { exp: ExperimentDetailView }) {
           {note}
         </p>
       )}
+      {exp.waiting && !terminal && (
+        <p role="status" className="text-sm text-slate-700" data-testid="experiment-waiting">
+          {exp.waiting}
+        </p>
+      )}
       <details open={!terminal} className="text-sm">
         <summary className="min-h-10 cursor-pointer font-medium">Steps</summary>
         <ol className="flex flex-col gap-1" aria-label="Steps">

@@ -47,6 +47,11 @@ export function FineTuneStatus({ view }: { view: FineTuneView }) {
       <p className="text-sm text-slate-700" data-testid="training-progress">
         {progress.words}
       </p>
+      {view.waiting && !ended && (
+        <p role="status" className="text-sm text-slate-700" data-testid="experiment-waiting">
+          {view.waiting}
+        </p>
+      )}
       {view.error && (
         <div className="flex flex-col gap-1 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="run-error">
           <p>{view.error.message}</p>

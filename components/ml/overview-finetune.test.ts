@@ -27,7 +27,7 @@ function view(status: string, over: Partial<FineTuneView> = {}): FineTuneView {
       settings: ZFineTuneSettings.parse({ base: { kind: "path", path: "/models/smol" }, rank: 8 }),
       startedAt: "2026-12-01T10:00:00.000Z", endedAt: null,
     },
-    step: null, steps: [], error: null, base: null, checks: null, preflight: null, training: null, receipt: null, export: null,
+    step: null, waiting: null, steps: [], error: null, base: null, checks: null, preflight: null, training: null, receipt: null, export: null,
     resumable: false, resumedFrom: null, resumedBy: null,
     ...over,
   };

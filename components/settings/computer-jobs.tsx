@@ -43,7 +43,7 @@ export function ComputerJobs({ targetId, targetName }: { targetId: string; targe
                 </div>
                 <p className="text-xs text-slate-600">
                   {j.startedAt ? `started ${formatTime(j.startedAt)}` : `admitted ${formatTime(j.createdAt)}`}
-                  {j.queuedReason && j.state === "queued" ? ` — ${j.queuedReason}` : ""}
+                  {j.waiting ? ` — ${j.waiting}` : ""}
                 </p>
                 {j.unreachableSince && (
                   <p className="text-xs font-medium text-amber-900">Unreachable since {formatTime(j.unreachableSince)} ({formatAge(j.unreachableSince)})</p>

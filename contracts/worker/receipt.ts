@@ -27,6 +27,25 @@ export const ZReservation = z.object({
 });
 export type TReservation = z.infer<typeof ZReservation>;
 
+/**
+ * Why a queued job waits, typed (the ledger's fit, worker/src/ledger.ts): the resource it
+ * lacks and which admitted, running or unknown jobs hold it. `queuedReason` keeps the same
+ * in words for old readers; nobody parses those words.
+ * - `cpus`: CPU slots; `ram`: GB of RAM; `needs`, `reserved` and `capacity` in those units.
+ * - `gpus`: whole GPUs; `reserved` = GPUs held (whole or shared), `capacity` = GPUs there.
+ * - `gpu_memory`: GB on one GPU; `reserved` and `capacity` are of the GPU with the most
+ *   room, `capacity` null when the worker cannot read that GPU's memory.
+ * `holders` are worker job ids, in the order the ledger admitted them.
+ */
+export const ZWaitingFor = z.object({
+  resource: z.enum(["cpus", "ram", "gpus", "gpu_memory"]),
+  needs: z.number(),
+  reserved: z.number(),
+  capacity: z.number().nullable(),
+  holders: z.array(z.string()),
+});
+export type TWaitingFor = z.infer<typeof ZWaitingFor>;
+
 export const ZReceipt = z.object({
   jobId: z.string(),
   opId: z.string(),
@@ -40,6 +59,8 @@ export const ZReceipt = z.object({
   reason: ZJobReason.nullable(),
   /** Why a queued job waits (resources, disk). */
   queuedReason: z.string().nullable(),
+  /** The same, typed, when the job waits for a resource (null otherwise and in receipts written before it existed). */
+  waitingFor: ZWaitingFor.nullable().default(null),
   /** Human-readable detail of the reason (e.g. manifest problem). */
   detail: z.string().nullable(),
   exitCode: z.number().int().nullable(),

@@ -1,6 +1,7 @@
 /** What the pages, the CLI and agents see of an experiment. */
 import type { Db } from "@/server/db/client";
 import { isActive } from "@/server/jobs/job-state";
+import { firstWaiting } from "@/server/jobs/waiting-words";
 import { ZExperimentSettings, type TExperimentSettings } from "./experiments.schema";
 import { ZFineTuneSettings } from "./pipelines/lora-settings";
 import { baseModelName } from "./pipelines/lora";
@@ -79,6 +80,8 @@ export interface ExperimentDetailView extends ExperimentListView {
   budgetSeconds: number;
   cancelRequested: boolean;
   progress: { done: number; total: number; currentStep: string | null };
+  /** While a step waits its turn on the computer: for what, and which job holds it ("Waiting for CPUs: the fine-tune “…” is using them (…)."). */
+  waiting: string | null;
   steps: StepView[];
   results: ExperimentResults | null;
   badges: { trainingFinished: boolean; evaluationPassed: boolean; betterThanBaseline: boolean | null; comparable: boolean | null };
@@ -184,6 +187,7 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
   const outcome = experimentOutcome(e.status, e.reason, failed && { stepLabel: failed.label, view: failed.view }, e.budgetSeconds, current ? current.label : null);
   const train = steps.find((s) => s.step === "train");
   const transitions = await repo.transitions(e.id);
+  const waiting = e.status === "running" ? await firstWaiting(db, TABULAR.steps.map((s) => jobs.get(s.name))) : null;
   const worst = results?.candidate.worstExamples ?? [];
   const mistakes = await mistakeRows(db, {
     experimentId: e.id,
@@ -206,6 +210,7 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
       total: TABULAR.steps.length,
       currentStep: current ? current.label : e.status === "running" ? (e.progressNote ?? "Starting the next step") : null,
     },
+    waiting,
     steps,
     results,
     mistakeRows: mistakes,

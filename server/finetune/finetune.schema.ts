@@ -67,6 +67,8 @@ export interface FineTuneView {
   };
   /** The step now running, in words ("Training the adapter"), null once ended. */
   step: { name: string; label: string } | null;
+  /** While a step waits its turn on the computer: for what, and which job holds it ("Waiting for CPUs: the training “…” is using them (…)."). */
+  waiting: string | null;
   /** Every step of the chain with its job once it has one (`trainyard experiments logs` reads their logs). */
   steps: { step: string; label: string; jobId: string | null; state: string | null }[];
   /** For a run that failed or timed out: code, message, fix and the step that failed (server/experiments/run-error.ts). */

@@ -10,6 +10,7 @@ import { ZLoraBase, ZLoraChecks, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } f
 import type { Db } from "@/server/db/client";
 import { isDomainError } from "@/server/errors";
 import { isActive } from "@/server/jobs/job-state";
+import { firstWaiting } from "@/server/jobs/waiting-words";
 import { readOutput } from "@/server/jobs/read-output";
 import { targetsRepository } from "@/server/targets/targets.repository";
 import type { StepJob } from "@/server/experiments/chain-jobs";
@@ -128,6 +129,7 @@ export async function toFineTuneView(db: Db, e: ExperimentRow): Promise<FineTune
   const target = await targetsRepository(db).find(e.targetId);
   const repo = experimentsRepository(db);
   const [resumedFrom, resumedBy] = await Promise.all([e.resumedFromId ? repo.find(e.resumedFromId) : null, repo.resumedBy(e.id)]);
+  const waiting = isExperimentTerminal(e.status) ? null : await firstWaiting(db, LORA.steps.map((s) => jobs.get(s.name)));
   const [base, checks, preflight, receipt, training] = await Promise.all([
     results ? results.base : outputOf(db, jobs.get("import_base"), "base.json", ZLoraBase).then((b) => b && withoutFiles(b)),
     results?.checks ?? outputOf(db, jobs.get("check_data"), "checks.json", ZLoraChecks),
@@ -153,6 +155,7 @@ export async function toFineTuneView(db: Db, e: ExperimentRow): Promise<FineTune
       endedAt: e.endedAt?.toISOString() ?? null,
     },
     step: currentStep(e, jobs),
+    waiting,
     steps: LORA.steps.map((s) => {
       const j = jobs.get(s.name);
       return { step: s.name, label: s.label, jobId: j?.id ?? null, state: j?.state ?? null };

@@ -32,6 +32,8 @@ export const ACTIVE_STATES: JobState[] = [...jobs.active];
 export interface JobPatch {
   detail?: string | null;
   queuedReason?: string | null;
+  /** JSON ZWaitingFor, as the worker's receipt says it. */
+  waitingFor?: string | null;
   workerJobId?: string;
   startedAt?: Date | null;
   endedAt?: Date | null;

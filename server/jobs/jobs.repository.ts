@@ -2,6 +2,7 @@
 import { getDb, type Db } from "@/server/db/client";
 import type { JobState } from "@/contracts/worker";
 import { ACTIVE_STATES } from "./job-state";
+import { parseWaitingFor } from "./waiting-words";
 import type { JobDetailView, JobFields, JobView } from "./jobs.schema";
 
 export interface JobRow extends JobFields {
@@ -13,6 +14,8 @@ export interface JobRow extends JobFields {
   lastContactAt: Date | null;
   usage: string | null;
   report: string | null;
+  /** JSON ZWaitingFor from the worker's receipt (read with parseWaitingFor). */
+  waitingFor: string | null;
   createdAt: Date;
   startedAt: Date | null;
   endedAt: Date | null;
@@ -51,6 +54,9 @@ export function toJobView(j: JobRow & { target: { name: string } }): JobView {
     reason: j.reason,
     detail: j.detail,
     queuedReason: j.queuedReason,
+    waitingFor: parseWaitingFor(j.waitingFor),
+    // The words without the holders' names; jobs.service adds those (waiting-words.ts).
+    waiting: j.state === "queued" ? j.queuedReason : null,
     workerJobId: j.workerJobId,
     priority: j.priority,
     deadlineSeconds: j.deadlineSeconds,

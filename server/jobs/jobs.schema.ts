@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JOB_STATES } from "@/contracts/worker";
+import { JOB_STATES, type TWaitingFor } from "@/contracts/worker";
 
 const MAX_DEADLINE_S = 30 * 24 * 3600;
 
@@ -74,6 +74,13 @@ export interface JobFields {
 
 export interface JobView extends JobFields {
   targetName: string;
+  /** What a queued job waits for, typed, as its worker said (contracts/worker ZWaitingFor); null otherwise. */
+  waitingFor: TWaitingFor | null;
+  /**
+   * Why a queued job has not started, in words for people (waiting-words.ts): which job
+   * holds what it needs, else the worker's or the controller's words; null unless queued.
+   */
+  waiting: string | null;
   resources: unknown;
   usage: unknown;
   cancelRequestedAt: string | null;

@@ -27,6 +27,7 @@ import {
   type TListJobsInput,
 } from "./jobs.schema";
 import { submitJob } from "./submission";
+import { describeWaiting } from "./waiting-words";
 import { unlessUnreachable } from "@/server/targets/unreachable";
 
 /** A probe younger than this is trusted for admission (recipe version, environment id). */
@@ -57,7 +58,12 @@ export function jobsService(db: Db = getDb()) {
   async function view(id: string): Promise<JobView> {
     const v = await repo.view(id);
     if (!v) throw notFound(`There is no job with id ${id}.`);
-    return v;
+    return (await withWaiting([v]))[0]!;
+  }
+  /** Names what holds the resources each queued job waits for (waiting-words.ts). */
+  async function withWaiting<V extends JobView>(views: V[]): Promise<V[]> {
+    const words = await describeWaiting(db, views);
+    return words.size ? views.map((v) => (words.has(v.id) ? { ...v, waiting: words.get(v.id)! } : v)) : views;
   }
 
   /** The same opId returns the same job; the same opId with another intent is a CONFLICT. */
@@ -185,10 +191,10 @@ export function jobsService(db: Db = getDb()) {
     get: async (id: string): Promise<JobDetailView> => {
       const d = await repo.detail(id);
       if (!d) throw notFound(`There is no job with id ${id}.`);
-      return d;
+      return (await withWaiting([d]))[0]!;
     },
     getView: view,
-    list: (f: TListJobsInput): Promise<JobView[]> => repo.list(f),
+    list: async (f: TListJobsInput): Promise<JobView[]> => withWaiting(await repo.list(f)),
   };
 }
 

@@ -34,6 +34,7 @@ export async function applyReceipt(db: Db, job: JobRow, r: TReceipt): Promise<vo
   const patch: JobPatch = {
     workerJobId: r.jobId,
     queuedReason: r.queuedReason,
+    waitingFor: r.waitingFor ? JSON.stringify(r.waitingFor) : null,
     detail: r.detail,
     startedAt: toDate(r.startedAt),
     usage: JSON.stringify(r.usage),
@@ -52,6 +53,7 @@ export async function applyReceipt(db: Db, job: JobRow, r: TReceipt): Promise<vo
   const changed =
     job.workerJobId !== r.jobId ||
     job.queuedReason !== r.queuedReason ||
+    job.waitingFor !== patch.waitingFor ||
     job.detail !== r.detail ||
     job.usage !== patch.usage ||
     job.report !== patch.report ||

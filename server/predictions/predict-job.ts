@@ -102,7 +102,7 @@ export async function runPredictJob(
   if (!waited.ended) {
     await jobs.cancelJob(job.id);
     throw unavailable(
-      `${a.label} did not finish within ${Math.round(a.timeoutMs / 1000)} s (job ${job.id} was still ${detail.state}${detail.queuedReason ? `: ${detail.queuedReason}` : ""}); it was cancelled. The computer may be busy with training — try again when it is free.`,
+      `${a.label} did not finish within ${Math.round(a.timeoutMs / 1000)} s (job ${job.id} was still ${detail.state}); it was cancelled.${detail.waiting ? ` ${detail.waiting}` : ""} The computer may be busy with training — try again when it is free.`,
     );
   }
   if (detail.state !== "succeeded") {

@@ -35,6 +35,8 @@ describe("queue", () => {
     }
     expect(first?.state).toBe("queued");
     expect(first?.queuedReason).toMatch(/CPUs/);
+    // The same, typed: what it waits for and which jobs hold it.
+    expect(first?.waitingFor).toMatchObject({ resource: "cpus", reserved: 2, capacity: 2, holders: [submitted.A, submitted.B] });
 
     // No more control calls: only the receipt files, written by the supervisors.
     await waitFor("all jobs terminal", () => Object.values(submitted).every((id) => {

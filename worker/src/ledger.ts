@@ -6,7 +6,7 @@
 // does not fit blocks the ones behind it (no backfill), so a large job is never starved.
 import fs from "node:fs";
 import { z } from "zod";
-import { ZReservation, type TReceipt, type TReservation } from "../../contracts/worker/receipt";
+import { ZReservation, type TReceipt, type TReservation, type TWaitingFor } from "../../contracts/worker/receipt";
 import type { TResources } from "../../contracts/worker/requests";
 import { isTerminal } from "../../contracts/worker/states";
 import type { WorkerConfig } from "./config";
@@ -96,36 +96,72 @@ export function ledgerResources(r: TResources, resident: boolean): TResources {
   return resident ? { ...r, cpus: 0 } : r;
 }
 
-/** Try to reserve `r` given current reservations; null + reason when it does not fit. */
-export function fit(
-  cfg: WorkerConfig,
-  ledger: Ledger,
-  r: TResources,
-  slotsFor: () => GpuSlot[] = () => gpuSlots(cfg, true),
-): { reservation: TReservation | null; reason: string } {
-  const held = Object.values(ledger.reservations);
+/**
+ * The words of a wait, as `queuedReason` has always said them (old readers show them);
+ * the only place they are made from the typed value.
+ */
+export function waitingWords(w: TWaitingFor): string {
+  switch (w.resource) {
+    case "cpus":
+      return `waiting for CPUs (${w.reserved}/${w.capacity} reserved, needs ${w.needs})`;
+    case "ram":
+      return `waiting for RAM (${w.reserved}/${w.capacity} GB reserved, needs ${w.needs})`;
+    case "gpus":
+      return `waiting for ${w.needs} free GPU(s) (${(w.capacity ?? 0) - w.reserved} free)`;
+    case "gpu_memory":
+      return `waiting for ${w.needs} GB of GPU memory`;
+  }
+}
+
+export interface Fit {
+  reservation: TReservation | null;
+  /** Words for a job that does not fit ("" when it fits). */
+  reason: string;
+  /** The same, typed (contracts/worker/receipt.ts ZWaitingFor); null when it fits. */
+  waitingFor: TWaitingFor | null;
+}
+
+/** Try to reserve `r` given current reservations; null + why (typed and in words) when it does not fit. */
+export function fit(cfg: WorkerConfig, ledger: Ledger, r: TResources, slotsFor: () => GpuSlot[] = () => gpuSlots(cfg, true)): Fit {
+  const entries = Object.entries(ledger.reservations);
+  const held = entries.map(([, h]) => h);
+  const holders = (holds: (h: TReservation) => boolean) => entries.filter(([, h]) => holds(h)).map(([jobId]) => jobId);
+  const waits = (w: TWaitingFor): Fit => ({ reservation: null, reason: waitingWords(w), waitingFor: w });
   const cpus = held.reduce((s, h) => s + h.cpus, 0);
   const ram = held.reduce((s, h) => s + h.ramGb, 0);
-  if (cpus + r.cpus > cfg.capacity.cpus) return { reservation: null, reason: `waiting for CPUs (${cpus}/${cfg.capacity.cpus} reserved, needs ${r.cpus})` };
-  if (ram + r.ramGb > cfg.capacity.ramGb) return { reservation: null, reason: `waiting for RAM (${ram}/${cfg.capacity.ramGb} GB reserved, needs ${r.ramGb})` };
+  if (cpus + r.cpus > cfg.capacity.cpus) return waits({ resource: "cpus", needs: r.cpus, reserved: cpus, capacity: cfg.capacity.cpus, holders: holders((h) => h.cpus > 0) });
+  if (ram + r.ramGb > cfg.capacity.ramGb) return waits({ resource: "ram", needs: r.ramGb, reserved: ram, capacity: cfg.capacity.ramGb, holders: holders((h) => h.ramGb > 0) });
   const wantGpus = r.gpus ?? 0;
   const slots = wantGpus > 0 || r.gpuMemoryGb ? slotsFor() : [];
   const exclusive = new Set(held.flatMap((h) => h.gpuIds));
   const shared = new Map<string, number>();
   for (const h of held) if (h.gpuShare) shared.set(h.gpuShare.gpuId, (shared.get(h.gpuShare.gpuId) ?? 0) + h.gpuShare.memoryGb);
+  const gpuHolders = () => holders((h) => h.gpuIds.length > 0 || h.gpuShare !== null);
   let gpuIds: string[] = [];
   if (wantGpus > 0) {
     const free = slots.filter((s) => !exclusive.has(s.id) && !shared.has(s.id));
-    if (free.length < wantGpus) return { reservation: null, reason: `waiting for ${wantGpus} free GPU(s) (${free.length} free)` };
+    if (free.length < wantGpus) return waits({ resource: "gpus", needs: wantGpus, reserved: slots.length - free.length, capacity: slots.length, holders: gpuHolders() });
     gpuIds = free.slice(0, wantGpus).map((s) => s.id);
   }
   let gpuShare: TReservation["gpuShare"] = null;
   if (r.gpuMemoryGb) {
     const slot = slots.find((s) => !exclusive.has(s.id) && (shared.get(s.id) ?? 0) + r.gpuMemoryGb! <= s.memoryGb);
-    if (!slot) return { reservation: null, reason: `waiting for ${r.gpuMemoryGb} GB of GPU memory` };
+    if (!slot) return waits({ resource: "gpu_memory", needs: r.gpuMemoryGb, ...roomiestGpu(slots, exclusive, shared), holders: gpuHolders() });
     gpuShare = { gpuId: slot.id, memoryGb: r.gpuMemoryGb };
   }
-  return { reservation: { cpus: r.cpus, ramGb: r.ramGb, gpuIds, gpuShare }, reason: "" };
+  return { reservation: { cpus: r.cpus, ramGb: r.ramGb, gpuIds, gpuShare }, reason: "", waitingFor: null };
+}
+
+/** What is reserved on the GPU with the most room, and its memory (null: unknown). A GPU held whole has no room. */
+function roomiestGpu(slots: GpuSlot[], exclusive: Set<string>, shared: Map<string, number>): { reserved: number; capacity: number | null } {
+  let best: { reserved: number; capacity: number | null; room: number } | null = null;
+  for (const s of slots) {
+    const capacity = Number.isFinite(s.memoryGb) ? s.memoryGb : null;
+    const reserved = exclusive.has(s.id) ? (capacity ?? 0) : (shared.get(s.id) ?? 0);
+    const room = exclusive.has(s.id) ? 0 : s.memoryGb - reserved;
+    if (!best || room > best.room) best = { reserved, capacity, room };
+  }
+  return best ? { reserved: best.reserved, capacity: best.capacity } : { reserved: 0, capacity: null };
 }
 
 export function diskFreeBytes(dir: string): number | null {
@@ -168,11 +204,13 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
       ledger.reservations[q.jobId] = reservation;
       writeJsonAtomic(home.ledger(), ledger);
       dirty = false;
-      const t = transition(home, q.jobId, "admitted", null, () => ({ admittedAt: nowIso(), reservation, queuedReason: null }), ["queued"]);
+      const t = transition(home, q.jobId, "admitted", null, () => ({ admittedAt: nowIso(), reservation, queuedReason: null, waitingFor: null }), ["queued"]);
       if (t.changed) launchSupervisor(home, q.jobId);
     };
-    const waits = (q: TReceipt, reason: string) => {
-      if (q.queuedReason !== reason) updateReceipt(home, q.jobId, (x) => (x.state === "queued" ? { ...x, queuedReason: reason } : null));
+    // The holders can change while the words stay the same: both are compared.
+    const waits = (q: TReceipt, reason: string, waitingFor: TWaitingFor | null = null) => {
+      if (q.queuedReason === reason && JSON.stringify(q.waitingFor) === JSON.stringify(waitingFor)) return;
+      updateReceipt(home, q.jobId, (x) => (x.state === "queued" ? { ...x, queuedReason: reason, waitingFor } : null));
     };
     // Imports reserve nothing and skip the queue (ops/import.ts); only a low disk holds them.
     for (const q of receipts.filter((r) => r.kind === "import")) {
@@ -184,10 +222,11 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
     for (const q of receipts.filter((r) => r.kind !== "import")) {
       let reservation = ledger.reservations[q.jobId] ?? null; // reserved before a crash
       let reason = "";
+      let waitingFor: TWaitingFor | null = null;
       if (!reservation && diskLow) reason = diskLow;
-      else if (!reservation) ({ reservation, reason } = fit(cfg, ledger, ledgerResources(q.resources, q.kind !== "prepare" && isResident(q.recipe))));
+      else if (!reservation) ({ reservation, reason, waitingFor } = fit(cfg, ledger, ledgerResources(q.resources, q.kind !== "prepare" && isResident(q.recipe))));
       if (!reservation) {
-        waits(q, reason);
+        waits(q, reason, waitingFor);
         break;
       }
       admit(q, reservation);

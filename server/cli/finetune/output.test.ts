@@ -44,6 +44,7 @@ function view(over: Partial<FineTuneView> = {}, status = "succeeded"): FineTuneV
       endedAt: null,
     },
     step: null,
+    waiting: null,
     steps: [],
     error: null,
     base: null,
@@ -159,6 +160,12 @@ describe("trainyard finetune progress", () => {
     const importing = view({ step: { name: "import_base", label: "Importing the base model" }, experiment: { ...view().experiment, status: "running", progressNote: "waiting for a free CPU" } });
     expect(describeFineTuneProgress(importing)).toBe("[running] Importing the base model (waiting for a free CPU)");
     expect(describeFineTuneProgress(view({ training: training() }))).toBe("[succeeded] Training");
+  });
+
+  it("says what a waiting step waits for and which job holds it", () => {
+    const waiting = "Waiting for CPUs: the training “Experiment 3” is using them (2 of 2 reserved; this needs 2).";
+    const v = view({ step: { name: "train", label: "Training the adapter" }, waiting }, "running");
+    expect(describeFineTuneProgress(v)).toBe(`[running] Training the adapter — ${waiting}`);
   });
 
   it("says the imported base, the data checks and the preflight estimate once each, from the recipe's own files", () => {

@@ -11,7 +11,8 @@ export function aboutDuration(seconds: number): string {
 
 /**
  * One human line for a fine-tuning experiment's state, printed when it changes: the step
- * in words, and while training the step count, the last training loss, tokens/s and ETA.
+ * in words, and while training the step count, the last training loss, tokens/s and ETA;
+ * while a step waits its turn, what holds the computer.
  */
 export function describeFineTuneProgress(v: FineTuneView): string {
   // Once failed, the step that failed: the phase's name would be the chain's last phase, not where it stopped.
@@ -28,6 +29,8 @@ export function describeFineTuneProgress(v: FineTuneView): string {
     parts.push(`: ${live.join(", ")}`);
   }
   if (v.experiment.progressNote) parts.push(` (${v.experiment.progressNote})`);
+  // A step waiting its turn says what for and which job holds it.
+  if (v.waiting) parts.push(` — ${v.waiting}`);
   return parts.join("");
 }
 

@@ -9,11 +9,13 @@ const PHASE_NAMES: Record<string, string> = {
 
 export const phaseName = (phase: string): string => PHASE_NAMES[phase] ?? phase;
 
-/** One human line for the experiment's current state, printed when it changes. */
+/** One human line for the experiment's current state, printed when it changes (what it waits for, while a step waits its turn). */
 export function describeProgress(e: ExperimentDetailView): string {
   const phase = phaseName(e.phase);
   const step = e.progress.currentStep ? `: ${e.progress.currentStep}` : "";
   const unreachable = e.steps.find((s) => s.unreachableSince);
   const extra = unreachable ? ` (computer unreachable since ${unreachable.unreachableSince})` : "";
-  return `[${e.status}] ${phase} ${e.progress.done}/${e.progress.total}${step}${extra}`;
+  // A step waiting its turn says what for and which job holds it.
+  const waiting = e.waiting ? ` — ${e.waiting}` : "";
+  return `[${e.status}] ${phase} ${e.progress.done}/${e.progress.total}${step}${extra}${waiting}`;
 }

@@ -76,6 +76,7 @@ export function createJob(ctx: Ctx, spec: NewJob, reuseJobId?: string): TReceipt
     state: "queued",
     reason: null,
     queuedReason: null,
+    waitingFor: null,
     detail: null,
     exitCode: null,
     signal: null,
