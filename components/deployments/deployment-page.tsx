@@ -9,7 +9,7 @@ import { DeploymentCard } from "./deployment-card";
 import { KeysPanel } from "./keys-panel";
 import { ReleasesPanel } from "./releases-panel";
 import { ChatConsole } from "./chat-console";
-import { curlExample, curlStreamExample, exampleRow, pythonExample, pythonStreamExample } from "./route-examples";
+import { curlExample, curlInvocationsExample, curlStreamExample, exampleRow, pythonExample, pythonOpenAiExample, pythonStreamExample } from "./route-examples";
 import { RouteExamplesPanel } from "./route-examples-panel";
 import { TestConsole } from "./test-console";
 import { MonitorPanel } from "@/components/monitoring/monitor-panel";
@@ -68,9 +68,16 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
                   <a href="/api/openapi.json" className="text-blue-800 underline">
                     /api/openapi.json
                   </a>
-                  .
+                  . MLflow clients can call <code className="break-all">{d.routes.invocations}</code>, Open Inference (KServe, Triton) clients{" "}
+                  <code className="break-all">{`/api/deployments/${d.id}/v2/models/${encodeURIComponent(d.name)}/infer`}</code>.
                 </p>
-                <RouteExamplesPanel build={(origin) => ({ curl: curlExample(origin, d.routes.predict, key, exampleRow(features)), python: pythonExample(origin, d.routes.predict, key, exampleRow(features)) })} />
+                <RouteExamplesPanel
+                  build={(origin) => ({
+                    curl: curlExample(origin, d.routes.predict, key, exampleRow(features)),
+                    python: pythonExample(origin, d.routes.predict, key, exampleRow(features)),
+                    mlflowCurl: curlInvocationsExample(origin, d.routes.invocations, key, exampleRow(features)),
+                  })}
+                />
               </Card>
               <Card title="Monitoring" id="deployment-monitoring-heading">
                 <MonitorPanel deploymentId={d.id} />
@@ -91,7 +98,12 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
                   </a>
                   .
                 </p>
-                <RouteExamplesPanel build={(origin) => ({ curl: curlStreamExample(origin, d.routes.stream, key), python: pythonStreamExample(origin, d.routes.stream, key) })} />
+                <p className="text-sm text-slate-700">
+                  OpenAI clients (the openai package, LangChain, …) take <code>{d.routes.openai}</code> as their base URL, the key as their API key and <code>{d.name}</code> as the model.
+                </p>
+                <RouteExamplesPanel
+                  build={(origin) => ({ curl: curlStreamExample(origin, d.routes.stream, key), python: pythonStreamExample(origin, d.routes.stream, key), openai: pythonOpenAiExample(origin, d.routes.openai, key) })}
+                />
               </Card>
               <Card title="Monitoring" id="deployment-monitoring-heading">
                 <MonitorPanel deploymentId={d.id} />

@@ -29,16 +29,20 @@ function Example({ label, code, testId }: { label: string; code: string; testId:
 
 /**
  * curl and Python examples of a route with this server's URL as the browser reached it:
- * `build` writes them for that origin (predict with a row, or a language model's stream).
+ * `build` writes them for that origin (predict with a row, or a language model's stream),
+ * and for a tabular deployment the same row through MLflow's /invocations (`mlflowCurl`);
+ * for a language model the openai client on its OpenAI-compatible routes (`openai`).
  */
-export function RouteExamplesPanel({ build }: { build: (origin: string) => { curl: string; python: string } }) {
+export function RouteExamplesPanel({ build }: { build: (origin: string) => { curl: string; python: string; mlflowCurl?: string; openai?: string } }) {
   // Empty while rendering on the server; the browser fills in its real origin.
   const origin = useSyncExternalStore(noSubscribe, () => window.location.origin, () => "");
-  const { curl, python } = build(origin);
+  const { curl, python, mlflowCurl, openai } = build(origin);
   return (
     <div className="flex min-w-0 flex-col gap-3">
       <Example label="curl" code={curl} testId="curl-example" />
       <Example label="Python" code={python} testId="python-example" />
+      {mlflowCurl !== undefined && <Example label="curl, MLflow scoring protocol (/invocations)" code={mlflowCurl} testId="curl-invocations-example" />}
+      {openai !== undefined && <Example label="Python, openai client (/v1)" code={openai} testId="openai-example" />}
     </div>
   );
 }

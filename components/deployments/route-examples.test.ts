@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { sseBlock } from "@/contracts/deployments/stream-events";
 import type { FeatureSchemaEntry } from "@/contracts/recipes";
-import { curlExample, curlStreamExample, exampleRow, pythonExample, pythonStreamExample, STREAM_EXAMPLE } from "./route-examples";
+import { curlExample, curlInvocationsExample, curlStreamExample, exampleRow, pythonExample, pythonOpenAiExample, pythonStreamExample, STREAM_EXAMPLE } from "./route-examples";
 
 /** A stand-in stream route on loopback writing the real wire format; records what it was sent. */
 async function streamRoute(events: Parameters<typeof sseBlock>[0][]) {
@@ -49,6 +49,12 @@ describe("the copyable route examples", () => {
     );
   });
 
+  it("the MLflow curl sends the row as pandas' split orientation (columns, then values) to /invocations", () => {
+    const curl = curlInvocationsExample("http://127.0.0.1:3000", "/api/deployments/d1/invocations", "tyd_k", { island: "Biscoe", note: "it's", sex: null });
+    expect(curl.split("\n").slice(0, 3)).toEqual(["curl -s -X POST 'http://127.0.0.1:3000/api/deployments/d1/invocations' \\", "  -H 'Authorization: Bearer tyd_k' \\", "  -H 'content-type: application/json' \\"]);
+    expect(curl.split("\n")[3]).toBe(`  -d '{"dataframe_split":{"columns":["island","note","sex"],"data":[["Biscoe","it'\\''s",null]]}}'`);
+  });
+
   it("the example row takes each feature's training example, a seen category, or null", () => {
     const row = exampleRow([
       feature({ name: "bill_length_mm", kind: "numeric", example: 39.1, min: 32 }),
@@ -84,6 +90,15 @@ describe("the copyable route examples", () => {
     } finally {
       route.close();
     }
+  });
+
+  it("the openai client example takes the /v1 base URL and the key (or its placeholder), and is valid Python", async () => {
+    const code = pythonOpenAiExample("http://127.0.0.1:3000", "/api/deployments/d1/v1", "tyd_k");
+    expect(code).toContain('OpenAI(base_url="http://127.0.0.1:3000/api/deployments/d1/v1", api_key="tyd_k")');
+    expect(pythonOpenAiExample("http://h", "/v1", null)).toContain('api_key="<your deployment key>"');
+    // Run for real against a deployment in server/deployments/deployments-llm.integration.test.ts (it needs the openai package).
+    const compiled = await runPython(`compile(${JSON.stringify(code)}, "example", "exec")`);
+    expect(compiled).toMatchObject({ code: 0, stderr: "" });
   });
 
   it("the Python stream example stops with the message of an error event", async () => {

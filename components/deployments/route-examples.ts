@@ -35,6 +35,11 @@ export function curlExample(origin: string, predictPath: string, key: string | n
   return curlFor(origin, predictPath, key, { rows: [example] }, false);
 }
 
+/** MLflow's scoring protocol (`/invocations`) with the row as pandas' `to_json(orient="split")` writes it: columns, then the row's values. */
+export function curlInvocationsExample(origin: string, invocationsPath: string, key: string | null, example: Row): string {
+  return curlFor(origin, invocationsPath, key, { dataframe_split: { columns: Object.keys(example), data: [Object.values(example)] } }, false);
+}
+
 /** The body of the stream examples: one user message, a short answer. */
 export const STREAM_EXAMPLE = { prompt: "What is 2 + 3?", maxNewTokens: 64 };
 
@@ -65,6 +70,31 @@ export function pythonStreamExample(origin: string, streamPath: string, key: str
     '            print(json.loads(line[len("data: "):])["text"], end="", flush=True)',
     '        elif line.startswith("data: ") and event == "error":',
     '            raise SystemExit(json.loads(line[len("data: "):])["message"])',
+    "print()",
+  ].join("\n");
+}
+
+/**
+ * The openai Python client on the deployment's OpenAI-compatible routes (`basePath`:
+ * /api/deployments/<id>/v1) as its base URL with the key as its API key. The model is read
+ * from /v1/models (the deployment's name), so the example holds after a rename of nothing.
+ */
+export function pythonOpenAiExample(origin: string, basePath: string, key: string | null): string {
+  return [
+    "# pip install openai",
+    "from openai import OpenAI",
+    "",
+    `client = OpenAI(base_url=${JSON.stringify(origin + basePath)}, api_key=${JSON.stringify(key ?? KEY_PLACEHOLDER)})`,
+    "model = client.models.list().data[0].id  # the deployment's name",
+    "stream = client.chat.completions.create(",
+    "    model=model,",
+    `    messages=[{"role": "user", "content": ${JSON.stringify(STREAM_EXAMPLE.prompt)}}],`,
+    `    max_tokens=${STREAM_EXAMPLE.maxNewTokens},`,
+    "    stream=True,",
+    ")",
+    "for chunk in stream:",
+    "    if chunk.choices:",
+    '        print(chunk.choices[0].delta.content or "", end="", flush=True)',
     "print()",
   ].join("\n");
 }

@@ -106,10 +106,26 @@ export const ZServePredictResponse = z.strictObject({
 export type ServePredictResponse = z.infer<typeof ZServePredictResponse>;
 
 export const ZChatMessage = z.strictObject({ role: z.enum(["system", "user", "assistant"]), content: z.string() });
+
+/**
+ * How a generation picks its tokens (training/serving/sampling.py), optional: no temperature
+ * (or 0) is greedy, the answer the export's generate.py gives; above 0 it samples, from the
+ * tokens holding `topP` of the probability, with a generator of the request's own seeded by
+ * `seed` (the same seed and request give the same text). The text ends before the first of
+ * the `stop` strings (finishReason "stop"). Safe integers only: JSON carries no more exactly.
+ */
+export const MAX_STOP_SEQUENCES = 4;
+export const SAMPLING_FIELDS = {
+  temperature: z.number().min(0).max(2).optional().describe("0 (or absent): greedy; up to 2: sample, more random as it grows"),
+  topP: z.number().min(0).max(1).optional().describe("Sample only from the likeliest tokens holding this much probability (1 or absent: all)"),
+  seed: z.number().int().optional().describe("Seed of a sampled generation: the same seed and request give the same text"),
+  stop: z.array(z.string().min(1)).max(MAX_STOP_SEQUENCES).optional().describe("The text ends before the first of these (finishReason stop)"),
+};
 export const ZServeGenerateRequest = z.union([
-  z.strictObject({ prompt: z.string().min(1), maxNewTokens: z.number().int().positive().optional() }),
-  z.strictObject({ messages: z.array(ZChatMessage).min(1), maxNewTokens: z.number().int().positive().optional() }),
+  z.strictObject({ prompt: z.string().min(1), maxNewTokens: z.number().int().positive().optional(), ...SAMPLING_FIELDS }),
+  z.strictObject({ messages: z.array(ZChatMessage).min(1), maxNewTokens: z.number().int().positive().optional(), ...SAMPLING_FIELDS }),
 ]);
+export type ServeGenerateRequest = z.infer<typeof ZServeGenerateRequest>;
 export const ZServeGenerateResponse = z.strictObject({
   text: z.string(),
   promptTokens: z.number().int().nonnegative(),
@@ -169,12 +185,13 @@ export type ServeJobInput = z.infer<typeof ZServeJobInput>;
  */
 export const ZDeploymentRelease = z.strictObject({ id: z.string().min(1), number: z.number().int().positive(), version: z.number().int().nonnegative() });
 
-/** A prompt (one user message) or chat messages, never both; maxNewTokens capped by the deployment. */
+/** A prompt (one user message) or chat messages, never both; maxNewTokens capped by the deployment; optional sampling (SAMPLING_FIELDS). */
 export const ZDeploymentGenerateRequest = z
   .strictObject({
     prompt: z.string().min(1).optional(),
     messages: z.array(ZChatMessage).min(1).optional(),
     maxNewTokens: z.number().int().positive().optional(),
+    ...SAMPLING_FIELDS,
   })
   .refine((b) => (b.prompt === undefined) !== (b.messages === undefined), { message: "send either prompt or messages (one of them)", path: ["prompt"] });
 export type DeploymentGenerateRequest = z.infer<typeof ZDeploymentGenerateRequest>;

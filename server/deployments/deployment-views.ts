@@ -18,6 +18,10 @@ export const deploymentRoutes = (id: string) => ({
   generate: `/api/deployments/${id}/generate`,
   stream: `/api/deployments/${id}/stream`,
   health: `/api/deployments/${id}/health`,
+  /** MLflow's scoring protocol for a tabular deployment (server/protocols/mlflow). */
+  invocations: `/api/deployments/${id}/invocations`,
+  /** The base URL of an LLM deployment's OpenAI-compatible routes (`…/v1/chat/completions`, server/protocols/openai). */
+  openai: `/api/deployments/${id}/v1`,
 });
 
 /** Which of them it answers: /predict (tabular) or /generate and /stream (llm), and /health. */

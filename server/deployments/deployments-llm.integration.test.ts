@@ -6,17 +6,24 @@
  * one terminal event); a wrong, revoked or other deployment's key is refused; a client
  * that aborts mid-stream stops the generation in the serving process; /predict answers
  * 404 naming the routes to use; only aggregates are kept; a switch under a steady stream
- * of generate and stream requests loses none of them.
+ * of generate and stream requests loses none of them. Its OpenAI-compatible routes (/v1)
+ * through OpenAI's official Python client (tests/protocol-clients/openai_client_check.py):
+ * models, chat, completions, a streamed chat with usage, seeded sampling, stop sequences,
+ * refusals as the client's own exception classes, a disconnect that stops the generation,
+ * and the page's openai example run as written.
  */
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { pythonOpenAiExample } from "@/components/deployments/route-examples";
 import { ZDeploymentHealth, type DeploymentStreamEvent } from "@/contracts/deployments/serving";
 import { readStreamEvents } from "@/contracts/deployments/stream-events";
 import { allowedModelFolder, hasEnded, SMALL, uploadExamples, waitForFineTune } from "@/server/finetune/finetune-test-support";
 import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
 import { runSchemathesis } from "@/server/testing/schemathesis";
-import { waitFor } from "@/server/testing/server-harness";
+import { REPO, waitFor } from "@/server/testing/server-harness";
+import { protocolClientsPython, runToEnd } from "@/server/testing/test-venv";
 import { call, cliJson } from "./test-support";
 
 const MODEL = "Math helper";
@@ -26,6 +33,14 @@ const ZMade = z.object({ id: z.string().min(1), kind: z.literal("llm"), urls: z.
 const post = (url: string, key: string | null, body: unknown) =>
   fetch(url, { method: "POST", headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), "content-type": "application/json" }, body: JSON.stringify(body) });
 
+
+/** Runs a check of tests/protocol-clients/openai_client_check.py with the openai client's venv; the JSON it printed. */
+async function openAiCheck(check: string, args: string[]): Promise<Record<string, unknown>> {
+  const out = await runToEnd(await protocolClientsPython(), [path.join(REPO, "tests/protocol-clients/openai_client_check.py"), check, ...args]);
+  const line = out.trim().split("\n").reverse().find((l) => l.startsWith("{"));
+  if (!line) throw new Error(`the openai check ${check} printed no result: ${out}`);
+  return JSON.parse(line) as Record<string, unknown>;
+}
 
 /** Reads SSE blocks as they arrive; `until` may stop reading early (the caller then aborts). */
 const readEvents = (res: Response, until?: (e: DeploymentStreamEvent) => boolean) => readStreamEvents(res.body!, until);
@@ -226,5 +241,84 @@ describe("a deployment of a LoRA fine-tune", { timeout: 300_000 }, () => {
     expect(outcomes.filter((o) => o !== "ok")).toEqual([]);
     expect(outcomes.length).toBeGreaterThan(6);
     expect([...released].sort()).toEqual([1, 2]);
+  });
+
+  describe("its OpenAI-compatible routes, through OpenAI's official Python client", () => {
+    const base = () => `${server.url}/api/deployments/${chat.id}/v1`;
+    type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the client's model_dump(), checked field by field below
+
+    it("answers models, a chat and a text completion, and a streamed chat whose deltas join to the same text with the usage last", async () => {
+      const r = (await openAiCheck("basics", [base(), key])) as Json;
+      expect(r.models).toEqual([expect.objectContaining({ id: "chat", object: "model", created: expect.any(Number), owned_by: "trainyard" })]);
+      expect(r.chat).toMatchObject({ object: "chat.completion", model: "chat", system_fingerprint: "trainyard-release-1-version-1", choices: [{ index: 0, message: { role: "assistant" }, finish_reason: expect.stringMatching(/^(stop|length)$/) }] });
+      const answer = r.chat.choices[0].message.content as string;
+      expect(r.chat.usage.completion_tokens).toBeGreaterThan(0);
+      expect(r.chat.usage.completion_tokens).toBeLessThanOrEqual(8);
+      // temperature 0 is greedy: Trainyard's own /generate gives the same text.
+      const own = await call(chat.urls.generate, key, { messages: [{ role: "user", content: "What is 2 + 3?" }], maxNewTokens: 8 });
+      expect(own.body.text).toBe(answer);
+      expect(r.completion).toMatchObject({ object: "text_completion", choices: [{ index: 0, text: expect.any(String) }] });
+
+      const chunks = r.streamChunks as Json[];
+      expect(chunks[0]!.choices[0].delta.role).toBe("assistant");
+      const usageChunk = chunks.at(-1)!;
+      expect(usageChunk.choices).toEqual([]);
+      expect(usageChunk.usage).toEqual(r.chat.usage);
+      const choiceChunks = chunks.slice(0, -1);
+      expect(choiceChunks.at(-1)!.choices[0].finish_reason).toBe(r.chat.choices[0].finish_reason);
+      expect(choiceChunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null && c.usage === null)).toBe(true);
+      expect(choiceChunks.map((c) => (c.choices[0].delta.content as string | null) ?? "").join("")).toBe(answer);
+      expect(r.streamedCompletionText).toBe(r.completion.choices[0].text);
+    });
+
+    it("samples reproducibly with a seed, and ends the text before a stop sequence", async () => {
+      const r = (await openAiCheck("sampling", [base(), key])) as Json;
+      expect(r.again).toEqual(r.first);
+      expect(new Set([...(r.others as string[]), r.first.text]).size).toBeGreaterThan(1);
+      expect(r.stop, `a sampled answer of at least 4 characters: ${JSON.stringify(r.first)}`).toEqual(expect.any(String));
+      const text = r.first.text as string;
+      expect(r.cut).toMatchObject({ text: text.slice(0, text.indexOf(r.stop as string)), finish: "stop" });
+    });
+
+    it("refuses in OpenAI's error shape, so the client raises its own exception classes naming the parameter", async () => {
+      const r = (await openAiCheck("errors", [base(), key, otherKey])) as Json;
+      expect(r.wrongKey).toMatchObject({ class: "AuthenticationError", status: 401, code: "invalid_api_key", type: "invalid_request_error" });
+      expect(r.otherKey).toMatchObject({ class: "AuthenticationError", status: 401 });
+      expect(r.tools).toMatchObject({ class: "BadRequestError", status: 400, param: "tools", code: "unsupported_parameter", type: "invalid_request_error" });
+      expect(r.logprobs).toMatchObject({ class: "BadRequestError", param: "logprobs" });
+      expect(r.n).toMatchObject({ class: "BadRequestError", param: "n" });
+      expect(r.badRole).toMatchObject({ class: "BadRequestError", param: "messages[0].role" });
+      expect(r.unknownField).toMatchObject({ class: "BadRequestError", param: "frobnicate" });
+      expect(r.tooManyTokens).toMatchObject({ class: "BadRequestError", param: "max_tokens" });
+      expect(r.otherModel).toMatchObject({ class: "NotFoundError", status: 404, code: "model_not_found", param: "model" });
+
+      // The guard's own refusals on these paths: no key, a body over its limit.
+      const openAiShape = { error: { message: expect.any(String), type: "invalid_request_error", param: null, code: expect.any(String) } };
+      expect(await call(`${base()}/models`, null)).toEqual({ status: 401, body: openAiShape });
+      const huge = await call(`${base()}/chat/completions`, key, { model: "chat", messages: [{ role: "user", content: "x".repeat(300 * 1024) }] });
+      expect(huge).toEqual({ status: 413, body: openAiShape });
+    });
+
+    it("stops generating in the serving process when the client closes the stream", async () => {
+      const cancelled = async () => (await server.client.deployments.show.query({ deploymentId: chat.id })).stats[0]!.errors.cancelled ?? 0;
+      const before = await cancelled();
+      const r = (await openAiCheck("disconnect", [base(), key, chat.urls.health])) as Json;
+      console.log(`openai client closed its stream → serving process idle after ${String(r.idleAfterMs)} ms`);
+      expect(r).toMatchObject({ busyWhileStreaming: 1, idle: true });
+      await waitFor("the cancel to be counted", async () => ((await cancelled()) === before + 1 ? true : undefined), 10_000, 100);
+    });
+
+    it("runs the page's openai example as written: it prints the answer", async () => {
+      const shown = (await server.client.deployments.show.query({ deploymentId: chat.id })).deployment;
+      const code = pythonOpenAiExample(server.url, shown.routes.openai, key);
+      const out = await runToEnd(await protocolClientsPython(), ["-c", code]);
+      expect(out.trim().length, out).toBeGreaterThan(0);
+    });
+
+    it("answers a stopped deployment 503 not_ready in OpenAI's shape", async () => {
+      expect((await cliJson(server.url, ["deployments", "stop", "other"])).code).toBe(0);
+      const r = await call(`${server.url}/api/deployments/${other.id}/v1/chat/completions`, otherKey, { model: "other", messages: [{ role: "user", content: "hi" }], max_tokens: 2 });
+      expect(r).toMatchObject({ status: 503, body: { error: { type: "server_error", code: "not_ready" } } });
+    });
   });
 });

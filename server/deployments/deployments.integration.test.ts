@@ -22,10 +22,17 @@ import { ZDeploymentHealth, ZDeploymentPredictResponse, type DeploymentHealth } 
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { runSchemathesis } from "@/server/testing/schemathesis";
+import { protocolClientsPython, runToEnd } from "@/server/testing/test-venv";
+import { ZScoringAnswer } from "@/server/protocols/mlflow/scoring-answer";
+import { curlInvocationsExample, exampleRow } from "@/components/deployments/route-examples";
 import { cliAsync } from "@/tests/support/server-process";
 import { call, cliJson, filesContaining, GENTOO, ROW, trainedPenguins, ZMade } from "./test-support";
 
 const MODEL = "Penguin species";
+
+/** What tests/protocol-clients/tabular_protocols_check.py prints: per call, its status, Content-Type and answer. */
+const ZCall = z.object({ status: z.number(), content_type: z.string().nullable(), body: z.unknown() });
+const ZClientAnswers = z.object({ dataframe_split: ZCall, dataframe_records: ZCall, instances: ZCall, inputs: ZCall, csv: ZCall, infer: ZCall, ping: ZCall, ready: ZCall });
 
 
 /** Every file under `dir` whose bytes contain `text` (the database and its WAL included). */
@@ -105,9 +112,11 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     expect(made.status, made.stderr).toBe(0);
     const run = await runSchemathesis({ baseUrl: server.url, token: made.stdout.trim(), pathValues: { id: a.id }, maxExamples: 25 });
     expect(run.code, run.output).toBe(0);
-    // Every operation of the document, on generated valid and invalid requests.
-    expect(run.output).toMatch(/Operations:\s+4 selected \/ 4 total/);
-    expect(run.output).toMatch(/Tested: 4\b/);
+    // Every operation of the document (the protocol routes' included), on generated valid and invalid requests.
+    const doc = (await call(`${server.url}/api/openapi.json`, made.stdout.trim())).body as { paths: Record<string, object> };
+    const operations = Object.values(doc.paths).reduce((n, p) => n + Object.keys(p).length, 0);
+    expect(run.output).toMatch(new RegExp(`Operations:\\s+${operations} selected / ${operations} total`));
+    expect(run.output).toMatch(new RegExp(`Tested: ${operations}\\b`));
     expect(run.output).toMatch(/(\d{3,}) generated, \1 passed/);
   });
 
@@ -122,6 +131,71 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     expect((await call(`${server.url}/api/trpc/deployments.list?input=${encodeURIComponent(JSON.stringify({ json: { projectId: "x" } }))}`, keyA)).status).toBe(401);
     expect((await fetch(`${server.url}/settings`, { headers: { authorization: `Bearer ${keyA}` }, redirect: "manual" })).status).toBe(401);
     expect((await call(`${server.url}/api/deployments/${b.id}/health`, keyB)).body).toMatchObject({ state: "ready" });
+  });
+
+  it("speaks MLflow's scoring protocol and Open Inference v2 to pandas and requests with /predict's predictions, and refuses what it cannot read naming the field", async () => {
+    const rows = [ROW, GENTOO];
+    const base = `${server.url}/api/deployments/${a.id}`;
+    const predicted = ZDeploymentPredictResponse.parse((await call(a.urls.predict, keyA, { rows })).body).predictions;
+    const labels = predicted.map((p) => p.prediction);
+    const script = path.join(REPO, "tests/protocol-clients/tabular_protocols_check.py");
+    const out = ZClientAnswers.parse(JSON.parse(await runToEnd(await protocolClientsPython(), [script, "--base", base, "--key", keyA, "--model", "species-api", "--rows", JSON.stringify(rows)])));
+    for (const shape of ["dataframe_split", "dataframe_records", "instances", "inputs", "csv"] as const) {
+      expect(out[shape], shape).toEqual({ status: 200, content_type: "application/json", body: { predictions: labels, probabilities: predicted.map((p) => p.probabilities) } });
+    }
+    const classes = Object.keys(predicted[0]!.probabilities!);
+    expect(out.infer).toMatchObject({ status: 200 });
+    expect(out.infer.body).toEqual({
+      model_name: "species-api",
+      model_version: "1",
+      id: "42",
+      outputs: [
+        { name: "predict", shape: [2], datatype: "BYTES", data: labels },
+        { name: "predict_proba", shape: [2, classes.length], datatype: "FP64", data: predicted.flatMap((p) => classes.map((c) => p.probabilities![c])) },
+        { name: "classes", shape: [classes.length], datatype: "BYTES", data: classes },
+      ],
+    });
+    expect(out.ping).toMatchObject({ status: 200 });
+    expect(out.ready).toMatchObject({ status: 200, body: { ready: true } });
+
+    // Refusals: keys as on /predict (401); bodies MLflow or Open Inference clients could not have meant, each naming its field.
+    const send = (route: string, key: string, body: unknown, type = "application/json") =>
+      fetch(`${base}/${route}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": type }, body: typeof body === "string" ? body : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    const split = { columns: Object.keys(ROW), data: [Object.values(ROW)] };
+    const infer = "v2/models/species-api/infer";
+    const tensors = { inputs: Object.entries(ROW).map(([name, v]) => ({ name, shape: [1], datatype: typeof v === "number" ? "FP64" : "BYTES", data: [v] })) };
+    for (const key of [`${keyA}x`, keyB]) {
+      expect((await send("invocations", key, { dataframe_split: split })).status).toBe(401);
+      expect((await send(infer, key, tensors)).status).toBe(401);
+      expect((await call(`${base}/ping`, key)).status).toBe(401);
+      expect((await call(`${base}/v2/health/ready`, key)).status).toBe(401);
+    }
+    const fieldsOf = async (route: string, body: unknown, type?: string) => {
+      const r = await send(route, keyA, body, type);
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      return r.body;
+    };
+    expect(await fieldsOf("invocations", { instances: [ROW], inputs: [ROW] })).toMatchObject({ error_code: "BAD_REQUEST", fields: [{ path: "instances" }, { path: "inputs" }] });
+    expect(await fieldsOf("invocations", { rows: [ROW] })).toMatchObject({ error_code: "BAD_REQUEST", fields: [{ path: "rows" }, { path: "dataframe_split | dataframe_records | instances | inputs" }] });
+    const { island: _island, ...noIsland } = ROW;
+    expect(await fieldsOf("invocations", { dataframe_split: { columns: Object.keys(noIsland), data: [Object.values(noIsland)] } })).toMatchObject({ fields: [{ path: "island", message: expect.stringMatching(/^required/) }] });
+    const longBill = { ...split, data: [split.data[0]!.map((v, j) => (split.columns[j] === "bill_length_mm" ? "long" : v))] };
+    expect((await fieldsOf("invocations", { dataframe_split: longBill })).fields).toEqual([{ path: `dataframe_split.data[0][${split.columns.indexOf("bill_length_mm")}]`, message: 'a number is expected (got "long")' }]);
+    expect((await fieldsOf("invocations", "island,year\nBiscoe,long ago\n", "text/csv")).fields).toEqual([{ path: "csv[0].year", message: 'a number is expected (got "long ago")' }]);
+    expect(await fieldsOf("invocations", "island=Biscoe", "application/x-www-form-urlencoded")).toMatchObject({ error_code: "BAD_REQUEST", fields: [{ path: "Content-Type" }] });
+    const bytesBill = { inputs: tensors.inputs.map((t) => (t.name === "bill_length_mm" ? { ...t, datatype: "BYTES", data: ["39.1"] } : t)) };
+    const at = tensors.inputs.findIndex((t) => t.name === "bill_length_mm");
+    expect(await fieldsOf(infer, bytesBill)).toMatchObject({ error: expect.stringContaining(`inputs[${at}].data[0]`), fields: [{ path: `inputs[${at}].data[0]`, message: 'a number is expected (got "39.1")' }] });
+    expect(await fieldsOf(infer, { inputs: tensors.inputs.filter((t) => t.name !== "island") })).toMatchObject({ fields: [{ path: "island", message: expect.stringMatching(/^required/) }] });
+    const otherModel = await send("v2/models/other-api/infer", keyA, tensors);
+    expect(otherModel).toMatchObject({ status: 404, body: { error: expect.stringContaining('serves the model "species-api", not "other-api"') } });
+
+    // The deployment page's MLflow example, as it is shown (this server's origin, the route, a key, the example row), run by a shell.
+    const d = (await server.client.deployments.show.query({ deploymentId: a.id })).deployment;
+    const version = (await server.client.models.show.query({ modelId: d.model.id })).versions.find((v) => v.number === 1)!;
+    const features = (await server.client.experiments.get.query({ id: version.experimentId })).results!.featureSchema!.features;
+    const shown = await runToEnd("bash", ["-c", curlInvocationsExample(server.url, d.routes.invocations, keyA, exampleRow(features))]);
+    expect(ZScoringAnswer.parse(JSON.parse(shown)).predictions).toHaveLength(1);
   });
 
   it("announces every move on the live event stream (pages follow without polling): stop and resume, in order", async () => {
@@ -162,6 +236,10 @@ describe("a deployment of a registered tabular version", { timeout: 600_000 }, (
     expect(ZDeploymentHealth.parse((await call(a.urls.health, fresh)).body)).toMatchObject({ state: "stopped", mode: "on_demand", release: { number: 1 }, uptimeSeconds: null, serving: null });
     const refused = await call(a.urls.predict, fresh, { rows: [ROW] });
     expect(refused).toMatchObject({ status: 503, body: { code: "not_ready" } });
+    // The protocols' health checks say so too; a request answers in its protocol's shape.
+    expect(await call(`${server.url}/api/deployments/${a.id}/ping`, fresh)).toMatchObject({ status: 503, body: { error_code: "TEMPORARILY_UNAVAILABLE", reason: "not_ready" } });
+    expect(await call(`${server.url}/api/deployments/${a.id}/v2/health/ready`, fresh)).toEqual({ status: 503, body: { ready: false } });
+    expect(await call(`${server.url}/api/deployments/${a.id}/invocations`, fresh, { dataframe_records: [ROW] })).toMatchObject({ status: 503, body: { error_code: "TEMPORARILY_UNAVAILABLE" } });
     expect((await cliJson(server.url, ["deployments", "resume", "species-api"])).json).toMatchObject({ state: "ready" });
     expect((await call(a.urls.health, fresh)).body).toMatchObject({ state: "ready" });
   });

@@ -115,7 +115,7 @@ export interface DeploymentView {
    */
   switchRoom: SwitchRoom | null;
   /** Paths of its public routes (the page prefixes the server's origin); `kind` says which it answers. */
-  routes: { predict: string; generate: string; stream: string; health: string };
+  routes: { predict: string; generate: string; stream: string; health: string; invocations: string; openai: string };
   createdAt: Date;
 }
 

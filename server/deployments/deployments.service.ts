@@ -9,7 +9,7 @@ import { statsOf } from "./deployment-stats";
 import { deploymentView, findDeployment, releasesOf } from "./deployment-views";
 import type { DeploymentView, TCreateDeploymentInput, TRollbackInput, TStopResumeInput, TSwitchInput } from "./deployments.schema";
 import { deploymentsRepository } from "./deployments.repository";
-import { generate, openStream } from "./serve-generate";
+import { generate, openStream, type GenerateProtocol } from "./serve-generate";
 import { health, predict } from "./serve-request";
 import { startUp } from "./serving-runner";
 import { deploymentInterface } from "./public-interface";
@@ -54,7 +54,8 @@ export function deploymentsService(db: Db = getDb()) {
     /** What its public routes take now (its own OpenAPI document). */
     publicInterface: (id: string) => deploymentInterface(db, id),
     predict: (id: string, body: unknown) => predict(db, id, body),
-    generate: (id: string, body: unknown, signal?: AbortSignal) => generate(db, id, body, signal),
-    stream: (id: string, body: unknown, signal: AbortSignal) => openStream(db, id, body, signal),
+    /** `protocol`: another protocol's body and stream format on the same path (server/protocols/openai). */
+    generate: (id: string, body: unknown, signal?: AbortSignal, protocol?: GenerateProtocol) => generate(db, id, body, signal, protocol),
+    stream: (id: string, body: unknown, signal: AbortSignal, protocol?: GenerateProtocol) => openStream(db, id, body, signal, protocol),
   };
 }

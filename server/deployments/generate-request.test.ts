@@ -33,6 +33,15 @@ describe("a generate body", () => {
     expect(refusal({ prompt: "a", extra: 1 })).toMatchObject({ status: 400, code: "bad_input" });
   });
 
+  it("takes optional sampling (temperature, topP, seed, stop) and refuses each out of range by its field", () => {
+    const sampled = { prompt: "hi", temperature: 0.7, topP: 0.9, seed: 42, stop: ["\n", "Q:"] };
+    expect(checkGenerate(sampled, { maxNewTokens: 64 })).toEqual(sampled);
+    const bad = refusal({ prompt: "hi", temperature: 2.5, topP: 1.5, seed: 0.5, stop: ["a", "b", "c", "d", "e"] });
+    expect(bad).toMatchObject({ status: 400, code: "bad_input" });
+    expect((bad.fields as { path: string }[]).map((f) => f.path).sort()).toEqual(["seed", "stop", "temperature", "topP"]);
+    expect(refusal({ prompt: "hi", stop: [""] })).toMatchObject({ status: 400, fields: [{ path: "stop[0]" }] });
+  });
+
   it("over the token cap is 413 too_large on maxNewTokens", () => {
     expect(refusal({ prompt: "a", maxNewTokens: 65 })).toEqual({ status: 413, code: "too_large", fields: [{ path: "maxNewTokens", message: "at most 64" }] });
   });

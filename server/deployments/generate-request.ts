@@ -23,7 +23,7 @@ export function checkGenerate(body: unknown, limits: { maxNewTokens: number }): 
   if (!parsed.success) {
     const fields = problems(parsed.error).slice(0, 50);
     const first = fields[0]!;
-    throw badInput(`The body must be {"prompt": "…"} or {"messages": [{"role", "content"}, …]}, with an optional "maxNewTokens": ${first.path}: ${first.message}.`, { code: "bad_input", fields });
+    throw badInput(`The body must be {"prompt": "…"} or {"messages": [{"role", "content"}, …]}, with optional "maxNewTokens", "temperature", "topP", "seed" and "stop": ${first.path}: ${first.message}.`, { code: "bad_input", fields });
   }
   const asked = parsed.data.maxNewTokens;
   if (asked !== undefined && asked > limits.maxNewTokens) {

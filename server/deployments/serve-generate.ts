@@ -11,6 +11,10 @@
  * picked the old release just before may find it gone. Until it has sent the client a
  * byte it is asked once more of the release now current (a generation has no side effect);
  * a stream already sending is not retried: it ends with an `error` event (`release_changed`).
+ *
+ * Another protocol on the same routes (OpenAI's /v1, server/protocols/openai) comes through
+ * here too, as a GenerateProtocol: its body mapped to a generate request and its stream
+ * written in its own wire format, with the same limits, retries, cancel and counts.
  */
 import type { DeploymentGenerateRequest, DeploymentGenerateResponse, DeploymentStreamEvent } from "@/contracts/deployments/serving";
 import { sseBlock } from "@/contracts/deployments/stream-events";
@@ -29,8 +33,19 @@ import { deploymentsRepository } from "./deployments.repository";
 type Upstream = Parameters<ServingClient["generate"]>[0];
 type StreamEvent = Parameters<Parameters<ServingClient["stream"]>[1]>[0];
 
-const upstreamBody = (r: DeploymentGenerateRequest): Upstream =>
-  r.messages ? { messages: r.messages, maxNewTokens: r.maxNewTokens } : { prompt: r.prompt ?? "", maxNewTokens: r.maxNewTokens };
+const upstreamBody = ({ prompt, messages, ...rest }: DeploymentGenerateRequest): Upstream => (messages ? { messages, ...rest } : { prompt: prompt ?? "", ...rest });
+
+/**
+ * Another protocol's view of these routes: how its body becomes a generate request (its
+ * refusals thrown as domain errors, counted as a bad body is), and how each stream event is
+ * written on its wire. Absent: Trainyard's own body and Server-Sent Events.
+ */
+export interface GenerateProtocol {
+  /** The generate request of a body sent to the deployment of this public name; throws what the route answers. */
+  toRequest(body: unknown, deployment: { name: string }): unknown;
+  /** One stream event as the bytes to send ("" for none); the stream only. */
+  render?(e: DeploymentStreamEvent): string;
+}
 
 const unreachable = (err: unknown) => (isDomainError(err) ? err : unavailable(`The serving process did not answer: ${(err as Error).message}`));
 
@@ -64,7 +79,7 @@ const descriptorsOf = (a: Answered, ms: number) => ({
 });
 
 /** The ready LLM release a request goes to, and its checked body; throws what the route answers. */
-async function llmRequest(db: Db, id: string, body: unknown): Promise<LlmRequest> {
+async function llmRequest(db: Db, id: string, body: unknown, protocol?: GenerateProtocol): Promise<LlmRequest> {
   const { d, release } = await servingNow(db, id);
   const record = (r: ReleaseView, ms: number, errorClass?: string, answered?: Answered) =>
     recordRequest(db, { releaseId: r.id, deploymentId: d.id, ms, errorClass }, new Date(), answered ? [descriptorsOf(answered, ms)] : null);
@@ -73,7 +88,8 @@ async function llmRequest(db: Db, id: string, body: unknown): Promise<LlmRequest
     const refused = linkRefusal(d.id);
     if (refused) throw refused;
     const model = await deploymentsRepository(db).modelName(d.modelId);
-    return { deploymentId: d.id, modelName: model?.name ?? d.name, release, record, request: upstreamBody(checkGenerate(body, { maxNewTokens: LLM_MAX_NEW_TOKENS })) };
+    const asked = protocol ? protocol.toRequest(body, { name: d.name }) : body;
+    return { deploymentId: d.id, modelName: model?.name ?? d.name, release, record, request: upstreamBody(checkGenerate(asked, { maxNewTokens: LLM_MAX_NEW_TOKENS })) };
   } catch (err) {
     await record(release, 0, isDomainError(err) ? err.reason : "internal");
     throw err;
@@ -86,9 +102,9 @@ async function otherCurrent(db: Db, deploymentId: string, tried: ReleaseView): P
   return now && now.id !== tried.id ? now : null;
 }
 
-export async function generate(db: Db, id: string, body: unknown, signal?: AbortSignal): Promise<DeploymentGenerateResponse> {
+export async function generate(db: Db, id: string, body: unknown, signal?: AbortSignal, protocol?: GenerateProtocol): Promise<DeploymentGenerateResponse> {
   const started = Date.now();
-  const r = await llmRequest(db, id, body);
+  const r = await llmRequest(db, id, body, protocol);
   const attempt = async (release: ReleaseView) => {
     try {
       const answer = await (await clientFor(db, release.id)).generate(r.request, { signal });
@@ -123,9 +139,10 @@ type Opened = { started: true } | { started: false; failure: Refused | Error };
  * event, or throws its refusal (429, 400, …) before anything was sent. `signal` is the
  * client's; a cancelled body (the client stopped reading) aborts the same way.
  */
-export async function openStream(db: Db, id: string, body: unknown, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+export async function openStream(db: Db, id: string, body: unknown, signal: AbortSignal, protocol?: GenerateProtocol): Promise<ReadableStream<Uint8Array>> {
   const started = Date.now();
-  const r = await llmRequest(db, id, body);
+  const r = await llmRequest(db, id, body, protocol);
+  const render = protocol?.render ?? sseBlock;
   const upstream = new AbortController();
   const abort = () => upstream.abort();
   signal.addEventListener("abort", abort, { once: true });
@@ -133,7 +150,8 @@ export async function openStream(db: Db, id: string, body: unknown, signal: Abor
   let out!: ReadableStreamDefaultController<Uint8Array>;
   const stream = new ReadableStream<Uint8Array>({ start: (c) => void (out = c), cancel: abort });
   const send = (e: DeploymentStreamEvent) => {
-    if (!upstream.signal.aborted) out.enqueue(encoder.encode(sseBlock(e)));
+    const wire = upstream.signal.aborted ? "" : render(e);
+    if (wire) out.enqueue(encoder.encode(wire));
   };
   const finish = async (release: ReleaseView, errorClass: string | undefined, answered?: Answered) => {
     signal.removeEventListener("abort", abort);

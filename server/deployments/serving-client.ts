@@ -14,6 +14,7 @@ import {
   ZServeStreamEvent,
   ZServingError,
   ZServingHealth,
+  type ServeGenerateRequest,
   type ServeStreamEvent,
   type ServingError,
   type ServingHealth,
@@ -63,7 +64,7 @@ export class ServingClient {
     return this.json("POST", "/predict", body, ZServePredictResponse, opts);
   }
 
-  generate(body: { prompt: string; maxNewTokens?: number } | { messages: Array<{ role: "system" | "user" | "assistant"; content: string }>; maxNewTokens?: number }, opts?: CallOptions) {
+  generate(body: ServeGenerateRequest, opts?: CallOptions) {
     return this.json("POST", "/generate", body, ZServeGenerateResponse, opts);
   }
 

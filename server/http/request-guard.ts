@@ -155,7 +155,7 @@ const bearerOf = (req: IncomingMessage): string | undefined => {
 /** A deployment key opens its own deployment's public routes only; every refusal reads the same. */
 async function deploymentKeyVerdict(key: string, path: string): Promise<GuardResult> {
   const deploymentId = deploymentOfRoute(path);
-  if (!deploymentId) return refuse(401, "deployment_key_refused", "A deployment key works only on its deployment's routes (/api/deployments/<id>/predict, /generate, /stream, /health and /openapi.json).");
+  if (!deploymentId) return refuse(401, "deployment_key_refused", "A deployment key works only on its deployment's routes (/api/deployments/<id>/predict, /generate, /stream, /health, /openapi.json, and the protocol routes /v1/…, /invocations, /ping and /v2/…).");
   const check = await verifyKey(getDb(), deploymentId, key);
   return check.ok ? { ok: true, deploymentKey: { deploymentId, keyId: check.keyId } } : refuse(401, "deployment_key_refused", check.message);
 }

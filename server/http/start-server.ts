@@ -17,6 +17,7 @@ import { allowedHostNames, hostNameOf, isLoopbackHost, ownOrigins } from "./allo
 import { DEPLOYMENT_KEY_HEADER, deploymentKeyMarker, principalMarker } from "./guard-marker";
 import { discardRefusedBody, discardUnreadBody, hasBody } from "./refused-body";
 import { guardRequest, PRINCIPAL_HEADER } from "./request-guard";
+import { protocolRefusalBody } from "./protocol-refusal";
 
 export class StartRefused extends Error {
   constructor(message: string) {
@@ -100,7 +101,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
               res.writeHead(303, { Location: verdict.redirect }).end();
             } else {
               res.writeHead(verdict.status, { ...verdict.headers, "content-type": "application/json" });
-              res.end(JSON.stringify({ error: verdict.message, code: verdict.code, details: null }));
+              res.end(JSON.stringify(protocolRefusalBody(req.url, verdict) ?? { error: verdict.message, code: verdict.code, details: null }));
             }
             return;
           }

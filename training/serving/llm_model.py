@@ -1,6 +1,7 @@
 """An LLM release: the base model (checked file by file against the export's base.json) with
-the export's LoRA adapter and tokenizer, loaded once; greedy generation that streams whole
-characters and stops at once when its request is cancelled or its deadline passes."""
+the export's LoRA adapter and tokenizer, loaded once; generation (greedy, or sampled as the
+request asks: sampling.py) that streams whole characters, ends before a stop sequence
+(stop_text.py), and stops at once when its request is cancelled or its deadline passes."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from typing import Callable
 from trainyard_recipe import BadInput
 
 from serving.errors import ServingError
+from serving.sampling import Sampling, check_sampling_fields, sampling_processor
+from serving.stop_text import StopText
 from serving.text_deltas import TextDeltas
 
 
@@ -23,7 +26,7 @@ class Generation:
     text: str
     prompt_tokens: int
     generated_tokens: int
-    finish_reason: str  # stop | length | deadline
+    finish_reason: str  # stop (the model's end, or a stop sequence) | length | deadline
 
 
 class LlmModel:
@@ -65,56 +68,56 @@ class LlmModel:
         return self.tokenizer(text, add_special_tokens=False)["input_ids"]
 
     def generate(self, ids: list[int], max_new_tokens: int, deadline: float, cancelled: threading.Event,
-                 on_delta: Callable[[str], None] | None = None) -> Generation:
+                 on_delta: Callable[[str], None] | None = None, sampling: Sampling = Sampling()) -> Generation:
         torch = self._torch
         deltas = TextDeltas(lambda t: self.tokenizer.decode(t, skip_special_tokens=True))
+        stops = StopText(sampling.stop)
         hit_deadline = False
 
-        class Streamer:
-            prompt_seen = False
-
-            def put(self, value) -> None:
-                if not self.prompt_seen:  # generate() hands the prompt over first
-                    self.prompt_seen = True
-                    return
-                delta = deltas.push(value.reshape(-1).tolist())
-                if delta and on_delta:
-                    on_delta(delta)
-
-            def end(self) -> None:
-                pass
+        def hand_out(text: str) -> None:
+            visible = stops.push(text)
+            if visible and on_delta:
+                on_delta(visible)
 
         def stop(input_ids, _scores, **_kwargs):
+            # Called once per new token, after it is appended: its text is handed out here (not
+            # by a streamer, which generate() calls only after this check) so a stop sequence
+            # ends generation on the token that completed it.
             nonlocal hit_deadline
+            hand_out(deltas.push([int(input_ids[0, -1])]))
             if time.monotonic() >= deadline:
                 hit_deadline = True
-            return torch.full((input_ids.shape[0],), hit_deadline or cancelled.is_set(), dtype=torch.bool,
-                              device=input_ids.device)
+            return torch.full((input_ids.shape[0],), hit_deadline or stops.stopped or cancelled.is_set(),
+                              dtype=torch.bool, device=input_ids.device)
 
         if self.context:
             if len(ids) >= self.context:
                 raise ServingError("too_large", f"the prompt is {len(ids)} tokens; this model holds at most {self.context}")
             max_new_tokens = min(max_new_tokens, self.context - len(ids))
         tensor = torch.tensor([ids], device=self.device)
+        draw = sampling_processor(sampling, self.device)
         with torch.no_grad():
             out = self.model.generate(input_ids=tensor, attention_mask=torch.ones_like(tensor),
                                       max_new_tokens=max_new_tokens, do_sample=False,
-                                      pad_token_id=self.tokenizer.pad_token_id, streamer=Streamer(),
-                                      stopping_criteria=[stop])
+                                      pad_token_id=self.tokenizer.pad_token_id,
+                                      stopping_criteria=[stop], logits_processor=[draw] if draw else None)
         generated = out[0, len(ids):].tolist()
-        tail = deltas.finish()
+        hand_out(deltas.finish())
+        tail = stops.finish()
         if tail and on_delta:
             on_delta(tail)
         eos = self.tokenizer.eos_token_id
         if hit_deadline:
             reason = "deadline"
+        elif stops.stopped:
+            reason = "stop"
         elif generated and generated[-1] == eos:
             reason = "stop"
         elif len(generated) >= max_new_tokens:
             reason = "length"
         else:
             reason = "stop"
-        return Generation(text=deltas.text(), prompt_tokens=len(ids), generated_tokens=len(generated),
+        return Generation(text=stops.text(), prompt_tokens=len(ids), generated_tokens=len(generated),
                           finish_reason=reason)
 
 
@@ -143,7 +146,7 @@ def check_generate_request(body) -> dict:
     keys = set(body)
     if ("prompt" in keys) == ("messages" in keys):
         fields.append({"path": "prompt", "message": "give exactly one of prompt or messages"})
-    if unknown := sorted(keys - {"prompt", "messages", "maxNewTokens"}):
+    if unknown := sorted(keys - {"prompt", "messages", "maxNewTokens", "temperature", "topP", "seed", "stop"}):
         fields += [{"path": k, "message": "unknown field"} for k in unknown]
     if "prompt" in body and not (isinstance(body["prompt"], str) and body["prompt"]):
         fields.append({"path": "prompt", "message": "expected a non-empty string"})
@@ -160,6 +163,7 @@ def check_generate_request(body) -> dict:
         n = body["maxNewTokens"]
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             fields.append({"path": "maxNewTokens", "message": "expected a positive integer"})
+    fields += check_sampling_fields(body)
     if fields:
         raise ServingError("bad_input", "the request does not match the generate request", fields=fields)
     return body

@@ -16,6 +16,7 @@ from serving.admission import Admission
 from serving.errors import ServingError
 from serving.limits import Limits
 from serving.llm_model import check_generate_request
+from serving.sampling import Sampling
 from serving.unix_http import peer_gone
 
 PROTOCOL = 1
@@ -182,11 +183,11 @@ class Handler(BaseHTTPRequestHandler):
         ids = model.prompt_ids(body)
         if len(ids) > limits.max_prompt_tokens:
             raise ServingError("too_large", f"the prompt is {len(ids)} tokens; at most {limits.max_prompt_tokens}")
-        return model, ids, max_new
+        return model, ids, max_new, Sampling.of_request(body)
 
     def _generate(self) -> None:
         deadline = self._deadline()
-        model, ids, max_new = self._generation_request()
+        model, ids, max_new, sampling = self._generation_request()
         cancelled = threading.Event()
         admission = self.service.admission
         admission.acquire(deadline)
@@ -194,7 +195,7 @@ class Handler(BaseHTTPRequestHandler):
         watcher = threading.Thread(target=self._watch_peer, args=(cancelled,), daemon=True)
         watcher.start()
         try:
-            result = model.generate(ids, max_new, deadline, cancelled)
+            result = model.generate(ids, max_new, deadline, cancelled, sampling=sampling)
         finally:
             admission.release(time.monotonic() - started)
             finished_at = time.monotonic()
@@ -216,7 +217,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _stream(self) -> None:
         deadline = self._deadline()
-        model, ids, max_new = self._generation_request()
+        model, ids, max_new, sampling = self._generation_request()
         admission = self.service.admission
         admission.acquire(deadline)  # a full queue is an ordinary 429, before the stream starts
         started = time.monotonic()
@@ -226,7 +227,7 @@ class Handler(BaseHTTPRequestHandler):
         def work() -> None:
             try:
                 events.put(("done", model.generate(ids, max_new, deadline, cancelled,
-                                                   on_delta=lambda text: events.put(("delta", text)))))
+                                                   on_delta=lambda text: events.put(("delta", text)), sampling=sampling)))
             except BaseException as error:  # noqa: BLE001 - reported as the terminal error event
                 events.put(("failed", error))
             finally:

@@ -19,7 +19,9 @@ import {
   type DeploymentStreamEvent,
 } from "@/contracts/deployments/serving";
 import type { DeploymentInterface } from "@/server/deployments/public-interface";
+import { openAiPaths } from "./openai-paths";
 import { generateRequestSchema, predictRequestSchema } from "./request-schemas";
+import { tabularProtocolPaths } from "./tabular-protocol-paths";
 
 /**
  * On the wire each stream event is `event: <type>` and `data: <the event without its type, as
@@ -188,6 +190,8 @@ export function openApiDocument(serverUrl: string) {
       "/api/deployments/{id}/generate": generateOperation("GenerateRequest", p),
       "/api/deployments/{id}/stream": streamOperation("GenerateRequest", p),
       "/api/deployments/{id}/health": healthOperation(p),
+      ...tabularProtocolPaths(p),
+      ...openAiPaths("/api/deployments/{id}", p),
     },
     Object.keys(SCHEMAS) as SchemaName[],
   );
