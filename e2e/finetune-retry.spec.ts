@@ -74,7 +74,7 @@ test("a reloaded wizard keeps its choices; a run over its budget offers the pref
   // The real preflight refuses; the page says why, and the fix is one button with its numbers.
   await expect(page.getByTestId("experiment-status")).toContainText("Failed", { timeout: REFUSAL_TIMEOUT });
   const said = page.getByTestId("run-error");
-  await expect(said).toContainText(/this run needs about [\d.]+ min but the budget is [\d.]+ min; maxSteps \d+ would fit/);
+  await expect(said).toContainText(/this run needs about [\d.]+ min( \(at the speed an earlier preflight measured on this computer at [^)]+\))? but the budget is [\d.]+ min; maxSteps \d+ would fit/);
   const fix = page.getByRole("button", { name: /^Run again with at most \d+ steps?$/ });
   await expect(fix).toBeVisible();
   const steps = Number(/at most (\d+) step/.exec((await fix.textContent())!)![1]);

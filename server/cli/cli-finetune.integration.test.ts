@@ -186,7 +186,7 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
     expect(result.error).toEqual({
       code: "over_budget",
       step: "Checking the device, memory and time",
-      message: expect.stringMatching(/this run needs about [\d.]+ min but the budget is [\d.]+ min; maxSteps \d+ would fit/) as string,
+      message: expect.stringMatching(/this run needs about [\d.]+ min( \(at the speed an earlier preflight measured on this computer at [^)]+\))? but the budget is [\d.]+ min; maxSteps \d+ would fit/) as string,
       fix: expect.stringContaining("maxSteps") as string,
       // The steps that fit, from the preflight's typed details; null when not one step fits.
       retry: result.error?.retry === null ? null : { maxSteps: expect.any(Number) as number },
