@@ -99,7 +99,7 @@ export function DeploymentPage({ projectId, deploymentId }: { projectId: string;
                   .
                 </p>
                 <p className="text-sm text-slate-700">
-                  OpenAI clients (the openai package, LangChain, …) take <code>{d.routes.openai}</code> as their base URL, the key as their API key and <code>{d.name}</code> as the model.
+                  OpenAI clients (the openai package, LangChain, …) take <code className="break-all">{d.routes.openai}</code> as their base URL, the key as their API key and <code>{d.name}</code> as the model.
                 </p>
                 <RouteExamplesPanel
                   build={(origin) => ({ curl: curlStreamExample(origin, d.routes.stream, key), python: pythonStreamExample(origin, d.routes.stream, key), openai: pythonOpenAiExample(origin, d.routes.openai, key) })}

@@ -10,8 +10,10 @@ import { BaseVsAdapter, FineTuneVerdictCard, Generations } from "./results";
 import { FineTuneStatus } from "./status-panel";
 
 /**
- * A fine-tuning experiment, rendered from its view only. Status, the actions (Cancel),
- * the verdict and the loss come first: on a phone they fill the first screen. The
+ * A fine-tuning experiment, rendered from its view only. Status, the actions (Cancel,
+ * Resume, Run again with the fix), the verdict and the loss come first: on a phone they fill
+ * the first screen. A succeeded run's only action is Delete, housekeeping: it comes after
+ * the loss, so the verdict stays on the first screen. The
  * actions and "Try it" call the server, so the page passes them in.
  */
 export function FineTuneLayout({ view, actions, tryIt }: { view: FineTuneView; actions: ReactNode; tryIt: ReactNode }) {
@@ -19,6 +21,7 @@ export function FineTuneLayout({ view, actions, tryIt }: { view: FineTuneView; a
   const s = exp.settings;
   const base = view.base;
   const loss = view.training?.final ?? view.training;
+  const succeeded = exp.status === "succeeded";
   return (
     <section aria-labelledby="experiment-heading" className="flex flex-col gap-4">
       <div className="flex flex-col gap-1">
@@ -34,11 +37,12 @@ export function FineTuneLayout({ view, actions, tryIt }: { view: FineTuneView; a
         </p>
       </div>
       <FineTuneStatus view={view} />
-      {actions}
+      {!succeeded && actions}
       {view.receipt && <FineTuneVerdictCard receipt={view.receipt} />}
       <Card title="Loss" id="ft-loss-heading">
         <LossChart train={loss?.trainLoss ?? []} evalLoss={loss?.evalLoss ?? []} />
       </Card>
+      {succeeded && actions}
       {view.receipt && (
         <>
           <Card title="Base vs adapter" id="ft-results-heading">

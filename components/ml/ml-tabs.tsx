@@ -25,7 +25,7 @@ export function MlTabs({ projectId }: { projectId: string }) {
               <Link
                 href={t.href}
                 aria-current={active ? "page" : undefined}
-                className={`inline-block min-h-10 border-b-2 px-3 py-2 text-sm font-medium ${
+                className={`inline-block min-h-10 border-b-2 px-2 py-2 text-sm font-medium sm:px-3 ${
                   active ? "border-blue-700 text-blue-800" : "border-transparent text-slate-700 hover:text-slate-900"
                 }`}
               >
