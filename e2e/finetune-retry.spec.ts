@@ -10,17 +10,14 @@
 import { cpSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { allowFolder, createProject, expectLaidOutAtScreenWidth } from "./steps";
+import { allowFolder, createProject, expectLaidOutAtScreenWidth, fineTuneStep, GSM8K_EXAMPLES, nextStep, TINY_GPT2 } from "./steps";
 
-const GPT2 = path.resolve("tests/fixtures/models/lm-buddy-fake-gpt2");
-const EXAMPLES = path.resolve("training/recipes/llm_lora/tests/fixtures/gsm8k-prompt-completion.jsonl");
+const GPT2 = path.resolve(TINY_GPT2);
+const EXAMPLES = path.resolve(GSM8K_EXAMPLES);
 // Import, checks and preflight: each starts Python and torch, about a minute together on a loaded 2-core machine.
 const REFUSAL_TIMEOUT = 6 * 60_000;
-
-const stepHeading = (page: Page, n: number) => page.getByRole("heading", { name: new RegExp(`^Step ${n} of 6`) });
-const next = (page: Page) => page.getByRole("button", { name: "Next" }).click();
 
 test("a reloaded wizard keeps its choices; a run over its budget offers the preflight's step cap as one tap", async ({ page }, testInfo) => {
   test.setTimeout(12 * 60_000);
@@ -32,21 +29,21 @@ test("a reloaded wizard keeps its choices; a run over its budget offers the pref
   await createProject(page, `Fine-tune retry ${testInfo.project.name} ${Date.now()}`);
 
   await page.getByRole("link", { name: "Fine-tune a language model" }).first().click();
-  await expect(stepHeading(page, 1)).toBeVisible();
-  await next(page);
+  await expect(fineTuneStep(page, 1)).toBeVisible();
+  await nextStep(page);
   await page.getByLabel("Model folder or .gguf file on the training computer").fill(model);
-  await next(page);
+  await nextStep(page);
   await page.getByLabel("Upload training examples (JSONL)").setInputFiles(EXAMPLES);
   await expect(page.getByText("gsm8k-prompt-completion.jsonl uploaded")).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole("button", { name: "Next" })).toBeEnabled({ timeout: REFUSAL_TIMEOUT });
-  await next(page);
+  await nextStep(page);
   await page.getByText("Advanced").click();
   await page.getByLabel("Max length (tokens per example)").fill("64");
-  await next(page);
+  await nextStep(page);
 
   // The Budget step: three minutes leave training about one after the reserve for evaluation,
   // far too little for a million steps, and it says the preflight will check that.
-  await expect(stepHeading(page, 5)).toBeVisible();
+  await expect(fineTuneStep(page, 5)).toBeVisible();
   await page.getByLabel("Max minutes (whole experiment)").fill("3");
   await page.getByLabel("Max steps (optional)").fill("1000000");
   await expect(page.getByTestId("budget-summary")).toContainText("at most 3 minutes and 1000000 steps");
@@ -54,13 +51,13 @@ test("a reloaded wizard keeps its choices; a run over its budget offers the pref
 
   // Reloaded mid-way: the same step, the same base model, data and budget.
   await page.reload();
-  await expect(stepHeading(page, 5)).toBeVisible();
+  await expect(fineTuneStep(page, 5)).toBeVisible();
   await expect(page.getByLabel("Max minutes (whole experiment)")).toHaveValue("3");
   await expect(page.getByLabel("Max steps (optional)")).toHaveValue("1000000");
   await expect(page.getByTestId("budget-cpu")).toContainText("no GPU");
   await expectNoSeriousAxeViolations(page);
   if (phone) await expectLaidOutAtScreenWidth(page, 390);
-  await next(page);
+  await nextStep(page);
   const review = page.getByLabel("Review", { exact: true });
   await expect(review).toContainText(model);
   await expect(review).toContainText("gsm8k-prompt-completion.jsonl");

@@ -11,18 +11,14 @@
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { allowFolder, createProject, expectLaidOutAtScreenWidth } from "./steps";
+import { allowFolder, createProject, expectLaidOutAtScreenWidth, fineTuneStep, GSM8K_EXAMPLES, nextStep, TINY_GPT2 } from "./steps";
 
-const GPT2 = path.resolve("tests/fixtures/models/lm-buddy-fake-gpt2");
-const EXAMPLES = path.resolve("training/recipes/llm_lora/tests/fixtures/gsm8k-prompt-completion.jsonl");
+const GPT2 = path.resolve(TINY_GPT2);
+const EXAMPLES = path.resolve(GSM8K_EXAMPLES);
 // The six jobs take about 3 min on a 2-core machine under load (each starts Python and torch); the tiny model itself trains in seconds.
 const RUN_TIMEOUT = 8 * 60_000;
-
-const stepHeading = (page: Page, n: number) => page.getByRole("heading", { name: new RegExp(`^Step ${n} of 6`) });
-
-const next = (page: Page) => page.getByRole("button", { name: "Next" }).click();
 
 test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs adapter by the receipt", async ({ page }, testInfo) => {
   test.setTimeout(14 * 60_000);
@@ -38,15 +34,15 @@ test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs
 
   // Step 1: the computer and what it can do, with the honest word on CPU speed.
   await page.getByRole("link", { name: "Fine-tune a language model" }).first().click();
-  await expect(stepHeading(page, 1)).toBeVisible();
+  await expect(fineTuneStep(page, 1)).toBeVisible();
   const ability = page.getByTestId("computer-ability");
   await expect(ability).toContainText("CPUs");
   await expect(ability).toContainText(/tokens\/s/);
   await expectNoSeriousAxeViolations(page);
-  await next(page);
+  await nextStep(page);
 
   // Step 2: a path outside the allowed folders is flagged under the field at once.
-  await expect(stepHeading(page, 2)).toBeVisible();
+  await expect(fineTuneStep(page, 2)).toBeVisible();
   const modelPath = page.getByLabel("Model folder or .gguf file on the training computer");
   await modelPath.fill("/etc/gpt2");
   await expect(page.getByTestId("ft-model-path-error")).toContainText("not inside an allowed folder");
@@ -55,10 +51,10 @@ test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs
   await modelPath.fill(notAModel);
   await expect(page.getByTestId("ft-model-path-error")).toHaveCount(0);
   await expectNoSeriousAxeViolations(page);
-  await next(page);
+  await nextStep(page);
 
   // Step 3: the examples uploaded, previewed as conversations.
-  await expect(stepHeading(page, 3)).toBeVisible();
+  await expect(fineTuneStep(page, 3)).toBeVisible();
   await page.getByLabel("Upload training examples (JSONL)").setInputFiles(EXAMPLES);
   await expect(page.getByText("gsm8k-prompt-completion.jsonl uploaded")).toBeVisible({ timeout: 60_000 });
   const conversations = page.getByRole("list", { name: "Training examples: first examples" });
@@ -67,10 +63,10 @@ test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs
   await expectNoSeriousAxeViolations(page);
   // Long dataset names and conversations wrap: nothing pushes the page wider than a phone.
   if (phone) await expectLaidOutAtScreenWidth(page, 390);
-  await next(page);
+  await nextStep(page);
 
   // Step 4: the recommended settings, made small for the tiny model under Advanced.
-  await expect(stepHeading(page, 4)).toBeVisible();
+  await expect(fineTuneStep(page, 4)).toBeVisible();
   await expect(page.getByTestId("settings-summary")).toContainText("Recommended");
   await page.getByText("Advanced").click();
   await page.getByLabel("Max length (tokens per example)").fill("64");
@@ -78,21 +74,21 @@ test("fine-tune the tiny GPT-2 on JSONL examples: wizard, loss chart and base vs
   await page.getByLabel("Learning rate").fill("0.01");
   await expect(page.getByTestId("settings-summary")).toContainText("up to 64 tokens");
   await expectNoSeriousAxeViolations(page);
-  await next(page);
+  await nextStep(page);
 
   // Step 5: the budget.
-  await expect(stepHeading(page, 5)).toBeVisible();
+  await expect(fineTuneStep(page, 5)).toBeVisible();
   await page.getByLabel("Max minutes (whole experiment)").fill("10");
   await page.getByLabel("Epochs").fill("1");
   await expect(page.getByTestId("budget-summary")).toContainText("10 minutes");
-  await next(page);
+  await nextStep(page);
 
   // Step 6: Start with a folder that is not a model: the server's refusal lands under the field.
-  await expect(stepHeading(page, 6)).toBeVisible();
+  await expect(fineTuneStep(page, 6)).toBeVisible();
   await expect(page.getByLabel("Review", { exact: true })).toContainText("gsm8k-prompt-completion.jsonl");
   await expectNoSeriousAxeViolations(page);
   await page.getByRole("button", { name: "Start fine-tuning" }).click();
-  await expect(stepHeading(page, 2)).toBeVisible();
+  await expect(fineTuneStep(page, 2)).toBeVisible();
   await expect(page.getByTestId("ft-model-path-error")).toContainText("config.json");
   await modelPath.fill(path.join(root, "gpt2"));
   await page.getByRole("button", { name: /^6\. Review and start/ }).click();

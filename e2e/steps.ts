@@ -95,3 +95,13 @@ export async function allowFolder(page: Page, folder: string) {
   await section.getByRole("button", { name: "Save data settings" }).click();
   await expect(section.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
 }
+
+/** The fine-tune specs' model and examples: the tiny random GPT-2 and GSM8K prompt/completion pairs (tests/fixtures, training/…/fixtures). */
+export const TINY_GPT2 = "tests/fixtures/models/lm-buddy-fake-gpt2";
+export const GSM8K_EXAMPLES = "training/recipes/llm_lora/tests/fixtures/gsm8k-prompt-completion.jsonl";
+
+/** The fine-tune wizard's heading of step `n` (of 6). */
+export const fineTuneStep = (page: Page, n: number) => page.getByRole("heading", { name: new RegExp(`^Step ${n} of 6`) });
+
+/** The wizard's Next. */
+export const nextStep = (page: Page) => page.getByRole("button", { name: "Next" }).click();
