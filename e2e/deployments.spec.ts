@@ -18,6 +18,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { ONE_LIGHTGBM } from "../server/testing/one-model";
 import { expectNoSeriousAxeViolations } from "./axe";
 import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trainWithRecommendedChoices, trpcMutation, trpcQuery } from "./steps";
 
@@ -49,7 +50,7 @@ test("deploy a registered version from its Deploy button, see it ready, predict 
   const firstUrl = await trainWithRecommendedChoices(page, PENGUINS, "species", 1);
   // A second training of the same data and settings meanwhile: version 2, for the switch below.
   const first = await trpcQuery<Experiment>(page.request, "experiments.get", { id: firstUrl.split("/").pop() });
-  const second = await trpcMutation<{ id: string }>(page.request, "experiments.start", { opId: randomUUID(), projectId: first.projectId, datasetId: first.datasetId, settings: first.settings });
+  const second = await trpcMutation<{ id: string }>(page.request, "experiments.start", { opId: randomUUID(), projectId: first.projectId, datasetId: first.datasetId, settings: { ...first.settings, hyperparameters: ONE_LIGHTGBM } });
   await expect(page.getByTestId("experiment-status")).toContainText("Succeeded", { timeout: 5 * 60_000 });
   const register = page.getByRole("region", { name: "Register as a model version" });
   await register.getByLabel("New model name").fill(MODEL);

@@ -12,6 +12,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { ONE_LIGHTGBM } from "../server/testing/one-model";
 import { expectNoSeriousAxeViolations } from "./axe";
 import { createProject, expectLaidOutAtScreenWidth, expectNoHorizontalOverflow, trainWithRecommendedChoices, trpcMutation, trpcQuery } from "./steps";
 
@@ -68,7 +69,7 @@ test("the promotion sheet refuses an incomparable pair without the acknowledgeme
     opId: randomUUID(),
     projectId: a.projectId,
     datasetId: a.datasetId,
-    settings: { ...a.settings, metric: otherMetric },
+    settings: { ...a.settings, metric: otherMetric, hyperparameters: ONE_LIGHTGBM },
   });
   for (const id of [a.id, b.id]) {
     await expect.poll(async () => (await trpcQuery<Experiment>(request, "experiments.get", { id })).status, { timeout: 10 * 60_000, intervals: [2000] }).toBe("succeeded");

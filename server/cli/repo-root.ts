@@ -1,4 +1,4 @@
-import path from "node:path";
+import { repoRootAbove } from "@/server/config/repo-root";
 
-/** The repository this CLI runs from (server/cli/ is two levels down). */
-export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+/** The repository this CLI runs from. */
+export const REPO_ROOT = repoRootAbove(import.meta.dirname);

@@ -9,6 +9,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AppConfig } from "@/server/config/env";
+import { repoRootAbove } from "@/server/config/repo-root";
 import type { HomePaths } from "@/server/config/home";
 import { unavailable } from "@/server/errors";
 
@@ -21,9 +22,9 @@ export interface ControllerRuntime {
 const KEY = Symbol.for("trainyard.controllerRuntime");
 type Holder = { [KEY]?: ControllerRuntime };
 
-/** The repository root, computed from this file's real location (server entry only). */
+/** The repository root, found from this file's real location (server entry only). */
 export function repoRootFromHere(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+  return repoRootAbove(path.dirname(fileURLToPath(import.meta.url)));
 }
 
 export function setControllerRuntime(rt: ControllerRuntime): void {

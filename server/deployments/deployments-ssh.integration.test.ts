@@ -22,6 +22,7 @@ import { pidsWhere } from "@/server/testing/proc-scan";
 import { REPO, waitFor } from "@/server/testing/server-harness";
 import { sshLabForFile } from "@/server/testing/ssh-lab";
 import { call, cliJson, filesContaining, GENTOO, PENGUINS, ROW, ZMade } from "./test-support";
+import { ONE_LIGHTGBM } from "@/server/testing/one-model";
 
 const MODEL = "Penguins on the lab";
 const COMPUTER = "Lab server";
@@ -54,7 +55,7 @@ function startTraining(s: typeof server, targetId: string) {
     projectId,
     datasetId,
     targetId,
-    settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+    settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2, hyperparameters: ONE_LIGHTGBM },
   });
 }
 

@@ -6,6 +6,7 @@ import { expect } from "vitest";
 import { z } from "zod";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
 import { runCli } from "@/server/testing/cli-process";
+import { ONE_LIGHTGBM } from "@/server/testing/one-model";
 import { REPO, waitFor, type TestServer } from "@/server/testing/server-harness";
 
 /** Every file under `dir` whose bytes hold `text` (symbolic links are not followed). */
@@ -48,7 +49,7 @@ export async function trainedPenguins(server: TestServer, projectId: string): Pr
     opId: randomUUID(),
     projectId,
     datasetId,
-    settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+    settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2, hyperparameters: ONE_LIGHTGBM },
   });
   const done = await waitFor("the training to end", async () => {
     const d = await server.client.experiments.get.query({ id: exp.id });

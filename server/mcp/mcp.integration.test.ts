@@ -17,6 +17,7 @@ import { cliAsync } from "@/tests/support/server-process";
 import { MAX_LOG_LINES } from "./tool-shapes";
 import { agentEnv, connectAgent, keysOf, type Agent } from "./mcp-test-support";
 import { MIN_VALUE_COUNT } from "./views";
+import { ONE_LIGHTGBM } from "@/server/testing/one-model";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 /** What a read-only token is offered: the read tools, none of the writing ones (propose_experiment, cancel_trial, promote_version). */
@@ -51,7 +52,7 @@ describe("trainyard mcp (agent tools over stdio)", { timeout: 600_000 }, () => {
       opId: randomUUID(),
       projectId,
       datasetId,
-      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2, hyperparameters: ONE_LIGHTGBM },
     });
     penguins = { projectId, datasetId, experimentId: exp.id };
     const other = await upload(server, otherId, "penguins-too.csv", data);

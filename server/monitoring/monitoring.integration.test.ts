@@ -19,6 +19,7 @@ import { ZMonitorView } from "@/contracts/monitoring/monitoring";
 import { runCli } from "@/server/testing/cli-process";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { call, cliJson, filesContaining, PENGUINS, trainedPenguins, ZMade } from "@/server/deployments/test-support";
+import { ONE_LIGHTGBM } from "@/server/testing/one-model";
 
 const MODEL = "Penguin species";
 const ENV = { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") };
@@ -240,7 +241,7 @@ describe("a monitor on a resident tabular deployment", { timeout: 900_000 }, () 
       opId: randomUUID(),
       projectId,
       datasetId,
-      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2, hyperparameters: ONE_LIGHTGBM },
     });
     await waitFor("the second training", async () => ((await server.client.experiments.get.query({ id: exp.id })).status === "succeeded" ? true : undefined), 400_000, 1000);
     const model = (await server.client.models.list.query({ projectId }))[0]!;

@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO, makeTestHome, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { parseRecords } from "@/server/tables/csv";
+import { ONE_LIGHTGBM } from "@/server/testing/one-model";
 
 const PENGUINS = path.join(REPO, "tests", "fixtures", "tabular", "penguins.csv");
 let home: TestHome;
@@ -33,7 +34,7 @@ beforeAll(async () => {
     opId: `test-${Date.now()}`,
     projectId,
     datasetId,
-    settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+    settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2, hyperparameters: ONE_LIGHTGBM },
   });
   experimentId = exp.id;
   const done = await waitFor(

@@ -18,6 +18,7 @@ import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server"
 import { REPO, waitFor } from "@/server/testing/server-harness";
 import type { FineTuneView } from "@/server/finetune/finetune.schema";
 import { refusal } from "./registry-test-support";
+import { ONE_LIGHTGBM } from "@/server/testing/one-model";
 
 const MODEL = "Math helper";
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
@@ -51,7 +52,7 @@ describe("LoRA fine-tunes as model versions", { timeout: 1_500_000 }, () => {
         opId: randomUUID(),
         projectId,
         datasetId: table.body.datasetId!,
-        settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2 },
+        settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2, hyperparameters: ONE_LIGHTGBM },
       }),
     ]);
     done.a = await waitForFineTune(server, a.experiment.id, "fine-tune a to end", hasEnded, WAIT_MS);

@@ -15,6 +15,7 @@ import Database from "better-sqlite3";
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
+import { ONE_LIGHTGBM } from "@/server/testing/one-model";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
 import { copyVersionUpTo } from "./bound-copies";
@@ -62,7 +63,7 @@ describe("the model registry", { timeout: 900_000 }, () => {
         opId: randomUUID(),
         projectId,
         datasetId,
-        settings: { target: "species", task: "multiclass", metric, mode: "quick", maxMinutes: 4 },
+        settings: { target: "species", task: "multiclass", metric, mode: "quick", maxMinutes: 4, hyperparameters: ONE_LIGHTGBM },
       });
     const [a, b, c] = await Promise.all([start("accuracy"), start("accuracy"), start("balanced_accuracy")]);
     Object.assign(exp, { a: a.id, b: b.id, c: c.id });
