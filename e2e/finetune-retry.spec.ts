@@ -3,7 +3,8 @@
  * mocked: the wizard reloaded mid-way keeps its choices (base model, data, budget, the step
  * cap); a run whose budget cannot hold its steps is refused by the real preflight, its page
  * says so with the fix, and the one tap "Run again with at most N steps" starts a new run
- * capped at N, the N of the preflight's words. That run is cancelled before it trains
+ * capped at N, the N of the preflight's words; "Edit settings…" opens the wizard at its review
+ * on the failed run's choices. The retry is cancelled before it trains
  * (Run again then stays offered) and deleted. axe on the Budget step and the failed page; no
  * sideways scrolling on a phone. Nothing trains here: the refusal comes at the preflight.
  */
@@ -80,6 +81,16 @@ test("a reloaded wizard keeps its choices; a run over its budget offers the pref
   await expect(page.getByRole("button", { name: "Run again", exact: true })).toBeVisible();
   await expectNoSeriousAxeViolations(page);
   if (phone) await expectLaidOutAtScreenWidth(page, 390);
+
+  // Edit settings: the wizard opens at its review on this run's choices, each step a tap away.
+  await page.getByRole("button", { name: "Edit settings…" }).click();
+  await page.waitForURL(/\/ml\/finetune$/);
+  await expect(fineTuneStep(page, 6)).toBeVisible();
+  await expect(review).toContainText(model);
+  await expect(review).toContainText("gsm8k-prompt-completion.jsonl");
+  await expect(review).toContainText("1 epoch, at most 1000000 steps, at most 3 min");
+  if (phone) await expectLaidOutAtScreenWidth(page, 390);
+  await page.goto(refusedUrl);
 
   // A double tap starts one run, capped at the preflight's steps.
   await fix.dblclick();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ZFineTuneSettings } from "@/server/finetune/finetune.schema";
-import { baseChosen, baseLabel, firstStepWithError, INITIAL_CHOICES, settingsErrors, settingsOf, type FineTuneChoices } from "./wizard-state";
+import { ZFineTuneSettings, type TFineTuneSettings } from "@/server/finetune/finetune.schema";
+import { baseChosen, baseLabel, choicesOfRun, firstStepWithError, INITIAL_CHOICES, settingsErrors, settingsOf, STEP_TITLES, type FineTuneChoices } from "./wizard-state";
 
 const SHA = "a".repeat(64);
 const withBase = (base: FineTuneChoices["base"]): FineTuneChoices => ({ ...INITIAL_CHOICES, base });
@@ -38,5 +38,33 @@ describe("the wizard's step cap", () => {
   it("is checked by the server's schema and shown on the Budget step", () => {
     for (const bad of [0, 2.5, 2_000_000]) expect(settingsErrors(withSteps(bad))["settings.maxSteps"], String(bad)).toBeDefined();
     expect(firstStepWithError(settingsErrors(withSteps(0)))).toBe(4);
+  });
+});
+
+describe("a run's settings in the wizard (Edit settings)", () => {
+  const run = (base: TFineTuneSettings["base"], extra: Partial<TFineTuneSettings> = {}) => ({
+    targetId: "t1",
+    datasetId: "d1",
+    evalDatasetId: null,
+    settings: ZFineTuneSettings.parse({ base, maxSteps: 12, maxMinutes: 20, rank: 8, alpha: 32, answerPattern: "#### (\\d+)", ...extra }),
+  });
+
+  it("opens at the review with the run's computer, data and every setting, which start the same run again", () => {
+    const r = run({ kind: "path", path: "/data/tiny" });
+    const c = choicesOfRun(r)!;
+    expect(c).toMatchObject({ step: STEP_TITLES.length - 1, targetId: "t1", datasetId: "d1", evalDatasetId: null, base: { kind: "path", path: "/data/tiny" }, maxSteps: 12, maxMinutes: 20, rank: 8, alpha: 32 });
+    expect(settingsOf(c)).toEqual(r.settings);
+    expect(settingsErrors(c)).toEqual({});
+  });
+
+  it("keeps an uploaded .gguf by its name and hash, its size unknown", () => {
+    const c = choicesOfRun(run({ kind: "gguf_upload", fileName: "SmolLM2.gguf", sha256: SHA }))!;
+    expect(c.base).toEqual({ kind: "upload", sent: { fileName: "SmolLM2.gguf", sha256: SHA, bytes: null } });
+    expect(settingsOf(c).base).toEqual({ kind: "gguf_upload", fileName: "SmolLM2.gguf", sha256: SHA });
+    expect(baseLabel(c.base)).toBe(`SmolLM2.gguf (sent from this browser, SHA-256 ${"a".repeat(12)}…)`);
+  });
+
+  it("is not offered for a model folder sent file by file by the CLI, which the wizard cannot take", () => {
+    expect(choicesOfRun(run({ kind: "folder_upload", name: "tiny", files: [{ path: "config.json", sha256: SHA }] }))).toBeNull();
   });
 });

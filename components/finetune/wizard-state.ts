@@ -10,7 +10,8 @@ import { FINETUNE_DEFAULTS, ZFineTuneSettings, type TFineTuneSettings } from "@/
 export interface SentGguf {
   fileName: string;
   sha256: string;
-  bytes: number;
+  /** null: sent for an earlier run, whose settings keep its name and hash only. */
+  bytes: number | null;
 }
 
 /** Where the base model comes from: a path on the training computer, or a .gguf file from this browser (null until one is sent). */
@@ -104,6 +105,39 @@ export function settingsOf(c: FineTuneChoices): TFineTuneSettings {
   };
 }
 
+/**
+ * The wizard's choices for a run that already ran ("Edit settings" on its page): the same
+ * computer, data and settings, opened at the review, where every step can be changed before
+ * Start. The inverse of settingsOf; a .gguf the run was given by upload keeps its name and
+ * hash (its bytes stay on the server by that hash), its size unknown here. null for a base
+ * the wizard cannot take: a model folder sent file by file by `trainyard finetune`.
+ */
+export function choicesOfRun(run: { targetId: string; datasetId: string; evalDatasetId: string | null; settings: TFineTuneSettings }): FineTuneChoices | null {
+  const s = run.settings;
+  let base: BaseChoice;
+  if (s.base.kind === "path") base = { kind: "path", path: s.base.path };
+  else if (s.base.kind === "gguf_upload") base = { kind: "upload", sent: { fileName: s.base.fileName, sha256: s.base.sha256, bytes: null } };
+  else return null;
+  return {
+    step: STEP_TITLES.length - 1,
+    targetId: run.targetId,
+    base,
+    datasetId: run.datasetId,
+    evalDatasetId: run.evalDatasetId,
+    evalFraction: s.evalFraction,
+    device: s.device,
+    rank: s.rank,
+    alpha: s.alpha ?? null,
+    learningRate: s.learningRate,
+    maxLength: s.maxLength,
+    batchSize: s.batchSize,
+    epochs: s.epochs,
+    maxSteps: s.maxSteps ?? null,
+    maxMinutes: s.maxMinutes,
+    answerPattern: s.answerPattern ?? "",
+  };
+}
+
 export function baseChosen(base: BaseChoice): boolean {
   return base.kind === "upload" ? base.sent !== null : Boolean(base.path.trim());
 }
@@ -119,7 +153,8 @@ function baseSource(base: BaseChoice): TFineTuneSettings["base"] {
 export function baseLabel(base: BaseChoice): string {
   if (base.kind === "path") return base.path.trim() || "—";
   if (!base.sent) return "—";
-  return `${base.sent.fileName} (sent from this browser, ${(base.sent.bytes / 1e6).toFixed(1)} MB, SHA-256 ${base.sent.sha256.slice(0, 12)}…)`;
+  const size = base.sent.bytes === null ? "" : `, ${(base.sent.bytes / 1e6).toFixed(1)} MB`;
+  return `${base.sent.fileName} (sent from this browser${size}, SHA-256 ${base.sent.sha256.slice(0, 12)}…)`;
 }
 
 /** The settings' problems before Start, keyed like the server's issues ("settings.rank"). */

@@ -37,6 +37,13 @@ describe("the fine-tune wizard's choices across a reload", () => {
     expect(settingsOf(midway)).toMatchObject({ base: { kind: "gguf_upload", fileName: "SmolLM2-135M.Q4_1.gguf", sha256: SHA }, maxSteps: 40, maxMinutes: 20 });
   });
 
+  it("restores a run's choices put there by Edit settings, an uploaded GGUF of unknown size included", () => {
+    const store = memoryStore();
+    const edited = { ...midway, step: 5, base: { kind: "upload" as const, sent: { fileName: "SmolLM2-135M.Q4_1.gguf", sha256: SHA, bytes: null } } };
+    saveChoices(store, "p1", edited);
+    expect(restoreChoices(store, "p1")).toEqual(edited);
+  });
+
   it("keeps each project's wizard apart", () => {
     const store = memoryStore();
     saveChoices(store, "p1", midway);

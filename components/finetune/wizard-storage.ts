@@ -22,7 +22,7 @@ const ZStoredBase = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("path"), path: z.string().max(4096) }),
   z.strictObject({
     kind: z.literal("upload"),
-    sent: z.strictObject({ fileName: z.string().min(1).max(255), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.int().nonnegative() }).nullable(),
+    sent: z.strictObject({ fileName: z.string().min(1).max(255), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.int().nonnegative().nullable() }).nullable(),
   }),
 ]);
 
