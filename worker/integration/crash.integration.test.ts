@@ -155,3 +155,16 @@ describe("crash safety", () => {
     expect(probe.problems.map((p: { jobId: string }) => p.jobId)).toContain(s.receipt.jobId);
   });
 });
+
+describe("a deleted worker home", () => {
+  it("stops the jobs that ran in it: the supervisor ends the group and exits, writing nothing back", async () => {
+    const gone = await makeHome({ capacity: { cpus: 1, ramGb: 8 }, defaultGraceSeconds: 1 });
+    const s = await submitJob(gone, "sleepy", { seconds: 300 });
+    const running = await waitForJob(gone, s.receipt.jobId, (r) => r.state === "running" && r.recipeProcess !== null);
+    fs.rmSync(gone.home, { recursive: true, force: true });
+    await waitFor("the job's group and its supervisor gone", () => groupPids(running.recipeProcess!.pid).length === 0 && !pidAlive(running.supervisor!.pid), 30_000);
+    // Nothing recreated the deleted home.
+    expect(fs.existsSync(gone.home)).toBe(false);
+    gone.cleanup();
+  });
+});

@@ -154,6 +154,7 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
   }
 
   const sampler = new UsageSampler(leader);
+  const jobDir = home.jobDir(r.jobId);
   const memoryLimit = command.resident?.memoryLimitBytes ?? null;
   let leftoversTermed = false;
   for (let tick = 0; ; tick++) {
@@ -164,6 +165,9 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     const now = Date.now();
     if (!stop && exit === null) {
       if (fs.existsSync(p.cancelFlag)) beginStop("cancel", "cancel requested");
+      // A deleted data home (a removed test home, a user's rm -r) takes the job's folder with
+      // it: nothing can cancel the job or read its outcome any more, so it stops itself.
+      else if (tick % 10 === 9 && !fs.existsSync(jobDir)) beginStop("cancel", "its job folder was removed with the worker home");
       else if (now >= deadline) beginStop("deadline", `wall deadline of ${r.deadlineSeconds} s reached`);
       else if (memoryLimit !== null && sampler.rssBytes > memoryLimit) {
         detail = `memory budget of ${r.resources.ramGb} GiB exceeded: the process group held ${(sampler.rssBytes / 1024 ** 3).toFixed(2)} GiB`;
@@ -183,5 +187,6 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
   log.close();
   // A killed serving process leaves its socket behind; nothing may connect to a stale one.
   if (command.resident) fs.rmSync(command.resident.runDir, { recursive: true, force: true });
+  if (!fs.existsSync(jobDir)) return; // the home is gone: no receipt to write, no queue to start
   await finish(home, cfg, r, p, { exit: proc.exit() ?? { kind: "launch_failed" }, stop, sampler, log, oomBefore, detail: detail ?? proc.detail() });
 }
