@@ -142,7 +142,7 @@ def _merge_junit(target: Path, parts: list[Path]) -> None:
     ElementTree.ElementTree(merged).write(target, encoding="utf-8", xml_declaration=True)
 
 
-def _run_one(owner: Path | None, args: list[str], python: Path, env: dict[str, str], together: bool) -> int:
+def _run_one(args: list[str], python: Path, env: dict[str, str], together: bool) -> int:
     """One pytest run. Beside another, its output is kept and printed whole when it ends, so
     the two runs' progress lines do not interleave."""
     command = [str(python), "-m", "pytest", "-c", str(TRAINING / "pytest.ini"), "--rootdir", str(TRAINING), *args]
@@ -167,7 +167,7 @@ def _run_all(runs: list[tuple[Path | None, list[str]]], pythons: dict[Path | Non
     together = len(runs) > 1
     order = sorted(runs, key=lambda run: run[0] is not None)  # the main suite (the longest) first
     with ThreadPoolExecutor(max_workers=2) as pool:
-        codes = list(pool.map(lambda run: _run_one(run[0], run[1], pythons[run[0]], env, together), order))
+        codes = list(pool.map(lambda run: _run_one(run[1], pythons[run[0]], env, together), order))
     return next((code for code in codes if code), 0)
 
 
