@@ -73,6 +73,11 @@ async function build(root, bundles) {
       metafile: true,
       logLevel: "silent",
     });
+    // An `@/` path esbuild could not resolve (generated/ not made yet: `npm install` runs
+    // prisma generate after a command may already have run) would be left as a package
+    // import that fails at run time: no bundle then, and the next command tries again.
+    const unresolved = Object.values(result.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.external && i.path.startsWith("@/"));
+    if (unresolved.length) throw new Error(`cannot resolve ${unresolved[0].path} yet`);
     const read = Object.keys(result.metafile.inputs).map((p) => path.relative(root, path.resolve(root, p)));
     const inputs = [...new Set([...read, "tsconfig.json", "package-lock.json"])].filter((rel) => existsSync(path.join(root, rel))).sort().map((rel) => stamp(root, rel));
     const text = JSON.stringify(inputs);

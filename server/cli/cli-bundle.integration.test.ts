@@ -5,7 +5,7 @@
  * throw-away copy of the CLI's inputs, so the repository's own dist/ is never touched.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -66,6 +66,19 @@ describe("the CLI's bundle", () => {
     expect(r.stdout).toContain("trainyard models list");
     expect(r.stderr).toContain("trainyard: running the CLI from its sources");
     expect(existsSync(path.join(root, "dist", "cli"))).toBe(false);
+  });
+
+  it("records no bundle while generated/ is missing (a command run before prisma generate), and builds one once it is there", () => {
+    renameSync(path.join(root, "generated"), path.join(root, "generated-aside"));
+    const early = trainyard(["--help"]);
+    expect(early.code, early.stderr).toBe(0);
+    expect(early.stderr).toContain("cannot resolve @/generated/prisma/client yet");
+    expect(existsSync(path.join(root, "dist", "cli", "current"))).toBe(false);
+    renameSync(path.join(root, "generated-aside"), path.join(root, "generated"));
+    const later = trainyard(["models", "--help"]);
+    expect(later.code, later.stderr).toBe(0);
+    expect(later.stderr).not.toContain("running the CLI from its sources");
+    expect(bundles()).toHaveLength(1);
   });
 
   it("answers the same from the sources when asked to (TRAINYARD_CLI_FROM_SOURCES=1)", () => {
