@@ -1,12 +1,14 @@
 /**
  * The fine-tune wizard's rough edges (issue 35), with the real llm-lora recipe and nothing
  * mocked: the wizard reloaded mid-way keeps its choices (base model, data, budget, the step
- * cap); a run whose budget cannot hold its steps is refused by the real preflight, its page
- * says so with the fix, and the one tap "Run again with at most N steps" starts a new run
- * capped at N, the N of the preflight's words; "Edit settings…" opens the wizard at its review
- * on the failed run's choices. The retry is cancelled before it trains
- * (Run again then stays offered) and deleted. axe on the Budget step and the failed page; no
- * sideways scrolling on a phone. Nothing trains here: the refusal comes at the preflight.
+ * cap, the fit-to-budget box); with the box unticked, a run whose budget cannot hold its steps
+ * is refused by the real preflight, its page says so with the fix, and the one tap "Run again
+ * with at most N steps" starts a new run capped at N, the N of the preflight's words; "Edit
+ * settings…" opens the wizard at its review on the failed run's choices, and with the box
+ * ticked (the default) the same run trains the steps that fit, its page saying how many. The
+ * retry is cancelled before it trains (Run again then stays offered) and deleted; the fitted
+ * run is cancelled once it trains. axe on the Budget step and the failed page; no sideways
+ * scrolling on a phone.
  */
 import { cpSync, mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -48,6 +50,11 @@ test("a reloaded wizard keeps its choices; a run over its budget offers the pref
   await page.getByLabel("Max minutes (whole experiment)").fill("3");
   await page.getByLabel("Max steps (optional)").fill("1000000");
   await expect(page.getByTestId("budget-summary")).toContainText("at most 3 minutes and 1000000 steps");
+  // By default steps that do not fit the minutes are fitted to them; unticked, the run stops before training.
+  const fitBox = page.getByLabel("Train the steps that fit the minutes");
+  await expect(fitBox).toBeChecked();
+  await expect(page.getByTestId("budget-preflight")).toContainText("the run trains the steps that do");
+  await fitBox.uncheck();
   await expect(page.getByTestId("budget-preflight")).toContainText("Run again with at most N steps");
 
   // Reloaded mid-way: the same step, the same base model, data and budget.
@@ -55,6 +62,7 @@ test("a reloaded wizard keeps its choices; a run over its budget offers the pref
   await expect(fineTuneStep(page, 5)).toBeVisible();
   await expect(page.getByLabel("Max minutes (whole experiment)")).toHaveValue("3");
   await expect(page.getByLabel("Max steps (optional)")).toHaveValue("1000000");
+  await expect(fitBox).not.toBeChecked();
   await expect(page.getByTestId("budget-cpu")).toContainText("no GPU");
   await expectNoSeriousAxeViolations(page);
   if (phone) await expectLaidOutAtScreenWidth(page, 390);
@@ -64,6 +72,7 @@ test("a reloaded wizard keeps its choices; a run over its budget offers the pref
   await expect(review).toContainText("gsm8k-prompt-completion.jsonl");
   await expect(review).toContainText("up to 64 tokens");
   await expect(review).toContainText("1 epoch, at most 1000000 steps, at most 3 min");
+  await expect(review).toContainText("stop before training and say how many fit");
 
   await page.getByRole("button", { name: "Start fine-tuning" }).click();
   await page.waitForURL(/\/ml\/experiments\/[^/]+$/);
@@ -107,4 +116,25 @@ test("a reloaded wizard keeps its choices; a run over its budget offers the pref
   await page.waitForURL(/\/ml\/experiments$/);
   // The refused run stays; the retry, deleted, is gone: one row.
   await expect(page.getByTestId("experiment-row")).toHaveCount(1);
+
+  // The refused run again through Edit settings, with the box ticked: the preflight fits the
+  // steps to the minutes and the run trains them, its page saying how many.
+  await page.goto(refusedUrl);
+  await page.getByRole("button", { name: "Edit settings…" }).click();
+  await page.waitForURL(/\/ml\/finetune$/);
+  await page.getByRole("button", { name: /^5\. Budget/ }).click();
+  await fitBox.check();
+  await nextStep(page);
+  await expect(review).toContainText("train the steps that fit");
+  await page.getByRole("button", { name: "Start fine-tuning" }).click();
+  await page.waitForURL((url) => /\/ml\/experiments\/[^/]+$/.test(url.pathname) && url.href !== refusedUrl);
+  const fitted = page.getByTestId("preflight-fitted");
+  await expect(fitted).toContainText(/^Fitted to the budget: 1,000,000 steps would not fit the minutes, so the run trains [\d,]+\.$/, { timeout: REFUSAL_TIMEOUT });
+  const trains = (await fitted.textContent())!.match(/trains ([\d,]+)\./)![1]!;
+  await expect(page.getByRole("progressbar", { name: "Training progress" })).toBeVisible();
+  await expect(page.getByText(new RegExp(`step \\d+ of ${trains.replace(/,/g, "")}\\b`))).toBeVisible({ timeout: REFUSAL_TIMEOUT });
+  if (phone) await expectLaidOutAtScreenWidth(page, 390);
+  await page.getByRole("button", { name: "Cancel training" }).click();
+  await page.getByRole("button", { name: "Yes, cancel training" }).click();
+  await expect(page.getByTestId("experiment-status")).toContainText("Cancelled", { timeout: 3 * 60_000 });
 });

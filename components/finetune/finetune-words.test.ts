@@ -52,6 +52,13 @@ describe("preflightWords", () => {
     expect(w.memory).toMatch(/needed .* of .* available/);
     if (!("time" in preflight)) throw new Error("the fixture preflight fits and carries its time estimate");
     expect(w.time).toContain(preflight.time.note);
+    expect(w.fitted).toBeNull();
+  });
+
+  it("says when the steps asked for were fitted to the budget, and how many train", () => {
+    if (!("time" in preflight)) throw new Error("the fixture preflight fits and carries its time estimate");
+    const fitted = ZLoraPreflight.parse({ ...preflight, time: { ...preflight.time, plannedSteps: 35, fittedFrom: 1_000_000 } });
+    expect(preflightWords(fitted).fitted).toBe("Fitted to the budget: 1,000,000 steps would not fit the minutes, so the run trains 35.");
   });
 
   it("lists the smaller settings that would fit when the estimate does not", () => {

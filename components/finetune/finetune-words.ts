@@ -57,6 +57,8 @@ export interface PreflightWords {
   time: string | null;
   /** Smaller settings that would fit, when the estimate does not. */
   fitting: string | null;
+  /** The steps fitted to the budget, when the ones asked for did not fit (fitToBudget). */
+  fitted: string | null;
 }
 
 export function preflightWords(p: LoraPreflight): PreflightWords {
@@ -70,12 +72,16 @@ export function preflightWords(p: LoraPreflight): PreflightWords {
     const fitting = m.fitting.length
       ? `Settings that would fit: ${m.fitting.map((f) => `batch size ${f.batchSize} with max length ${f.maxLength}`).join("; ")}.`
       : "No smaller batch size or max length fits this device.";
-    return { device, memory, fits: false, time: null, fitting };
+    return { device, memory, fits: false, time: null, fitting, fitted: null };
   }
-  if (!("time" in p)) return { device, memory, fits: true, time: null, fitting: null };
+  if (!("time" in p)) return { device, memory, fits: true, time: null, fitting: null, fitted: null };
   const t = p.time;
   const time = `${t.note} (${t.plannedSteps} steps, ${t.plannedTokens.toLocaleString("en-US")} tokens, about ${formatDuration(t.estimatedSeconds)}; measured ${Math.round(p.smokeStep.tokensPerSecond)} tokens/s on the longest examples${p.reusedFrom ? ` by an earlier preflight on this computer (${new Date(p.reusedFrom.measuredAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}): the model was not loaded again` : ""}).`;
-  return { device, memory, fits: true, time, fitting: null };
+  const fitted =
+    t.fittedFrom === undefined
+      ? null
+      : `Fitted to the budget: ${t.fittedFrom.toLocaleString("en-US")} steps would not fit the minutes, so the run trains ${t.plannedSteps.toLocaleString("en-US")}.`;
+  return { device, memory, fits: true, time, fitting: null, fitted };
 }
 
 /** The field a refusal of finetune.start concerns, by its code (server/finetune: base-source.ts, finetune.service.ts). */

@@ -12,6 +12,11 @@ export function PreflightPanel({ preflight }: { preflight: LoraPreflight }) {
   if (w.time) rows.push(["Time estimate", w.time]);
   return (
     <div className="flex flex-col gap-2">
+      {w.fitted && (
+        <p className="rounded-md border border-sky-300 bg-sky-50 p-2 text-sm text-sky-950" data-testid="preflight-fitted">
+          {w.fitted}
+        </p>
+      )}
       <FactList rows={rows} label="Preflight" />
       {!w.fits && (
         <p className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">

@@ -7,10 +7,11 @@ import type { FineTuneChoices } from "./wizard-state";
 type Props = { choices: FineTuneChoices; update: (p: Partial<FineTuneChoices>) => void; errors: Record<string, string>; computer: string; computerId: string | null };
 
 /**
- * Step 5: the time budget, epochs and an optional step cap, and an optional answer pattern
- * for exact match. No step cap is set for the user: how many steps fit depends on the model,
- * the examples and the computer, which only the preflight measures; it then names the steps
- * that fit and the failed run's page starts that run in one tap.
+ * Step 5: the time budget, epochs and an optional step cap, what to do when the steps do not
+ * fit the minutes, and an optional answer pattern for exact match. No step count is guessed
+ * for the user: how many steps fit depends on the model, the examples and the computer, which
+ * only the preflight measures. By default the run then trains the steps that fit; unticked,
+ * it stops before training and its page starts the run that fits in one tap.
  */
 export function StepFineTuneBudget({ choices: c, update, errors, computer, computerId }: Props) {
   return (
@@ -42,6 +43,15 @@ export function StepFineTuneBudget({ choices: c, update, errors, computer, compu
           error={errors["settings.maxSteps"]}
         />
       </div>
+      <label className="flex min-h-10 items-start gap-2 text-sm">
+        <input id="ft-fit-to-budget" type="checkbox" className="mt-0.5 h-5 w-5 shrink-0" checked={c.fitToBudget} onChange={(e) => update({ fitToBudget: e.target.checked })} />
+        <span>
+          Train the steps that fit the minutes
+          <span className="block text-slate-700">
+            When the preflight finds the {c.maxSteps !== null ? "steps" : "epochs"} longer than the minutes, the run trains as many steps as fit. Untick to stop before training instead.
+          </span>
+        </span>
+      </label>
       <Field
         id="ft-answer-pattern"
         label="Answer pattern (optional)"
@@ -86,8 +96,18 @@ function PreflightPromise({ computerId, choices: c }: { computerId: string | nul
         </p>
       )}
       <p data-testid="budget-preflight">
-        Before training, the preflight times one step on your longest examples on {c.device}. If {plan} would not fit these minutes (or the memory), it stops there, before training, and the run’s
-        page offers “Run again with at most N steps” (or a smaller batch and length) with the numbers it measured, in one tap.
+        Before training, the preflight times one step on your longest examples on {c.device}.{" "}
+        {c.fitToBudget ? (
+          <>
+            If {plan} would not fit these minutes, the run trains the steps that do and its page says how many. If the memory does not fit, it stops there, before training, and the run’s page
+            offers a smaller batch and length in one tap.
+          </>
+        ) : (
+          <>
+            If {plan} would not fit these minutes (or the memory), it stops there, before training, and the run’s page offers “Run again with at most N steps” (or a smaller batch and length) with
+            the numbers it measured, in one tap.
+          </>
+        )}
       </p>
     </>
   );

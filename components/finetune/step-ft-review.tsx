@@ -59,6 +59,7 @@ export function StepFineTuneReview({ projectId, choices: c, computer, computerId
     ["LoRA", `rank ${c.rank}, alpha ${c.alpha ?? 2 * c.rank}, learning rate ${c.learningRate}`],
     ["Examples", `up to ${c.maxLength} tokens, batches of ${c.batchSize}`],
     ["Budget", `${c.epochs} epoch${c.epochs === 1 ? "" : "s"}${c.maxSteps !== null ? `, at most ${c.maxSteps} step${c.maxSteps === 1 ? "" : "s"}` : ""}, at most ${c.maxMinutes} min`],
+    ["If the steps do not fit the minutes", c.fitToBudget ? "train the steps that fit" : "stop before training and say how many fit"],
     ["Answer pattern", c.answerPattern.trim() || "none"],
   ];
   const problemList = Object.values(problems);

@@ -41,6 +41,16 @@ describe("the wizard's step cap", () => {
   });
 });
 
+describe("steps that do not fit the minutes", () => {
+  it("are fitted to them by default, and refused before training when the box is unticked", () => {
+    const c: FineTuneChoices = { ...INITIAL_CHOICES, base: { kind: "path", path: "/data/m" } };
+    expect(settingsOf(c).fitToBudget).toBe(true);
+    expect(settingsOf({ ...c, fitToBudget: false }).fitToBudget).toBe(false);
+    // A run started before the setting existed keeps refusing, as it did.
+    expect(ZFineTuneSettings.parse({ base: c.base }).fitToBudget).toBe(false);
+  });
+});
+
 describe("a run's settings in the wizard (Edit settings)", () => {
   const run = (base: TFineTuneSettings["base"], extra: Partial<TFineTuneSettings> = {}) => ({
     targetId: "t1",

@@ -35,6 +35,8 @@ export interface FineTuneChoices {
   epochs: number;
   /** null: no step cap (the epochs decide). */
   maxSteps: number | null;
+  /** Steps longer than the minutes: train the steps that fit (true), or stop before training. */
+  fitToBudget: boolean;
   maxMinutes: number;
   /** "" for none. */
   answerPattern: string;
@@ -55,6 +57,9 @@ export const INITIAL_CHOICES: FineTuneChoices = {
   batchSize: FINETUNE_DEFAULTS.batchSize,
   epochs: FINETUNE_DEFAULTS.epochs,
   maxSteps: null,
+  // The default fits the computer it runs on: the preflight measures a step there and the
+  // run trains the steps that fit the minutes.
+  fitToBudget: true,
   maxMinutes: FINETUNE_DEFAULTS.maxMinutes,
   answerPattern: "",
 };
@@ -78,6 +83,7 @@ const FIELD_STEP: Record<string, number> = {
   "settings.maxMinutes": 4,
   "settings.epochs": 4,
   "settings.maxSteps": 4,
+  "settings.fitToBudget": 4,
   "settings.answerPattern": 4,
 };
 
@@ -100,6 +106,7 @@ export function settingsOf(c: FineTuneChoices): TFineTuneSettings {
     batchSize: c.batchSize,
     epochs: c.epochs,
     ...(c.maxSteps !== null && { maxSteps: c.maxSteps }),
+    fitToBudget: c.fitToBudget,
     maxMinutes: c.maxMinutes,
     ...(c.answerPattern.trim() && { answerPattern: c.answerPattern.trim() }),
   };
@@ -133,6 +140,7 @@ export function choicesOfRun(run: { targetId: string; datasetId: string; evalDat
     batchSize: s.batchSize,
     epochs: s.epochs,
     maxSteps: s.maxSteps ?? null,
+    fitToBudget: s.fitToBudget,
     maxMinutes: s.maxMinutes,
     answerPattern: s.answerPattern ?? "",
   };

@@ -53,6 +53,14 @@ describe("the fine-tune wizard's choices across a reload", () => {
     expect(restoreChoices(store, "p2")?.step).toBe(1);
   });
 
+  it("restores choices kept before the fit-to-budget box existed with it ticked", () => {
+    const store = memoryStore();
+    store.setItem(choicesKey("p1"), JSON.stringify(Object.fromEntries(Object.entries(midway).filter(([k]) => k !== "fitToBudget"))));
+    expect(restoreChoices(store, "p1")).toEqual({ ...midway, fitToBudget: true });
+    saveChoices(store, "p1", { ...midway, fitToBudget: false });
+    expect(restoreChoices(store, "p1")?.fitToBudget).toBe(false);
+  });
+
   it("keeps a value out of range as typed, so the step shows it under its field", () => {
     const store = memoryStore();
     saveChoices(store, "p1", { ...midway, maxSteps: 0 });

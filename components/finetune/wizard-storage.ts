@@ -41,6 +41,8 @@ export const ZStoredChoices = z.strictObject({
   batchSize: num,
   epochs: num,
   maxSteps: num.nullable(),
+  // Choices kept before this setting existed restore with the default.
+  fitToBudget: z.boolean().default(true),
   maxMinutes: num,
   answerPattern: z.string().max(500),
 }) satisfies z.ZodType<FineTuneChoices>;

@@ -80,6 +80,10 @@ export const ZLoraCheckDataInput = z.strictObject({
 
 export const ZLoraPreflightInput = z.strictObject({
   ...loraRun,
+  whenOverBudget: z
+    .enum(["refuse", "fewer_steps"])
+    .default("refuse")
+    .describe("when the planned steps do not fit maxMinutes: refuse (over_budget, naming the steps that fit) or plan the steps that fit (at least one)"),
   measured: z
     .lazy(() => ZReusedMeasurement)
     .describe("an earlier preflight of this computer on the same model, device and LoRA shape: its smoke step stands when as long as this data's")
@@ -93,6 +97,7 @@ export const ZLoraTrainInput = z.strictObject({
   evalEverySteps: z.int().min(1).describe("default: 4 evaluations per run").optional(),
   seed,
   resumeFrom: ref("an earlier attempt's checkpoint folder (its newest complete checkpoint-N is used) or one checkpoint-N folder; read only").optional(),
+  preflight: ref("output folder of preflight: the steps it fitted to the budget, when it did, replace the planned ones").optional(),
 });
 
 const adapter = ref("output folder of train (holding adapter/)");
@@ -286,7 +291,10 @@ export const ZLoraPreflight = z.union([
     /** Set when the smoke step and memory are an earlier preflight's (ZReusedMeasurement): no model was loaded. */
     reusedFrom: z.strictObject({ jobId: z.string().min(1), measuredAt: z.string() }).optional(),
     time: z.strictObject({
+      /** The steps train will run: fewer than asked when fittedFrom is set. */
       plannedSteps: z.int().positive(),
+      /** whenOverBudget "fewer_steps": the steps asked for (epochs or maxSteps), which did not fit the budget. */
+      fittedFrom: z.int().positive().optional(),
       plannedTokens: count,
       estimatedSeconds: z.number().nonnegative(),
       /** Loading and tokenising before the first step (absent in reports written before it was recorded). */

@@ -55,13 +55,16 @@ describe("trainyard finetune arguments", () => {
       "--model", gguf, "--data", data, "--eval", data, "--computer", "gpu-box", "--json",
       "--max-minutes", "3.5", "--epochs", "2", "--max-steps", "40", "--rank", "8", "--lr", "1e-4",
       "--max-length", "256", "--batch-size", "2", "--eval-fraction", "0.2", "--answer-pattern", "#### (\\S+)", "--device", "cuda",
+      "--fit-to-budget",
     ]);
     expect(args.model).toEqual({ kind: "gguf", file: gguf });
     expect(args).toMatchObject({ eval: data, computer: "gpu-box", json: true });
     expect(args.settings).toMatchObject({
       maxMinutes: 3.5, epochs: 2, maxSteps: 40, rank: 8, learningRate: 1e-4, maxLength: 256, batchSize: 2,
-      evalFraction: 0.2, answerPattern: "#### (\\S+)", device: "cuda",
+      evalFraction: 0.2, answerPattern: "#### (\\S+)", device: "cuda", fitToBudget: true,
     });
+    // Without the flag a run over its budget is refused before training, naming the steps that fit.
+    expect(parseFineTuneArgs(["--remote-model", "/m", "--data", data]).settings.fitToBudget).toBe(false);
     expect(parseFineTuneArgs(["--remote-model", "/models/smol", "--data", data]).model).toEqual({ kind: "remote", path: "/models/smol" });
   });
 

@@ -15,7 +15,7 @@ import { readableFileSize } from "../train/upload-file";
 
 export const FINETUNE_USAGE = `Usage: trainyard finetune (--model FOLDER|FILE.gguf | --remote-model PATH) --data FILE.jsonl
   [--eval FILE.jsonl] [--project NAME] [--computer NAME] [--device cpu|cuda|mps]
-  [--max-minutes N] [--epochs N] [--max-steps N] [--rank N] [--lr X] [--max-length N]
+  [--max-minutes N] [--epochs N] [--max-steps N] [--fit-to-budget] [--rank N] [--lr X] [--max-length N]
   [--batch-size N] [--eval-fraction X] [--answer-pattern REGEX] [--out DIR] [--json]
        trainyard finetune --resume EXPERIMENT_ID [--out DIR] [--json]`;
 
@@ -43,6 +43,8 @@ Where and how long:
   --max-minutes N         the whole experiment's budget (default 15)
   --epochs N              passes over the training examples (default 1)
   --max-steps N           stop after N optimizer steps (overrides --epochs)
+  --fit-to-budget         when the preflight finds the steps longer than the budget, train the
+                          steps that fit instead (default: refuse before training, naming them)
 
 LoRA settings:
   --rank N                LoRA rank (default 16)
@@ -209,11 +211,12 @@ export function parseFineTuneArgs(argv: string[]): FineTuneArgs {
       computer: { type: "string" },
       out: { type: "string", default: "." },
       json: { type: "boolean", default: false },
+      "fit-to-budget": { type: "boolean", default: false },
       ...(Object.fromEntries(Object.keys(SETTING_FLAGS).map((f) => [f, { type: "string" }])) as Record<SettingFlag, { type: "string" }>),
     },
   });
   if (!values.data) throw new CliError(`Name the training examples with --data FILE.jsonl.\n${FINETUNE_USAGE}`, 2);
-  const settings = settingsFrom(values);
+  const settings = { ...settingsFrom(values), fitToBudget: values["fit-to-budget"] === true };
   const model = modelArg(values.model, values["remote-model"]);
   return {
     model,

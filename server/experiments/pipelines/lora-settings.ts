@@ -59,6 +59,12 @@ export const ZFineTuneSettings = z.strictObject({
   batchSize: z.int().min(1).max(512).default(FINETUNE_DEFAULTS.batchSize),
   epochs: z.number().min(0.01).max(100).default(FINETUNE_DEFAULTS.epochs),
   maxSteps: z.int().min(1).max(1_000_000).optional(),
+  /**
+   * When the preflight finds the steps (epochs or maxSteps) longer than the budget: train
+   * the steps that fit (the wizard's default), or refuse before training with those steps
+   * as a one-tap fix (false: runs started before this setting existed, and the CLI's default).
+   */
+  fitToBudget: z.boolean().default(false),
   /** The whole experiment's budget; training gets what the import, checks and preflight leave. */
   maxMinutes: z.number().positive().max(24 * 60).default(FINETUNE_DEFAULTS.maxMinutes),
   /** A regex with one group around the answer (e.g. `#### (\S+)`): exact match for base and adapter. */

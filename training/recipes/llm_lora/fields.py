@@ -26,6 +26,13 @@ def number(job_input: dict, key: str, default: float | None, *, minimum: float |
     return int(value) if integer else float(value)
 
 
+def choice(job_input: dict, key: str, allowed: tuple[str, ...], default: str) -> str:
+    value = job_input.get(key, default)
+    if value not in allowed:
+        raise _invalid(key, f"must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
 def existing_path(job_input: dict, key: str, *, required: bool = True) -> Path | None:
     value = job_input.get(key)
     if value in (None, ""):

@@ -9,7 +9,8 @@
    (padded to the longest, so an out-of-memory shows here, not at step 120). Its measured
    memory replaces the formula's activations (refused as in 2 if the measured setup does not
    fit) and its speed becomes a time estimate; with maxMinutes, refused (over_budget) with
-   the steps that would fit.
+   the steps that would fit, or, with whenOverBudget "fewer_steps", those steps planned
+   instead (time.plannedSteps, with time.fittedFrom the steps asked for): train reads them.
 With `measured` (an earlier preflight of this computer on the same imported model, device,
 LoRA shape, batch size and CPUs, passed by the server), steps 2 and 3 are not run again
 when its smoke step was at least as long as this data's longest batch: its memory and speed
@@ -28,7 +29,7 @@ from trainyard_recipe import BadInput, JobContext, requires
 from trainyard_recipe.atomic import write_json_atomic
 from trainyard_recipe.events import phase
 
-from .fields import existing_path, number
+from .fields import choice, existing_path, number
 from .memory import Baseline, Meter, activations_of_step, available, estimate, formula_activations
 from .model_folder import resolve_model_dir
 from evaluation_lm.scoring import pad_batch
@@ -112,38 +113,58 @@ class _Plan:
     """What the time estimate needs besides the speed: the run's length and the examples."""
 
     def __init__(self, items, eval_items, max_steps, epochs: float, batch: int, accumulation: int,
-                 max_minutes, cpus: int, device: str):
+                 max_minutes, cpus: int, device: str, fewer_steps: bool):
         self.items, self.eval_items = items, eval_items
         self.max_steps, self.epochs, self.batch, self.accumulation = max_steps, epochs, batch, accumulation
         self.max_minutes, self.cpus, self.device = max_minutes, cpus, device
+        # whenOverBudget "fewer_steps": a run whose steps do not fit trains the steps that do.
+        self.fewer_steps = fewer_steps
+
+
+def _time_report(plan: _Plan, steps: int, steps_s: float, planned_tokens: float, setup_s: float, eval_s: float,
+                 speed_basis: str) -> dict:
+    estimate_s = setup_s + steps_s + eval_s
+    return {"plannedSteps": steps, "plannedTokens": int(planned_tokens),
+            "estimatedSeconds": round(estimate_s, 1), "setupSeconds": round(setup_s, 1), "cpus": plan.cpus,
+            "note": f"about {max(1, round(estimate_s / 60))} min for {steps} steps on {plan.device}"
+                    + (f" with {plan.cpus} CPU thread(s)" if plan.device == "cpu" else ""),
+            "basis": f"{speed_basis} for {steps_s:.0f} s of steps, plus {setup_s:.0f} s loading and "
+                     f"tokenising and {eval_s:.0f} s for {EVAL_PASSES} passes over the evaluation examples"}
 
 
 def _finish_with_time(ctx: JobContext, report: dict, plan: _Plan, tokens_per_s: float, setup_s: float,
                       speed_basis: str, speed_source: str = "") -> None:
     """The planned steps at a measured speed, plus loading and the evaluation passes, into
-    preflight.json; refuses over_budget with the steps that would fit."""
+    preflight.json. When they do not fit maxMinutes: refuses over_budget with the steps that
+    would fit, or plans those steps (fewer_steps) when at least one fits."""
     total_tokens = sum(len(i.input_ids) for i in plan.items)
     steps_per_epoch = math.ceil(len(plan.items) / (plan.batch * plan.accumulation))
     planned_steps = plan.max_steps or max(1, math.ceil(plan.epochs * steps_per_epoch))
-    planned_tokens = total_tokens * planned_steps / steps_per_epoch
-    steps_s = planned_tokens / tokens_per_s
+    tokens_per_step = total_tokens / steps_per_epoch
+    steps_s = planned_steps * tokens_per_step / tokens_per_s
     # Besides its steps the train job loads and tokenises as the preflight did before its
     # smoke step, and scores the evaluation examples EVAL_PASSES times (forward only: about a
     # third of a training step's work per token).
     eval_s = EVAL_PASSES * sum(len(i.input_ids) for i in plan.eval_items) / (3 * tokens_per_s)
-    estimate_s = setup_s + steps_s + eval_s
-    report["time"] = {"plannedSteps": planned_steps, "plannedTokens": int(planned_tokens),
-                      "estimatedSeconds": round(estimate_s, 1), "setupSeconds": round(setup_s, 1), "cpus": plan.cpus,
-                      "note": f"about {max(1, round(estimate_s / 60))} min for {planned_steps} steps on {plan.device}"
-                              + (f" with {plan.cpus} CPU thread(s)" if plan.device == "cpu" else ""),
-                      "basis": f"{speed_basis} for {steps_s:.0f} s of steps, plus {setup_s:.0f} s loading and "
-                               f"tokenising and {eval_s:.0f} s for {EVAL_PASSES} passes over the evaluation examples"}
+    report["time"] = _time_report(plan, planned_steps, steps_s, planned_steps * tokens_per_step, setup_s, eval_s,
+                                  speed_basis)
+    estimate_s = report["time"]["estimatedSeconds"]
+    if plan.max_minutes is None or estimate_s <= plan.max_minutes * 60:
+        write_json_atomic(ctx.output_dir / "preflight.json", report)
+        return
+    fitting_steps = int(planned_steps * max(0.0, plan.max_minutes * 60 - setup_s - eval_s) / steps_s)
+    if plan.fewer_steps and fitting_steps >= 1:
+        report["time"] = {**_time_report(plan, fitting_steps, fitting_steps * tokens_per_step / tokens_per_s,
+                                         fitting_steps * tokens_per_step, setup_s, eval_s, speed_basis),
+                          "fittedFrom": planned_steps}
+        report["time"]["note"] += (f"; the {planned_steps} steps asked for would take about {estimate_s / 60:.1f} min"
+                                   f"{speed_source}, more than the {round(plan.max_minutes, 1):g} min budget")
+        write_json_atomic(ctx.output_dir / "preflight.json", report)
+        return
     write_json_atomic(ctx.output_dir / "preflight.json", report)
-    if plan.max_minutes is not None and estimate_s > plan.max_minutes * 60:
-        fitting_steps = int(planned_steps * max(0.0, plan.max_minutes * 60 - setup_s - eval_s) / steps_s)
-        raise BadInput(f"this run needs about {estimate_s / 60:.1f} min{speed_source} but the budget is {round(plan.max_minutes, 1):g} min; "
-                       f"maxSteps {fitting_steps} would fit (or fewer epochs, a shorter maxLength)",
-                       code="over_budget", details={"fittingMaxSteps": fitting_steps})
+    raise BadInput(f"this run needs about {estimate_s / 60:.1f} min{speed_source} but the budget is {round(plan.max_minutes, 1):g} min; "
+                   f"maxSteps {fitting_steps} would fit (or fewer epochs, a shorter maxLength)",
+                   code="over_budget", details={"fittingMaxSteps": fitting_steps})
 
 
 def _from_measurement(ctx: JobContext, report: dict, measured: dict, free: int, plan: _Plan) -> dict:
@@ -186,6 +207,7 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
     epochs = number(job_input, "epochs", 1, minimum=0.01, maximum=100)
     max_steps = number(job_input, "maxSteps", None, minimum=1, integer=True)
     max_minutes = number(job_input, "maxMinutes", None, minimum=0.05)
+    fewer_steps = choice(job_input, "whenOverBudget", ("refuse", "fewer_steps"), "refuse") == "fewer_steps"
     bf16 = use_bf16(device)
 
     phase(ctx, "preparing_data", step="preflight")
@@ -196,7 +218,8 @@ def run_preflight(ctx: JobContext, job_input: dict) -> dict:
     if not items:
         raise BadInput("no training example has an answer token left within maxLength", code="no_usable_example")
     eval_items, _ = tokenised_examples(tokenizer, data_dir, "eval.jsonl", max_length)
-    plan = _Plan(items, eval_items, max_steps, epochs, batch, accumulation, max_minutes, ctx.cpus, device)
+    plan = _Plan(items, eval_items, max_steps, epochs, batch, accumulation, max_minutes, ctx.cpus, device,
+                 fewer_steps)
     length = min(max_length, max(len(i.input_ids) for i in items))
     measured = _reusable(job_input.get("measured"), batch, length, ctx.cpus)
     if measured:

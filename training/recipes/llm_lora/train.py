@@ -9,6 +9,8 @@ and continues at the saved step with the saved loss history.
 Batches are grouped by length (the Trainer's length-grouped sampler: similar lengths share a
 batch, so little compute goes to padding), with the batch holding the longest example first,
 as in preflight's smoke step, so an out-of-memory shows at step 1.
+With `preflight` (its output folder), the steps it fitted to the budget replace the planned
+ones, so the learning-rate schedule ends where training does.
 Output: adapter/ (adapter_model.safetensors, adapter_config.json, tokenizer + chat template),
 training.json.
 """
@@ -65,6 +67,15 @@ def resume_checkpoint(path: Path) -> Path:
                        "trainer_state.json); start a new run instead", code="no_checkpoint",
                        details={"field": "resumeFrom"})
     return found
+
+
+def _fitted_steps(preflight_dir: Path | None, total_steps: int) -> int:
+    """The steps the preflight fitted to the budget (whenOverBudget "fewer_steps"), when it did."""
+    if preflight_dir is None:
+        return total_steps
+    report = json.loads((preflight_dir / "preflight.json").read_text())
+    time_plan = report.get("time") or {}
+    return min(total_steps, time_plan["plannedSteps"]) if "fittedFrom" in time_plan else total_steps
 
 
 def _callback(ctx: JobContext, total_steps: int, max_seconds: float | None, stop: dict):
@@ -186,6 +197,7 @@ def run_train(ctx: JobContext, job_input: dict) -> dict:
     per_step = s["batchSize"] * s["gradientAccumulation"]
     steps_per_epoch = math.ceil(len(train_items) / per_step)
     total_steps = s["maxSteps"] or max(1, math.ceil(s["epochs"] * steps_per_epoch))
+    total_steps = _fitted_steps(existing_path(job_input, "preflight", required=False), total_steps)
 
     model = get_peft_model(load_model(model_dir, device), lora.peft_config())
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)

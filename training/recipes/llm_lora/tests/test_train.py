@@ -93,6 +93,48 @@ def test_an_earlier_measurement_of_shorter_examples_or_other_cpus_is_measured_ag
         assert "reusedFrom" not in fresh and fresh["smokeStep"]["length"] == report["smokeStep"]["length"]
 
 
+def test_with_fewer_steps_a_budget_too_short_plans_the_steps_that_fit_and_train_takes_them(tmp_path, tiny,
+                                                                                               tiny_data):
+    first = make_job_context(tmp_path / "first", cpus=2)
+    run_preflight(first, {"model": str(tiny), "data": str(tiny_data), **SMALL, "epochs": 1})
+    report = json.loads((first.output_dir / "preflight.json").read_text())
+    t = report["time"]
+    tokens_per_step = t["plannedTokens"] / t["plannedSteps"]
+    per_step_s = tokens_per_step / report["smokeStep"]["tokensPerSecond"]
+    eval_s = t["estimatedSeconds"] - t["setupSeconds"] - t["plannedSteps"] * per_step_s
+    # A budget that holds loading, the evaluation passes and a few steps of the million asked
+    # for (at least 3, and the 3 s the input's minimum budget takes), plus the 0.2 s the
+    # report's rounding can hide.
+    steps = max(3, math.ceil((3 - t["setupSeconds"] - eval_s) / per_step_s))
+    minutes = (t["setupSeconds"] + eval_s + steps * per_step_s + 0.2) / 60
+    asked = {"model": str(tiny), "data": str(tiny_data), **SMALL, "maxSteps": 1_000_000, "maxMinutes": minutes}
+
+    with pytest.raises(BadInput) as refused:  # the default still refuses, naming the steps that fit
+        run_preflight(make_job_context(tmp_path / "refused", cpus=2), {**asked, "measured": _measurement(report)})
+    assert refused.value.code == "over_budget", refused.value.message
+    fit = refused.value.details["fittingMaxSteps"]
+    assert refused.value.code == "over_budget" and steps <= fit <= steps + 0.4 / per_step_s
+
+    fitted_ctx = make_job_context(tmp_path / "fitted", cpus=2)
+    run_preflight(fitted_ctx, {**asked, "measured": _measurement(report), "whenOverBudget": "fewer_steps"})
+    fitted = json.loads((fitted_ctx.output_dir / "preflight.json").read_text())["time"]
+    assert fitted["plannedSteps"] == fit and fitted["fittedFrom"] == 1_000_000
+    assert fitted["estimatedSeconds"] <= minutes * 60 + 0.1
+    assert "the 1000000 steps asked for would take about" in fitted["note"]
+
+    # Without its own time limit, which this budget's last step can meet (stoppedBy "budget").
+    untimed = {k: v for k, v in asked.items() if k != "maxMinutes"}
+    trained = run("train", {**untimed, "preflight": str(fitted_ctx.output_dir), "evalEverySteps": 1000,
+                            "checkpointEverySteps": 1000}, tmp_path / "train")
+    assert trained.returncode == 0, trained.describe()
+    summary = trained.output_json("training.json")
+    assert summary["plannedSteps"] == fit and summary["steps"] == fit and summary["stoppedBy"] == "completed"
+
+    with pytest.raises(BadInput) as wrong:
+        run_preflight(make_job_context(tmp_path / "wrong", cpus=2), {**asked, "whenOverBudget": "sometimes"})
+    assert wrong.value.code == "invalid_input" and wrong.value.details == {"field": "whenOverBudget"}
+
+
 def test_a_device_that_is_not_there_is_refused_not_replaced():
     with pytest.raises(BadInput) as refused:
         chosen_device({"device": "mps"})  # Linux never has Metal
