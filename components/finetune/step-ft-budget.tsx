@@ -43,15 +43,23 @@ export function StepFineTuneBudget({ choices: c, update, errors, computer, compu
           error={errors["settings.maxSteps"]}
         />
       </div>
-      <label className="flex min-h-10 items-start gap-2 text-sm">
-        <input id="ft-fit-to-budget" type="checkbox" className="mt-0.5 h-5 w-5 shrink-0" checked={c.fitToBudget} onChange={(e) => update({ fitToBudget: e.target.checked })} />
-        <span>
-          Train the steps that fit the minutes
-          <span className="block text-slate-700">
-            When the preflight finds the {c.maxSteps !== null ? "steps" : "epochs"} longer than the minutes, the run trains as many steps as fit. Untick to stop before training instead.
-          </span>
-        </span>
-      </label>
+      <div className="flex min-h-10 items-start gap-2 text-sm">
+        <input
+          id="ft-fit-to-budget"
+          type="checkbox"
+          className="mt-0.5 h-5 w-5 shrink-0"
+          aria-describedby="ft-fit-to-budget-hint"
+          checked={c.fitToBudget}
+          onChange={(e) => update({ fitToBudget: e.target.checked })}
+        />
+        <div>
+          <label htmlFor="ft-fit-to-budget">Train the steps that fit the minutes</label>
+          <p id="ft-fit-to-budget-hint" className="text-slate-700">
+            When the preflight finds the {c.maxSteps !== null ? "step cap" : "passes over the examples"} longer than the minutes allow, the run trains as many steps as fit. Untick to stop before
+            training instead.
+          </p>
+        </div>
+      </div>
       <Field
         id="ft-answer-pattern"
         label="Answer pattern (optional)"

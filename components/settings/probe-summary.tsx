@@ -66,7 +66,7 @@ export function ProbeSummary({ probe }: { probe: Probe }) {
                 <span className="font-medium">{r.name}</span>
                 <span className="text-slate-600">v{r.version}</span>
                 <span className={r.environmentReady ? "text-green-800" : "text-slate-700"}>
-                  {r.environmentReady ? "environment ready" : "environment not built yet (built on first use)"}
+                  {r.environmentReady ? "environment ready" : "environment not built at the last check (a build in progress is listed under Jobs)"}
                 </span>
               </li>
             ))}

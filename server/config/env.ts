@@ -17,6 +17,9 @@ const Env = z.object({
   TRAINYARD_RECONCILE_MS: z.coerce.number().int().positive().default(2000),
   // Recipe environments folder for the local worker (tests share one); default: <home>/worker/envs.
   TRAINYARD_ENVS_DIR: z.string().min(1).optional(),
+  // "0": This computer builds recipe environments only when a job first needs them, not
+  // ahead of a first training at start (a metered connection, a small disk).
+  TRAINYARD_PREPARE_AHEAD: z.enum(["0", "1"]).default("1"),
   // Recipes folder the local worker runs from; default: <repo>/training.
   TRAINYARD_TRAINING_DIR: z.string().min(1).optional(),
   // The worker bundle for This computer; default: <repo>/dist/worker/trainyard-worker.mjs.
@@ -48,6 +51,7 @@ export interface AppConfig {
   unreachableMinutes: number;
   reconcileMs: number;
   envsDir: string | undefined;
+  prepareAhead: boolean;
   trainingDir: string | undefined;
   workerBundle: string | undefined;
   workerTimeoutMs: number;
@@ -81,6 +85,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     unreachableMinutes: e.TRAINYARD_UNREACHABLE_MINUTES,
     reconcileMs: e.TRAINYARD_RECONCILE_MS,
     envsDir: e.TRAINYARD_ENVS_DIR ? path.resolve(e.TRAINYARD_ENVS_DIR) : undefined,
+    prepareAhead: e.TRAINYARD_PREPARE_AHEAD === "1",
     trainingDir: e.TRAINYARD_TRAINING_DIR ? path.resolve(e.TRAINYARD_TRAINING_DIR) : undefined,
     workerBundle: e.TRAINYARD_WORKER_BUNDLE ? path.resolve(e.TRAINYARD_WORKER_BUNDLE) : undefined,
     workerTimeoutMs: e.TRAINYARD_WORKER_TIMEOUT_MS,

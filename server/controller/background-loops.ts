@@ -16,6 +16,7 @@ import { clearControllerRuntime, repoRootFromHere, setControllerRuntime, type Co
 import { watchReceipts } from "./receipts-watch";
 import { removeStaleParts } from "./stale-parts";
 import { computerProbes } from "./reconcilers/computer-probes";
+import { environmentsAhead } from "./reconcilers/environments-ahead";
 import { dataSteps } from "./reconcilers/data-steps";
 import { deployments } from "./reconcilers/deployments";
 import { experimentChains } from "./reconcilers/experiment-chains";
@@ -65,7 +66,7 @@ export function startReconcilers(rt: ControllerRuntime, db: Db, log: (line: stri
     } catch (err) {
       log(`could not set up This computer: ${(err as Error).message}`);
     }
-    for (const r of [jobsReconciler, computerProbes(db, sweepMs), deployments(db, sweepMs), experimentChains(db), searches(db), dataSteps(db), monitors(db), schedules(db), notifications(db)]) stops.push(r.start(log));
+    for (const r of [jobsReconciler, computerProbes(db, sweepMs), ...(rt.config.prepareAhead ? [environmentsAhead(db, log)] : []), deployments(db, sweepMs), experimentChains(db), searches(db), dataSteps(db), monitors(db), schedules(db), notifications(db)]) stops.push(r.start(log));
   })();
   return async () => {
     await started;

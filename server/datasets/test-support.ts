@@ -24,13 +24,16 @@ export function realDataTraining(home: TestHome, recipes: string[] = ["data"]): 
 }
 
 /**
- * `freshEnvs`: a new, empty environments folder, so the first data job builds the data tools (~25 s from local wheels).
+ * `freshEnvs`: a new, empty environments folder, so the first data job builds the data tools
+ * (~25 s from local wheels): on first use, not ahead at start (TRAINYARD_PREPARE_AHEAD=0;
+ * first-setup.integration.test.ts covers ahead).
  * `recipes`: the real recipes the worker gets (default: data).
  */
 export async function startDataServer(home: TestHome, opts: { freshEnvs?: boolean; recipes?: string[] } = {}): Promise<TestServer> {
   const env: Record<string, string> = { TRAINYARD_TRAINING_DIR: realDataTraining(home, opts.recipes) };
   if (opts.freshEnvs) {
     env.TRAINYARD_ENVS_DIR = path.join(home.root, "envs");
+    env.TRAINYARD_PREPARE_AHEAD = "0";
     mkdirSync(env.TRAINYARD_ENVS_DIR);
   }
   return startTestServer({ home, env });

@@ -1,16 +1,19 @@
 /**
- * The very first training on a computer builds its recipe environments; that never counts
- * against the run's budget. Through the real server, worker and recipes: a data home whose
- * tabular environment does not exist yet (the others are the shared prebuilt ones), and a
- * budget far shorter than building it (6 s against ~40-90 s) → the training waits for the
- * build, then trains and succeeds, and its budget started after the build.
+ * The very first training on a computer needs its recipe environments, which This computer
+ * starts building at the server's start, before anyone trains; a training started meanwhile
+ * joins that build, and waiting for it never counts against the run's budget. Through the
+ * real server, worker and recipes: a data home whose tabular environment does not exist yet
+ * (the others are the shared prebuilt ones), and a budget far shorter than building it (6 s
+ * against ~40-90 s) → the build is under way with no training asked for; the training waits
+ * for it, then trains and succeeds, its budget started after the build, and the environment
+ * was built once.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
-import { makeTestHome, REPO, startTestServer, TEST_ENVS_DIR, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { makeTestHome, REPO, startTestServer, TEST_ENVS_DIR, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 
@@ -39,8 +42,16 @@ describe("the first training on a computer", { timeout: 900_000 }, () => {
   });
   afterAll(() => server?.stop());
 
-  it("waits for its environment to be built, then trains within a budget shorter than the build, and succeeds", async () => {
+  it("finds its environment being built since the server started, waits for it, then trains within a budget shorter than the build, and succeeds", async () => {
     const out = path.join(home.scratch, "out");
+    // Nobody has asked for anything: This computer's first probe started the build.
+    const ahead = await waitFor("the tabular environment's build to start", async () => {
+      const jobs = await server.client.jobs.list.query({ limit: 50 });
+      return jobs.find((j) => j.recipe === "tabular" && j.jobName === "prepare");
+    }, 60_000, 250);
+    expect(["queued", "admitted", "running"]).toContain(ahead.state);
+    // Only the missing one: the prebuilt environments are not built again.
+    expect((await server.client.jobs.list.query({ limit: 50 })).filter((j) => j.jobName === "prepare").map((j) => j.recipe)).toEqual(["tabular"]);
     const started = Date.now();
     const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--max-minutes", "0.1", "--out", out, "--json"]).done;
     expect(run.code, run.stderr + run.stdout).toBe(0);
@@ -50,7 +61,10 @@ describe("the first training on a computer", { timeout: 900_000 }, () => {
     expect(exp.steps.find((s) => s.step === "train")?.state).toBe("succeeded");
     // The build took far longer than the 6 s budget, and the budget was not charged for it.
     const jobs = await server.client.jobs.list.query({ limit: 500 });
-    const prepare = jobs.find((j) => j.recipe === "tabular" && j.jobName === "prepare");
+    const prepares = jobs.filter((j) => j.recipe === "tabular" && j.jobName === "prepare");
+    // The training joined the build begun at start: one build, not two.
+    expect(prepares.map((j) => j.id)).toEqual([ahead.id]);
+    const prepare = prepares[0];
     expect(prepare?.state).toBe("succeeded");
     const built = new Date(prepare!.endedAt!).getTime();
     expect(built - started).toBeGreaterThan(6_000);
