@@ -16,7 +16,8 @@
  *
  * Wall time vs budget: the search's own clock (created → ended; the goal is to end within
  * 5 % of its wall budget) and the CLI's (upload, checks and export download included).
- * Then each trial's booked vs used seconds.
+ * Then each trial's booked vs used seconds, and the gap between one trial's end and the next
+ * one's creation (issue 29: ≤ 1 s).
  *
  * Starts its own server on a throw-away data home (recipe environments shared through
  * .tmp/envs), like bench/journey.ts.
@@ -186,6 +187,13 @@ async function main() {
           `, validation ${fmt(t.validationValue)}${t.reason && t.status !== "succeeded" ? ` (${t.reason})` : ""}`,
       ),
     );
+    // Issue 29's goal: a search's gap between trials (one trial's end → the next one's creation) ≤ 1 s.
+    const gaps = booked
+      .slice(1)
+      .map((t, i) => (booked[i]!.endedAt ? (t.createdAt.getTime() - booked[i]!.endedAt!.getTime()) / 1000 : null))
+      .filter((g): g is number => g !== null && g >= 0)
+      .sort((x, y) => x - y);
+    if (gaps.length) notes.push(`  gap between trials (end → next created): median ${gaps[Math.floor(gaps.length / 2)]!.toFixed(2)} s, max ${gaps[gaps.length - 1]!.toFixed(2)} s over ${gaps.length}`);
     if (search.endedAt) {
       const lastTrialEnd = Math.max(...booked.map((t) => (t.endedAt ? t.endedAt.getTime() : 0)));
       if (lastTrialEnd > 0) notes.push(`  last trial ended → search ended (final scoring on test): ${((search.endedAt.getTime() - lastTrialEnd) / 1000).toFixed(1)} s`);

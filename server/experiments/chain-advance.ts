@@ -8,9 +8,9 @@
 import { ZTableFormat } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import { absentWhenNotFound, isDomainError } from "@/server/errors";
-import { prepareEnvironment } from "@/server/jobs/environments";
+import { ensureEnvironment } from "@/server/jobs/environments";
 import { isActive } from "@/server/jobs/job-state";
-import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "@/server/jobs/jobs.service";
+import { jobsService } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
 import { datasetsService, ensureBlobOn } from "@/server/datasets";
 import { freeCpus, opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
@@ -147,17 +147,13 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
 
   const ready = readySteps(pipeline, new Set(jobs.keys()), ctx.outputs);
   if (ready.length === 0) return;
-  // A probe of the last minute that shows the environment ready is enough (admission trusts
-  // it too); prepareEnvironment probes afresh, about a second per call on the critical path.
-  const { target: probed, probe } = await targetsService(db).freshProbe(exp.targetId, PROBE_MAX_AGE_MS);
   // Before the first job, every environment the chain will need is made ready: building one
   // (the first training on a computer) never counts against the budget, which starts with
   // the first job. A build already in flight (started at enrolment, or by another
   // experiment) is joined, not started again.
   const needed = jobs.size === 0 ? pipeline.steps.map((s) => s.recipe) : ready.map((s) => s.recipe);
   for (const recipe of new Set(needed)) {
-    if (recipeOnTarget(probe, probed.name, recipe).environmentReady) continue;
-    const env = await prepareEnvironment(exp.targetId, recipe, db);
+    const env = await ensureEnvironment(exp.targetId, recipe, db);
     if (!env.ready) {
       await repo.setNote(exp.id, `Setting up the training environment (first time on this computer: the ${recipe} tools, job ${env.job?.id ?? "?"}); the time budget starts after it.`);
       return;

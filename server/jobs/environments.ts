@@ -12,7 +12,7 @@ import { targetsService } from "@/server/targets/targets.service";
 import { intentHash } from "./intent-hash";
 import { jobsRepository } from "./jobs.repository";
 import type { JobView } from "./jobs.schema";
-import { jobsService, recipeOnTarget } from "./jobs.service";
+import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "./jobs.service";
 import { submitJob } from "./submission";
 
 const PREPARE_DEADLINE_S = 4 * 3600;
@@ -36,6 +36,18 @@ const IN_FLIGHT = Symbol.for("trainyard.preparesInFlight");
 function inFlight(): Map<string, Promise<PrepareResult>> {
   const g = globalThis as { [IN_FLIGHT]?: Map<string, Promise<PrepareResult>> };
   return (g[IN_FLIGHT] ??= new Map());
+}
+
+/**
+ * Ready by a probe of the last minute (admission trusts one too), else prepareEnvironment.
+ * For the steps of a chain or a search: prepareEnvironment asks the worker afresh, about a
+ * second of Python discovery, which on every step was most of a search's gap between trials.
+ */
+export async function ensureEnvironment(targetId: string, recipeName: string, db: Db = getDb()): Promise<PrepareResult> {
+  const { target, probe } = await targetsService(db).freshProbe(targetId, PROBE_MAX_AGE_MS);
+  const recipe = recipeOnTarget(probe, target.name, recipeName);
+  if (recipe.environmentReady && recipe.environmentId) return { environmentId: recipe.environmentId, recipeVersion: recipe.version, ready: true, job: null };
+  return prepareEnvironment(targetId, recipeName, db);
 }
 
 export function prepareEnvironment(targetId: string, recipeName: string, db: Db = getDb()): Promise<PrepareResult> {

@@ -17,9 +17,9 @@ import { experimentsRepository } from "@/server/experiments/experiments.reposito
 import type { TExperimentSettings } from "@/server/experiments/experiments.schema";
 import { ZTrialResults, type TrialSettings } from "@/server/experiments/pipelines/tabular-trial";
 import { parseStoredJson } from "@/server/db/stored-json";
-import { prepareEnvironment } from "@/server/jobs/environments";
+import { ensureEnvironment } from "@/server/jobs/environments";
 import { isActive as isJobActive } from "@/server/jobs/job-state";
-import { jobsService, PROBE_MAX_AGE_MS, recipeOnTarget } from "@/server/jobs/jobs.service";
+import { jobsService } from "@/server/jobs/jobs.service";
 import { readOutput } from "@/server/jobs/read-output";
 import { targetsService } from "@/server/targets/targets.service";
 import { publish } from "@/server/events/bus";
@@ -135,7 +135,7 @@ async function plannedParams(db: Db, s: SearchRow, spec: SearchSpec, n: number, 
   const opId = suggestOpId(s.id, n);
   const [job] = await experimentsRepository(db).jobsByOpIds([opId]);
   if (!job) {
-    const env = await prepareEnvironment(s.targetId, "search", db);
+    const env = await ensureEnvironment(s.targetId, "search", db);
     if (!env.ready) return null;
     const input: SuggestJobInput = { space: spec.space, direction: spec.objective.direction, seed: (spec.seed + n) % 2 ** 31, startupTrials: 3, history: historyOf(trials) };
     await jobsService(db).admitJob({ opId, targetId: s.targetId, recipe: "search", job: "suggest", input, resources: { cpus: 1, ramGb: 1 }, deadlineSeconds: 120 });
@@ -243,12 +243,8 @@ const SEARCH_RECIPES = ["search", "data", "tabular", "evaluation", "export"] as 
 
 /** Whether the computer has every recipe's environment; starts building the missing ones. */
 async function toolsReady(db: Db, targetId: string): Promise<boolean> {
-  const { target, probe } = await targetsService(db).freshProbe(targetId, PROBE_MAX_AGE_MS);
   let ready = true;
-  for (const recipe of SEARCH_RECIPES) {
-    if (recipeOnTarget(probe, target.name, recipe).environmentReady) continue;
-    ready = (await prepareEnvironment(targetId, recipe, db)).ready && ready;
-  }
+  for (const recipe of SEARCH_RECIPES) ready = (await ensureEnvironment(targetId, recipe, db)).ready && ready;
   return ready;
 }
 
