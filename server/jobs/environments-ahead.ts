@@ -28,18 +28,15 @@ export function missingAhead(targetId: string, probe: TProbe | null): string[] {
   });
 }
 
-/** Starts the prepare job of each missing environment; returns the recipes whose build it started or joined. */
-export async function prepareAhead(db: Db, targetId: string, probe: TProbe, log: (line: string) => void): Promise<string[]> {
-  const started: string[] = [];
+/** Starts (or joins) the prepare job of each missing environment. */
+export async function prepareAhead(db: Db, targetId: string, probe: TProbe, log: (line: string) => void): Promise<void> {
   for (const name of missingAhead(targetId, probe)) {
     const r = probe.recipes.find((x) => x.name === name)!;
     asked().add(key(targetId, r.environmentId!));
     try {
-      const prepared = await prepareEnvironment(targetId, name, db);
-      if (prepared.job) started.push(name);
+      await prepareEnvironment(targetId, name, db);
     } catch (err) {
       log(`preparing the ${name} environment ahead of a first training failed: ${(err as Error).message}`);
     }
   }
-  return started;
 }
