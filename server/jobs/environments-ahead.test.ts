@@ -12,7 +12,7 @@ const recipe = (name: string, environmentReady: boolean, environmentId: string |
   environmentId,
   environmentReady,
 });
-const probe = (recipes: ReturnType<typeof recipe>[]) => ({ recipes }) as unknown as TProbe;
+const probe = (recipes: TProbe["recipes"]): Pick<TProbe, "recipes"> => ({ recipes });
 
 describe("missingAhead", () => {
   it("names the first-training recipes whose environment is missing, in the order a training needs them", () => {

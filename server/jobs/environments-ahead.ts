@@ -20,7 +20,7 @@ const asked = () => ((globalThis as { [ASKED]?: Set<string> })[ASKED] ??= new Se
 const key = (targetId: string, environmentId: string) => `${targetId}\u0000${environmentId}`;
 
 /** The first-training recipes whose environment the probe reports missing and that were not asked for ahead yet. */
-export function missingAhead(targetId: string, probe: TProbe | null): string[] {
+export function missingAhead(targetId: string, probe: Pick<TProbe, "recipes"> | null): string[] {
   if (!probe) return [];
   return FIRST_TRAINING_RECIPES.filter((name) => {
     const r = probe.recipes.find((x) => x.name === name);
