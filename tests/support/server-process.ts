@@ -12,6 +12,10 @@ import path from "node:path";
 
 export const REPO = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(REPO, "bin/trainyard.mjs");
+// The recipe environments the test tiers share (pytest builds them first). Without them
+// each server would build its own at start (This computer prepares a first training's
+// environments ahead): gigabytes and minutes of pip per test file.
+const TEST_ENVS_DIR = process.env.TRAINYARD_TEST_ENVS_DIR ?? path.join(REPO, ".tmp", "envs");
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -79,7 +83,7 @@ export function cli(args: string[], env: Record<string, string>, input?: string)
 export async function startServer(opts: { home?: string; port?: number; env?: Record<string, string> } = {}): Promise<ServerProcess> {
   const home = opts.home ?? tempHome();
   const port = opts.port ?? (await freePort());
-  const env = { ...process.env, TRAINYARD_HOME: home, TRAINYARD_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", ...opts.env };
+  const env = { ...process.env, TRAINYARD_HOME: home, TRAINYARD_PORT: String(port), TRAINYARD_ENVS_DIR: TEST_ENVS_DIR, NEXT_TELEMETRY_DISABLED: "1", ...opts.env };
   const child = spawn(process.execPath, [BIN, "start"], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
