@@ -7,7 +7,7 @@
  */
 import type { Db } from "@/server/db/client";
 import { DomainError } from "@/server/errors";
-import { prepareEnvironment } from "@/server/jobs/environments";
+import { ensureEnvironment } from "@/server/jobs/environments";
 import { intentHash } from "@/server/jobs/intent-hash";
 import { isTerminal } from "@/server/jobs/job-state";
 import { jobsService } from "@/server/jobs/jobs.service";
@@ -53,9 +53,7 @@ async function environmentBuild(db: Db, targetId: string, recipe: string): Promi
     setupJobs().delete(key);
     if (v?.state === "succeeded") await targetsService(db).probe(targetId).catch(reportUnlessUnreachable("refreshing the probe of a computer after its data environment was prepared"));
   }
-  const { target, probe } = await targetsService(db).freshProbe(targetId, 60_000);
-  if (probe.recipes.find((r) => r.name === recipe)?.environmentReady) return null;
-  const env = await prepareEnvironment(target.id, recipe, db);
+  const env = await ensureEnvironment(targetId, recipe, db);
   if (env.ready || !env.job) return null;
   if (!isTerminal(env.job.state)) setupJobs().set(key, env.job.id);
   return env.job;
