@@ -12,25 +12,22 @@ import type { Db } from "@/server/db/client";
 import type { TProbe } from "@/server/targets/targets.schema";
 import { prepareEnvironment } from "./environments";
 
-/** What a tabular training's chain runs, in the order it needs them. */
-export const FIRST_TRAINING_RECIPES = ["data", "tabular", "evaluation", "export"] as const;
-
 const ASKED = Symbol.for("trainyard.environmentsAskedAhead");
 const asked = () => ((globalThis as { [ASKED]?: Set<string> })[ASKED] ??= new Set());
 const key = (targetId: string, environmentId: string) => `${targetId}\u0000${environmentId}`;
 
-/** The first-training recipes whose environment the probe reports missing and that were not asked for ahead yet. */
-export function missingAhead(targetId: string, probe: Pick<TProbe, "recipes"> | null): string[] {
+/** Those of `recipes` whose environment the probe reports missing and that were not asked for ahead yet. */
+export function missingAhead(recipes: readonly string[], targetId: string, probe: Pick<TProbe, "recipes"> | null): string[] {
   if (!probe) return [];
-  return FIRST_TRAINING_RECIPES.filter((name) => {
+  return recipes.filter((name) => {
     const r = probe.recipes.find((x) => x.name === name);
     return r !== undefined && !r.environmentReady && r.environmentId !== null && !asked().has(key(targetId, r.environmentId));
   });
 }
 
-/** Starts (or joins) the prepare job of each missing environment. */
-export async function prepareAhead(db: Db, targetId: string, probe: TProbe, log: (line: string) => void): Promise<void> {
-  for (const name of missingAhead(targetId, probe)) {
+/** Starts (or joins) the prepare job of each missing environment of `recipes`. */
+export async function prepareAhead(db: Db, recipes: readonly string[], targetId: string, probe: TProbe, log: (line: string) => void): Promise<void> {
+  for (const name of missingAhead(recipes, targetId, probe)) {
     const r = probe.recipes.find((x) => x.name === name)!;
     asked().add(key(targetId, r.environmentId!));
     try {
