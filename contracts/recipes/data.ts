@@ -158,6 +158,11 @@ export const ZSplitInput = z.strictObject({
   groupColumn: z.string().describe("required when strategy is group").optional(),
   timeColumn: z.string().describe("required when strategy is time").optional(),
   fractions: ZFractions.optional(),
+  holdouts: z
+    .array(z.strictObject({ dataset: ref("a reserved holdout file, as stored"), datasetFormat: ZTableFormat }))
+    .max(50)
+    .describe("the project's reserved holdouts: rows equal to theirs (and, by strategy, their groups or times) are kept out")
+    .optional(),
 });
 /** The input as a caller writes it (defaulted fields optional). */
 export type SplitJobInput = z.input<typeof ZSplitInput>;
@@ -191,7 +196,16 @@ export const ZSplitContract = z.strictObject({
     duplicate: z.int().nonnegative(),
     missingTarget: z.int().nonnegative(),
     missingTime: z.int().nonnegative(),
+    /** Kept out for a reserved holdout (absent from splits made before holdouts existed). */
+    holdout: z.int().nonnegative().optional(),
   }),
+  /** Per reserved holdout checked: rows equal to its rows, of its groups, and not before its first time. */
+  holdouts: z
+    .array(z.strictObject({ sha256: ZSha256Hex, columns: z.int().nonnegative(), sameRows: z.int().nonnegative(), sameGroup: z.int().nonnegative(), notBefore: z.int().nonnegative() }))
+    .optional(),
+  /** trained_rows.txt: the normalised hashes of every train, validation and test row (exclusion evidence). */
+  trainedRowsFile: z.literal("trained_rows.txt").optional(),
+  trainedRowsSha256: ZSha256Hex.optional(),
 });
 export type SplitContract = z.infer<typeof ZSplitContract>;
 
@@ -207,6 +221,16 @@ export const ZFeaturesInput = z.strictObject({
 });
 /** The input as a caller writes it (defaulted fields optional). */
 export type FeaturesJobInput = z.input<typeof ZFeaturesInput>;
+
+// ---- holdout_rows (holdout.py) ---------------------------------------------------------
+
+export const ZHoldoutRowsInput = z.strictObject({
+  dataset: ref("a reserved holdout file, as stored"),
+  datasetFormat: ZTableFormat,
+  target: z.string().min(1),
+  excludeColumns: z.array(z.string()).default([]),
+});
+export type HoldoutRowsJobInput = z.input<typeof ZHoldoutRowsInput>;
 
 // ---- reference ------------------------------------------------------------------------
 // A monitor's frozen reference: per input column, the bins a request's value is counted in
@@ -260,4 +284,6 @@ export const data = {
   /** features.parquet and labels.parquet are tables, read by other recipes, not by TypeScript. */
   features: { input: ZFeaturesInput, outputs: {} },
   reference: { input: ZReferenceInput, outputs: { "reference.json": ZReference } },
+  /** features.parquet and labels.parquet of a holdout's rows with a target. */
+  holdout_rows: { input: ZHoldoutRowsInput, outputs: {} },
 } as const;

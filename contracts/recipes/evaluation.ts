@@ -3,7 +3,7 @@
  * scored receipt (score.py, metrics.py, evaluator.py; README.md there documents it).
  */
 import { z } from "zod";
-import { ZClassKey, ZClassValue, ZDirection, ZMetricName, ZSha256Hex, ZTask, ref } from "./common";
+import { ZClassKey, ZClassValue, ZDirection, ZMetricName, ZSha256Hex, ZTableFormat, ZTask, ref } from "./common";
 
 export const ZBaselineInput = z.strictObject({
   labels: ref("labels.parquet of the TRAIN partition (or the features job's output folder)"),
@@ -142,8 +142,53 @@ export type Receipt = z.infer<typeof ZReceipt>;
 export type ClassificationReceipt = z.infer<typeof ZClassificationReceipt>;
 export type RegressionReceipt = z.infer<typeof ZRegressionReceipt>;
 
+// ---- holdout_compare (holdout.py) ------------------------------------------------------
+
+export const ZHoldoutCompareInput = z.strictObject({
+  holdout: ref("the reserved holdout file, as stored"),
+  datasetFormat: ZTableFormat,
+  labels: ref("the data.holdout_rows output folder (its labels.parquet)"),
+  task: ZTask,
+  metric: ZMetricName,
+  positiveClass: ZClassValue.nullable().optional(),
+  classes: z.array(ZClassValue).nullable().optional(),
+  versions: z
+    .array(
+      z.strictObject({
+        version: z.int().positive(),
+        predictions: ref("the version's tabular.predict output on the holdout rows"),
+        trainedRows: ref("the version's trained_rows.txt (its split's): the rows it learnt, tuned and was tested on"),
+      }),
+    )
+    .min(2),
+  resamples: z.int().min(100).max(100_000).default(2000),
+  confidence: z.number().gt(0.5).lt(1).default(0.95),
+  seed: z.int().min(0).default(0),
+});
+export type HoldoutCompareJobInput = z.input<typeof ZHoldoutCompareInput>;
+
+/** holdout_compare.json. `difference` is results[1] − results[0] in the metric's units. */
+export const ZHoldoutComparison = z.strictObject({
+  version: z.literal(1),
+  metric: ZMetricName,
+  direction: ZDirection,
+  rows: z.int().positive(),
+  excluded: z.strictObject({ total: z.int().nonnegative(), byVersion: z.record(z.string(), z.int().nonnegative()) }),
+  results: z.array(z.strictObject({ version: z.int().positive(), value: z.number() })).min(2),
+  difference: z.strictObject({
+    estimate: z.number(),
+    low: z.number(),
+    high: z.number(),
+    confidence: z.number(),
+    resamples: z.int().positive(),
+    of: z.tuple([z.int().positive(), z.int().positive()]),
+  }),
+});
+export type HoldoutComparison = z.infer<typeof ZHoldoutComparison>;
+
 export const evaluation = {
   /** predictions.parquet: row_id, prediction, proba::<class>. */
   baseline: { input: ZBaselineInput, outputs: {} },
   score: { input: ZScoreInput, outputs: { "receipt.json": ZReceipt } },
+  holdout_compare: { input: ZHoldoutCompareInput, outputs: { "holdout_compare.json": ZHoldoutComparison } },
 } as const;

@@ -1,4 +1,4 @@
-"""Entry point: python -m evaluation <baseline|score> --input input.json"""
+"""Entry point: python -m evaluation <baseline|score|holdout_compare> --input input.json"""
 
 from trainyard_recipe import run_recipe
 from trainyard_recipe.runner import exit_without_teardown
@@ -18,7 +18,13 @@ def _score(ctx, inputs: dict) -> dict:
     return run_score(ctx, inputs)
 
 
+def _holdout_compare(ctx, inputs: dict) -> dict:
+    from evaluation.holdout import run_holdout_compare
+
+    return run_holdout_compare(ctx, inputs)
+
+
 if __name__ == "__main__":
     # The scorer starts no child processes; pyarrow's threads once aborted it at exit after a
     # completed baseline (SIGABRT), failing a finished experiment step.
-    exit_without_teardown(run_recipe({"baseline": _baseline, "score": _score}))
+    exit_without_teardown(run_recipe({"baseline": _baseline, "score": _score, "holdout_compare": _holdout_compare}))

@@ -9,6 +9,13 @@ sit on both sides, and rows with a missing target are excluded. Strategies:
   group  — whole groups are assigned, so no group value is in two partitions;
   time   — rows sorted by time; validation and test hold only rows later than every
            training row (ties at a boundary stay together); the cutoff is recorded.
+
+Reserved holdouts (input `holdouts`, issue 32) are kept out before assignment: a row equal
+to a holdout row (trainyard_recipe/row_hashes.py, over the columns both have), a row of a
+group the holdout has (group split), and a row at or after the holdout's first time (time
+split) are excluded, with the counts in split.json. trained_rows.txt lists the hashes of
+every row assigned to train, validation or test: what a model of this split learnt, tuned
+and was tested on, which a later holdout comparison checks against.
 """
 
 from __future__ import annotations
@@ -22,7 +29,9 @@ from trainyard_recipe.atomic import write_json_atomic
 from trainyard_recipe.errors import BadInput
 from trainyard_recipe.events import emit
 from trainyard_recipe.hashing import sha256_file
+from trainyard_recipe.row_hashes import row_hashes, write_rows_file
 from trainyard_recipe.runner import requires
+from trainyard_recipe.tables import normalize_table_format, read_table
 
 from recipes.data.columns import parse_datetimes
 from recipes.data.inputs import dataset_path, fractions_from_input, load_frame, require_column
@@ -115,6 +124,50 @@ def _times(frame: pd.DataFrame, column: str) -> pd.Series:
     return parsed
 
 
+def _holdout_frames(raw: Any) -> list[tuple[str, pd.DataFrame]]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or not all(isinstance(h, dict) for h in raw):
+        raise BadInput("holdouts must be a list of {dataset, datasetFormat}", code="invalid_input")
+    frames = []
+    for h in raw:
+        path = dataset_path(h)
+        try:
+            frame = read_table(path, normalize_table_format(h.get("datasetFormat")))
+        except (UnicodeDecodeError, ValueError, OSError) as exc:
+            raise BadInput(f"holdout {path.name} cannot be read: {exc}", code="unreadable") from None
+        frame.columns = [str(name) for name in frame.columns]
+        frames.append((sha256_file(path), frame))
+    return frames
+
+
+def _canonical_keys(series: pd.Series) -> np.ndarray:
+    return np.array(row_hashes(series.to_frame(), [series.name]))
+
+
+def holdout_exclusions(frame: pd.DataFrame, holdouts: list[tuple[str, pd.DataFrame]], strategy: str,
+                       group_column: str | None, times: pd.Series | None) -> tuple[np.ndarray, list[dict]]:
+    """Rows that must not be trained on because of a reserved holdout, and per holdout why."""
+    out = np.zeros(len(frame), dtype=bool)
+    evidence = []
+    for sha, holdout in holdouts:
+        common = [c for c in frame.columns if c in holdout.columns]
+        same = np.isin(row_hashes(frame, common), list(set(row_hashes(holdout, common)))) if common else np.zeros(len(frame), bool)
+        group = np.zeros(len(frame), dtype=bool)
+        if strategy == "group" and group_column in holdout.columns:
+            group = np.isin(_canonical_keys(frame[group_column]), list(set(_canonical_keys(holdout[group_column]))))
+        later = np.zeros(len(frame), dtype=bool)
+        if strategy == "time" and times is not None and times.name in holdout.columns:
+            held_times = _times(holdout, str(times.name)).dropna()
+            if len(held_times):
+                start = held_times.min()
+                later = (times >= start).fillna(False).to_numpy(dtype=bool)
+        evidence.append({"sha256": sha, "columns": len(common), "sameRows": int(same.sum()),
+                         "sameGroup": int((group & ~same).sum()), "notBefore": int((later & ~same & ~group).sum())})
+        out |= same | group | later
+    return out, evidence
+
+
 @requires("dataset", "datasetFormat", "snapshotSha256", "target", "task", "strategy")
 def split_job(ctx, job_input: dict[str, Any]) -> dict[str, Any]:
     path = dataset_path(job_input)
@@ -142,21 +195,28 @@ def split_job(ctx, job_input: dict[str, Any]) -> dict[str, Any]:
     group_column = time_column = None
     extra: dict[str, Any] = {"cutoff": None}
     missing_time = np.zeros(len(frame), dtype=bool)
+    times = None
     if strategy == "time":
         time_column = require_column(frame, job_input.get("timeColumn"), "timeColumn")
         times = _times(frame, time_column)
         missing_time = times.isna().to_numpy() & ~excluded
         excluded |= missing_time
+    if strategy == "group":
+        group_column = require_column(frame, job_input.get("groupColumn"), "groupColumn")
+    held, holdout_evidence = holdout_exclusions(frame, _holdout_frames(job_input.get("holdouts")), strategy,
+                                                group_column, times)
+    held_out = held & ~excluded
+    excluded |= held_out
     eligible = np.flatnonzero(~excluded)
     if len(eligible) < 3:
-        raise BadInput(f"only {len(eligible)} usable rows after removing duplicates and missing targets",
+        raise BadInput(f"only {len(eligible)} usable rows after removing duplicates, missing targets"
+                       f"{' and rows of reserved holdouts' if held_out.any() else ''}",
                        code="too_few_rows")
     rng = np.random.default_rng(seed)
     if strategy == "random":
         labels = frame[target] if task != "regression" else None
         assignment = random_assignment(len(frame), eligible, labels, fractions, rng)
     elif strategy == "group":
-        group_column = require_column(frame, job_input.get("groupColumn"), "groupColumn")
         assignment = group_assignment(len(frame), eligible, frame[group_column], fractions, rng)
     else:
         assignment, extra = time_assignment(len(frame), eligible, times, fractions)
@@ -166,14 +226,21 @@ def split_job(ctx, job_input: dict[str, Any]) -> dict[str, Any]:
     partition_path = ctx.output_dir / "partition.csv"
     partition.to_csv(partition_path, index=False, lineterminator="\n")
     counts = {name: int((partition["partition"] == name).sum()) for name in names}
+    hashes = row_hashes(frame, frame.columns)
+    trained_path = ctx.output_dir / "trained_rows.txt"
+    write_rows_file(trained_path, frame.columns, (hashes[i] for i in np.flatnonzero(assignment >= 0)))
     split = {
         "version": 1, "snapshotSha256": actual, "strategy": strategy, "seed": seed, "target": target, "task": task,
         "groupColumn": group_column, "timeColumn": time_column, **extra, "fractions": fractions,
         "dedup": "exact_duplicates_first_kept", "partitionFile": "partition.csv",
         "partitionSha256": sha256_file(partition_path), "counts": counts, "rows": int(len(frame)),
         "excludedReasons": {"duplicate": int(duplicate.sum()), "missingTarget": int((missing_target & ~duplicate).sum()),
-                            "missingTime": int(missing_time.sum())},
+                            "missingTime": int(missing_time.sum()), "holdout": int(held_out.sum())},
+        "holdouts": holdout_evidence,
+        "trainedRowsFile": "trained_rows.txt", "trainedRowsSha256": sha256_file(trained_path),
     }
     write_json_atomic(ctx.output_dir / "split.json", split)
     emit(ctx, "log", message=f"split {len(frame):,} rows: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
+    if holdout_evidence:
+        emit(ctx, "log", message=f"{int(held_out.sum()):,} rows kept out for {len(holdout_evidence)} reserved holdout(s)")
     return {"counts": counts}

@@ -117,3 +117,57 @@ def test_a_dataset_that_is_not_the_named_snapshot_is_refused(data_job, tabular_f
         data_job("split", {"dataset": str(path), "datasetFormat": csv_format, "snapshotSha256": "0" * 64,
                            "target": "species", "task": "multiclass", "strategy": "random"})
     assert caught.value.code == "snapshot_mismatch"
+
+
+def test_rows_of_a_reserved_holdout_are_kept_out_and_the_trained_rows_are_listed(data_job, tabular_fixtures, tmp_path, csv_format):
+    from trainyard_recipe.row_hashes import read_rows_file, row_hashes
+
+    path = tabular_fixtures / "penguins.csv"
+    data = pd.read_csv(path)
+    # The holdout: 20 rows of the data, reformatted as a person might (columns reordered,
+    # numbers written differently, text in other case), plus 5 rows the data does not have.
+    picked = data.iloc[:20].copy()
+    picked["island"] = picked["island"].str.upper()
+    picked = picked[list(reversed(picked.columns))]
+    novel = data.iloc[20:25].copy()
+    novel["body_mass_g"] = novel["body_mass_g"] + 0.5
+    holdout = tmp_path / "holdout.csv"
+    pd.concat([picked, novel]).to_csv(holdout, index=False, float_format="%.3f")
+    contract, partition, ctx = split(data_job, path, csv_format, target="species", task="multiclass",
+                                     strategy="random", holdouts=[{"dataset": str(holdout), "datasetFormat": csv_format}])
+    duplicates_among_picked = int(data.duplicated().iloc[:20].sum())
+    assert contract["excludedReasons"]["holdout"] == 20 - duplicates_among_picked
+    assert (partition.loc[:19, "partition"] == "excluded").all()
+    assert contract["holdouts"] == [{"sha256": sha256_file(holdout), "columns": len(data.columns),
+                                     "sameRows": 20, "sameGroup": 0, "notBefore": 0}]
+    columns, trained = read_rows_file(ctx.output_dir / contract["trainedRowsFile"])
+    assert columns == sorted(data.columns) and contract["trainedRowsSha256"] == sha256_file(ctx.output_dir / "trained_rows.txt")
+    used = partition["partition"] != "excluded"
+    assert trained == set(pd.Series(row_hashes(data, data.columns))[used.to_numpy()])
+    assert not trained & set(row_hashes(pd.read_csv(holdout), data.columns)[:20])
+
+
+def test_a_time_holdout_keeps_out_every_row_from_its_first_time(data_job, tabular_fixtures, tmp_path, csv_format):
+    path = tabular_fixtures / "seattle_weather.csv"
+    data = pd.read_csv(path)
+    holdout = tmp_path / "newest.csv"
+    data[data["date"] >= "2015-07-01"].to_csv(holdout, index=False)
+    contract, partition, _ = split(data_job, path, csv_format, target="weather", task="multiclass", strategy="time",
+                                   timeColumn="date", holdouts=[{"dataset": str(holdout), "datasetFormat": csv_format}])
+    later = (data["date"] >= "2015-07-01").to_numpy()
+    assert (partition.loc[later, "partition"] == "excluded").all()
+    assert contract["excludedReasons"]["holdout"] == int(later.sum())
+    assert contract["cutoff"] < "2015-07-01"
+
+
+def test_a_group_holdout_keeps_out_its_groups(data_job, derived, tmp_path, csv_format):
+    path = derived / "seattle_weeks.csv"
+    data = pd.read_csv(path)
+    # Three days of each of two weeks: the other days of those weeks must not be trained on either.
+    holdout = tmp_path / "weeks.csv"
+    data[data["week_id"].isin(["w0010", "w0020"])].groupby("week_id").head(3).to_csv(holdout, index=False)
+    contract, partition, _ = split(data_job, path, csv_format, target="weather", task="multiclass", strategy="group",
+                                   groupColumn="week_id", holdouts=[{"dataset": str(holdout), "datasetFormat": csv_format}])
+    in_weeks = data["week_id"].isin(["w0010", "w0020"]).to_numpy()
+    assert (partition.loc[in_weeks, "partition"] == "excluded").all()
+    assert contract["holdouts"][0]["sameRows"] == 6 and contract["holdouts"][0]["sameGroup"] == int(in_weeks.sum()) - 6
