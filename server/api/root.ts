@@ -15,6 +15,7 @@ import { searchesRouter } from "./routers/searches.router";
 import { monitorsRouter } from "./routers/monitors.router";
 import { schedulesRouter } from "./routers/schedules.router";
 import { notificationsRouter } from "./routers/notifications.router";
+import { holdoutsRouter } from "./routers/holdouts.router";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -33,6 +34,7 @@ export const appRouter = router({
   monitors: monitorsRouter,
   schedules: schedulesRouter,
   notifications: notificationsRouter,
+  holdouts: holdoutsRouter,
 });
 
 export type AppRouter = typeof appRouter;

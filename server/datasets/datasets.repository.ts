@@ -160,6 +160,8 @@ export function datasetsRepository(db: Db = getDb()) {
       byJob: (jobId: string): Promise<SplitRow | null> => db.splitContract.findFirst({ where: { jobId } }),
     },
     references: {
+      /** Reserved holdouts stored in the same bytes (server/holdouts): they keep the blob. */
+      holdoutsIn: async (sha256: string) => db.holdout.count({ where: { sha256 } }),
       experimentsUsing: (datasetId: string) =>
         db.experiment.findMany({ where: { datasetId }, select: { id: true, name: true, status: true }, orderBy: { createdAt: "desc" } }),
       exportsOf: (snapshotSha256: string) =>

@@ -127,7 +127,8 @@ export function datasetsService(db: Db = getDb()) {
       ...exports.map((e) => ({ kind: "export" as const, id: e.id, label: `the export of experiment "${e.name}" was made from this data` })),
       ...bases.map((e) => ({ kind: "base_model" as const, id: e.id, label: `fine-tuning experiment "${e.name}" uses the same bytes as its base model` })),
     ];
-    const removesSnapshot = sharedWith.length === 0;
+    // A holdout reserved from the same bytes keeps them: its comparisons and splits read them.
+    const removesSnapshot = sharedWith.length === 0 && (await repo.references.holdoutsIn(d.snapshotSha256)) === 0;
     const serverCopies = removesSnapshot ? await serverCopiesOf(db, d.snapshotSha256) : [];
     return {
       datasetId: d.id,

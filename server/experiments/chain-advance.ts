@@ -5,6 +5,7 @@
  * again after a restart, never starts a step twice. It starts nothing for a step whose
  * job exists; it only starts the next steps of a chain whose earlier steps succeeded.
  */
+import { pinnedHoldoutsOf } from "@/server/holdouts/pinned";
 import { ZTableFormat } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import { absentWhenNotFound, isDomainError } from "@/server/errors";
@@ -68,6 +69,7 @@ async function buildContext(db: Db, exp: ExperimentRow, pipeline: AnyPipeline): 
     remainingSeconds: exp.budgetSeconds - elapsed,
     datasetBytes: dataset.bytes,
     outputs: {},
+    holdouts: pinnedHoldoutsOf(exp.holdouts),
   };
   return pipeline.context(base, exp.settings);
 }
@@ -172,7 +174,8 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   // The dataset lives on This computer; jobs on a server read it from that server's store,
   // so it is copied there first (said only while bytes move: nothing moves on This computer).
   let lastNote = 0;
-  for (const blob of [exp.snapshotSha256, ...(pipeline.blobs?.(ctx) ?? [])]) {
+  const holdoutBlobs = pipeline.dataset === "table" ? ctx.holdouts.map((h) => h.sha256) : [];
+  for (const blob of [exp.snapshotSha256, ...(pipeline.blobs?.(ctx) ?? []), ...holdoutBlobs]) {
     await ensureBlobOn(db, target, blob, (sent, total) => {
       if (Date.now() - lastNote < 2000) return;
       lastNote = Date.now();

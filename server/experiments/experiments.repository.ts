@@ -25,6 +25,8 @@ export function experimentsRepository(db: Db = getDb()) {
       kind?: ExperimentKind;
       evalDatasetId?: string | null;
       resumedFromId?: string | null;
+      /** JSON of server/holdouts/pinned.ts; written by createAndAdvance only. */
+      holdouts?: string;
     }) =>
       db.$transaction(async (tx) => {
         const exp = await tx.experiment.create({ data });

@@ -3,6 +3,7 @@
  * delete. The chain itself is advanced by chain-advance.ts, driven by job events and a
  * periodic sweep (server/controller/reconcilers/experiment-chains.ts).
  */
+import { holdoutsToPin } from "@/server/holdouts/pinned";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
 import { publish } from "@/server/events/bus";
@@ -42,15 +43,19 @@ export async function requireOpenProject(db: Db, projectId: string) {
   return project;
 }
 
+type NewExperiment = Omit<Parameters<ReturnType<typeof experimentsRepository>["create"]>[0], "holdouts">;
+
 /**
  * Creates the row, then publishes it and starts its chain. A concurrent start with the
- * same opId that won the insert is returned instead.
+ * same opId that won the insert is returned instead. Every experiment is created here, so
+ * this is where the project's reserved holdouts are pinned on it (server/holdouts/pinned.ts):
+ * as of now, or as of `holdoutsAsOf` (a search's parts: when the search was created).
  */
-export async function createAndAdvance(db: Db, data: Parameters<ReturnType<typeof experimentsRepository>["create"]>[0]): Promise<ExperimentRow> {
+export async function createAndAdvance(db: Db, data: NewExperiment, holdoutsAsOf: Date = new Date()): Promise<ExperimentRow> {
   const repo = experimentsRepository(db);
   let exp;
   try {
-    exp = await repo.create(data);
+    exp = await repo.create({ ...data, holdouts: JSON.stringify(await holdoutsToPin(db, data.projectId, holdoutsAsOf)) });
   } catch (err) {
     const again = await repo.findByOpId(data.opId);
     if (again && again.intentHash === data.intentHash) return again;
@@ -72,7 +77,8 @@ export function experimentsService(db: Db = getDb()) {
     return exp;
   }
 
-  async function start(raw: TStartExperimentInput): Promise<ExperimentDetailView> {
+  /** `holdoutsAsOf`: server code only (a search's final experiment), never a caller's input. */
+  async function start(raw: TStartExperimentInput, holdoutsAsOf?: Date): Promise<ExperimentDetailView> {
     const input = ZStartExperimentInput.parse(raw);
     const targetId = input.targetId ?? (await defaultTargetId(db, input.projectId));
     const hash = intentHash({ projectId: input.projectId, datasetId: input.datasetId, targetId, settings: input.settings });
@@ -99,7 +105,7 @@ export function experimentsService(db: Db = getDb()) {
       snapshotSha256: dataset.snapshotSha256,
       settings: JSON.stringify(input.settings),
       budgetSeconds: Math.round(input.settings.maxMinutes * 60),
-    });
+    }, holdoutsAsOf);
     return get(exp.id);
   }
 

@@ -6,6 +6,7 @@
  * pipeline (pipelines/tabular.ts) and the fine-tuning one are each a file of this shape.
  * Pure: no I/O here.
  */
+import type { PinnedHoldouts } from "@/server/holdouts/pinned";
 import type { InputOf, JobName, RecipeName, TableFormat } from "@/contracts/recipes";
 import { PHASES, type Phase } from "@/contracts/vocabulary";
 import { sha256Ref } from "@/contracts/worker/refs";
@@ -37,6 +38,8 @@ export interface ChainBase<S extends string> {
   datasetBytes?: number;
   /** Output (manifest SHA-256) of each finished step. */
   outputs: Partial<Record<S, string>>;
+  /** The reserved holdouts pinned on the experiment, which its split keeps out (server/holdouts/pinned.ts). */
+  holdouts: PinnedHoldouts;
 }
 
 interface StepOf<S extends string, C, R extends RecipeName, J extends JobName<R>> {

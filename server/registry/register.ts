@@ -7,6 +7,7 @@
  * a bound (models per project, versions per model, export bytes per project) — the
  * refusal names what could be removed.
  */
+import { trainedRowsOfExperiment } from "@/server/holdouts/trained-rows";
 import { z } from "zod";
 import { formatBytes } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";
@@ -111,6 +112,7 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
   const serving = await servingOfExperiment(db, exp);
   if (!serving.ok) throw conflict(`"${exp.name}" cannot be registered: ${serving.reason}, so it could never be served. Fine-tune it again and register that.`, { code: "base_missing" });
   const stored = await ensureManagedExport(db, exportSha256, ownOpId(exp.opId, exportStepOf(exp.kind)));
+  const trainedRows = await trainedRowsOfExperiment(db, exp);
   const exportNote = stored.present ? (stored.restored ? "The export was missing or damaged and was restored from the worker by its hash." : null) : `Export missing: ${stored.reason}`;
   try {
     const versionId = await db.$transaction(async (tx) => {
@@ -135,6 +137,7 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
         targetId: exp.targetId,
         serving: JSON.stringify(serving.serving),
       });
+      if (trainedRows) await tx.versionTrainedRows.create({ data: { versionId: row.id, ...trainedRows, content: new Uint8Array(trainedRows.content) } });
       await markExportIn(tx, row.id, stored.present, stored.present ? null : stored.reason);
       return row.id;
     });

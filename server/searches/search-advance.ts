@@ -116,7 +116,7 @@ async function startTrialExperiment(db: Db, s: SearchRow, spec: SearchSpec, t: T
     settings: JSON.stringify(settings),
     budgetSeconds: Math.round(t.reservedSeconds),
     kind: "search_trial",
-  });
+  }, s.createdAt);
 }
 
 /** The planner's history: every earlier trial that ran, with its validation score. */
@@ -215,7 +215,7 @@ async function startFinalModel(db: Db, s: SearchRow, spec: SearchSpec, trialNumb
     targetId: s.targetId,
     name: `${s.name} — chosen: trial ${trialNumber}`,
     settings: { ...experimentSettings(spec, budgetSeconds, params), reuseTrainOpId: `${trialOpId(s.id, trialNumber)}:train` },
-  });
+  }, s.createdAt);
   return { id: view.id };
 }
 
@@ -235,7 +235,7 @@ async function startBaselineScoring(db: Db, s: SearchRow, spec: SearchSpec, budg
     settings: JSON.stringify(settings),
     budgetSeconds,
     kind: "search_baseline",
-  });
+  }, s.createdAt);
 }
 
 /** Every recipe a search runs, in order of use. */

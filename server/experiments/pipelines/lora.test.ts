@@ -18,6 +18,7 @@ function ctx(over: Partial<LoraContext> = {}, settings: Record<string, unknown> 
     experimentName: "Fine-tune #1",
     datasetName: "gsm8k.jsonl",
     snapshotSha256: hex("a"),
+    holdouts: [],
     datasetFormat: null,
     cpus: 2,
     freeCpus: 2,

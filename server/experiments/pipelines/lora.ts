@@ -273,6 +273,7 @@ export function loraLookupContext(e: { id: string; opId: string; name: string; s
     freeCpus: 0,
     remainingSeconds: 0,
     outputs: {},
+    holdouts: [], // a fine-tune's data is not split: holdouts are for tables
   };
   return loraContext(base, e.settings);
 }

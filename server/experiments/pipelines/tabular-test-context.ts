@@ -17,6 +17,7 @@ export function tabularTestContext(maxMinutes: number, over: Partial<TabularCont
     experimentName: "E",
     datasetName: "penguins.csv",
     snapshotSha256: "a".repeat(64),
+    holdouts: [],
     datasetFormat: { format: "csv" },
     settings: ZExperimentSettings.parse({ target: "species", task: "multiclass", metric: "accuracy", maxMinutes }),
     cpus: 2,

@@ -5,6 +5,7 @@
  * start on any computer that holds those outputs. Data for the generic chain runner
  * (../pipeline.ts); the only I/O is what it learns from finished steps and collects at the end.
  */
+import { pinnedHoldoutsOf } from "@/server/holdouts/pinned";
 import { createHash } from "node:crypto";
 import type { InputOf, TableFormat } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
@@ -82,9 +83,14 @@ export function trainingDeadline(c: TabularContext): number {
   return trainingDeadlineSeconds(c.settings.maxMinutes * 60, c.remainingSeconds);
 }
 
-/** Every experiment on the same snapshot, target and split settings shares one split job. */
-export const splitOpId = (c: TabularContext) =>
-  `split:${createHash("sha256").update(JSON.stringify([c.snapshotSha256, c.settings.target, c.settings.task, splitSettings(c.settings)])).digest("hex")}`;
+/**
+ * Every experiment on the same snapshot, target, split settings and reserved holdouts
+ * shares one split job (without holdouts, the id is what it was before they existed).
+ */
+export const splitOpId = (c: TabularContext) => {
+  const same = [c.snapshotSha256, c.settings.target, c.settings.task, splitSettings(c.settings), ...(c.holdouts.length ? [c.holdouts.map((h) => h.sha256)] : [])];
+  return `split:${createHash("sha256").update(JSON.stringify(same)).digest("hex")}`;
+};
 
 export const splitInput = (c: TabularContext): InputOf<"data", "split"> => ({
   dataset: ref(c.snapshotSha256),
@@ -93,6 +99,7 @@ export const splitInput = (c: TabularContext): InputOf<"data", "split"> => ({
   target: c.settings.target,
   task: c.settings.task,
   ...splitSettings(c.settings),
+  ...(c.holdouts.length ? { holdouts: c.holdouts.map((h) => ({ dataset: ref(h.sha256), datasetFormat: h.format })) } : {}),
 });
 
 export const trainInput = (c: TabularContext): InputOf<"tabular", "train"> => ({
@@ -256,7 +263,7 @@ async function learn(db: Db, c: TabularContext, jobs: Map<TabularStep, StepJob>)
  * A context to find an experiment's step jobs by (their operation ids depend only on the
  * experiment, its snapshot and its settings), for views that start nothing.
  */
-export function tabularLookupContext(e: { id: string; opId: string; name: string; snapshotSha256: string; targetId: string }, settings: TExperimentSettings): TabularContext {
+export function tabularLookupContext(e: { id: string; opId: string; name: string; snapshotSha256: string; targetId: string; holdouts: string }, settings: TExperimentSettings): TabularContext {
   return {
     experimentId: e.id,
     opId: e.opId,
@@ -271,6 +278,7 @@ export function tabularLookupContext(e: { id: string; opId: string; name: string
     freeCpus: 0,
     remainingSeconds: 0,
     outputs: {},
+    holdouts: pinnedHoldoutsOf(e.holdouts),
     trainingSeconds: null,
     classLabels: null,
     trainedPositiveClass: null,

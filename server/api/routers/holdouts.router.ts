@@ -1,0 +1,13 @@
+/**
+ * Reserved holdouts (issue 32). Creating one is an upload (POST /api/holdouts/upload).
+ * - list {projectId} → HoldoutView[]
+ * - compare {modelId, versions, holdoutId?} → HoldoutCompareResult (runs bounded jobs; a mutation, so a read-only token cannot start them)
+ */
+import { procedure, router } from "../trpc";
+import { ZCompareOnHoldoutInput, ZListHoldoutsInput } from "@/server/holdouts/holdouts.schema";
+import { holdoutsService } from "@/server/holdouts/holdouts.service";
+
+export const holdoutsRouter = router({
+  list: procedure.input(ZListHoldoutsInput).query(({ input }) => holdoutsService().list(input)),
+  compare: procedure.input(ZCompareOnHoldoutInput).mutation(({ input }) => holdoutsService().compare(input)),
+});

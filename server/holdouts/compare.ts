@@ -1,0 +1,151 @@
+/**
+ * "Compare on the holdout": versions of one model re-scored on a reserved holdout by the
+ * trusted evaluator, on the rows none of them learnt from, with a paired-bootstrap interval
+ * of the difference (training/evaluation/holdout.py). Three kinds of job, on the computer
+ * the first version was trained on: data.holdout_rows (features without the target, labels
+ * apart), one tabular.predict per version (it never sees the labels), then
+ * evaluation.holdout_compare. Each is awaited and bounded.
+ *
+ * Refused: a version without exclusion evidence (trained before holdouts: retrain it), a
+ * fine-tune, versions that do not predict the same target the same way. The answer goes to
+ * whoever asked (the owner's page, the CLI); agents and search planners are never given
+ * holdout values (server/mcp holds to that, and a planner's inputs are trial scores).
+ */
+import { createHash } from "node:crypto";
+import { ZHoldoutComparison, ZTableFormat, type Receipt } from "@/contracts/recipes";
+import type { Db } from "@/server/db/client";
+import { badInput, notFound } from "@/server/errors";
+import { ZExperimentSettings } from "@/server/experiments/experiments.schema";
+import { ensureBlobOn } from "@/server/datasets";
+import { readOutput } from "@/server/jobs/read-output";
+import { stageBytes } from "@/server/predictions/predict-job";
+import { findModel, findVersion, type VersionView } from "@/server/registry/registry-views";
+import { targetsService } from "@/server/targets/targets.service";
+import { runJobToEnd } from "./job-to-end";
+import { holdoutsRepository, type HoldoutRow } from "./holdouts.repository";
+import { ZCompareOnHoldoutInput, type HoldoutCompareResult, type TCompareOnHoldoutInput } from "./holdouts.schema";
+
+const STEP_TIMEOUT_MS = 10 * 60_000;
+
+async function holdoutFor(db: Db, projectId: string, holdoutId: string | undefined): Promise<HoldoutRow> {
+  const repo = holdoutsRepository(db);
+  if (holdoutId) {
+    const h = await repo.find(holdoutId);
+    if (!h || h.projectId !== projectId) throw notFound(`This model's project has no holdout ${holdoutId}.`);
+    return h;
+  }
+  const newest = (await repo.ofProject(projectId))[0];
+  if (!newest) throw badInput("This model's project has no holdout yet: reserve one first (trainyard holdouts create --project NAME --data FILE).", { code: "no_holdout" });
+  return newest;
+}
+
+interface Compared {
+  view: VersionView;
+  receipt: Receipt;
+  settings: ReturnType<typeof ZExperimentSettings.parse>;
+  trainedRows: Buffer;
+}
+
+async function comparable(db: Db, view: VersionView): Promise<Compared> {
+  if (view.evidence.kind !== "tabular") throw badInput(`Version ${view.number} is a fine-tune; holdout comparisons are for tabular models.`, { code: "not_tabular" });
+  const rows = await holdoutsRepository(db).trainedRowsOf(view.id);
+  if (!rows) {
+    throw badInput(`Version ${view.number} has no record of the rows it was trained on (it was trained before holdouts existed), so it cannot claim a holdout score. Retrain it and register the new version.`, {
+      code: "no_exclusion_evidence",
+      version: view.number,
+    });
+  }
+  return { view, receipt: view.evidence.receipt, settings: ZExperimentSettings.parse(view.settings), trainedRows: Buffer.from(rows.content) };
+}
+
+function sameTask(all: Compared[]): void {
+  const [first, ...rest] = all;
+  for (const c of rest) {
+    for (const key of ["target", "task", "metric"] as const) {
+      if (c.settings[key] !== first!.settings[key]) {
+        throw badInput(`Versions ${first!.view.number} and ${c.view.number} differ in ${key} (${String(first!.settings[key])} and ${String(c.settings[key])}): only versions that predict the same thing the same way compare on one holdout.`, { code: "incomparable" });
+      }
+    }
+  }
+}
+
+const shortHash = (parts: unknown) => createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 24);
+
+export async function compareOnHoldout(db: Db, raw: TCompareOnHoldoutInput): Promise<HoldoutCompareResult> {
+  const input = ZCompareOnHoldoutInput.parse(raw);
+  if (new Set(input.versions).size !== input.versions.length) throw badInput("Name each version once.");
+  const model = await findModel(db, input.modelId);
+  const holdout = await holdoutFor(db, model.projectId, input.holdoutId);
+  const versions = await Promise.all(input.versions.map(async (n) => comparable(db, await findVersion(db, model.id, n))));
+  sameTask(versions);
+  const first = versions[0]!;
+  const target = await targetsService(db).requireTarget(first.view.targetId);
+  const datasetFormat = ZTableFormat.parse(JSON.parse(holdout.format));
+  await ensureBlobOn(db, target, holdout.sha256);
+  const settings = first.settings;
+  const label = `Comparing on the holdout ${holdout.name}`;
+
+  const rows = await runJobToEnd(
+    db,
+    {
+      opId: `holdout.rows:${holdout.id}:${shortHash([settings.target, settings.excludeColumns])}`,
+      targetId: target.id,
+      recipe: "data",
+      job: "holdout_rows",
+      input: { dataset: `sha256:${holdout.sha256}`, datasetFormat, target: settings.target, excludeColumns: settings.excludeColumns },
+      label: `${label}: preparing its rows`,
+    },
+    STEP_TIMEOUT_MS,
+  );
+  const rowsSha = rows.outputSha256;
+  const entries = [];
+  for (const v of versions) {
+    const trainedSha = await stageBytes(db, v.trainedRows, `version ${v.view.number}'s trained rows`);
+    await ensureBlobOn(db, target, trainedSha);
+    const predicted = await runJobToEnd(
+      db,
+      {
+        opId: `holdout.predict:${holdout.id}:${v.view.id}:${rowsSha.slice(0, 16)}`,
+        targetId: target.id,
+        recipe: "tabular",
+        job: "predict",
+        input: { model: `sha256:${v.view.modelSha256}`, features: `sha256:${rowsSha}` },
+        label: `${label}: version ${v.view.number} predicting`,
+      },
+      STEP_TIMEOUT_MS,
+    );
+    entries.push({ version: v.view.number, predictions: `sha256:${predicted.outputSha256}`, trainedRows: `sha256:${trainedSha}` });
+  }
+  const receipt = first.receipt;
+  const scored = await runJobToEnd(
+    db,
+    {
+      opId: `holdout.compare:${holdout.id}:${shortHash(entries)}`,
+      targetId: target.id,
+      recipe: "evaluation",
+      job: "holdout_compare",
+      input: {
+        holdout: `sha256:${holdout.sha256}`,
+        datasetFormat,
+        labels: `sha256:${rowsSha}`,
+        task: settings.task,
+        metric: settings.metric,
+        positiveClass: receipt.positiveClass,
+        ...(receipt.task !== "regression" ? { classes: receipt.classes } : {}),
+        versions: entries,
+      },
+      label: `${label}: scoring`,
+    },
+    STEP_TIMEOUT_MS,
+  );
+  const out = await readOutput(db, scored, "holdout_compare.json", ZHoldoutComparison);
+  return {
+    holdout: { id: holdout.id, name: holdout.name },
+    metric: out.metric,
+    direction: out.direction,
+    rows: out.rows,
+    excluded: out.excluded,
+    results: out.results,
+    difference: { estimate: out.difference.estimate, low: out.difference.low, high: out.difference.high, confidence: out.difference.confidence, of: out.difference.of },
+  };
+}

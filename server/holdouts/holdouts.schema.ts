@@ -1,0 +1,52 @@
+/** zod at the holdouts' doors (the upload route, tRPC, the CLI's JSON answers). */
+import { z } from "zod";
+import { ZDirection, ZMetricName } from "@/contracts/recipes/common";
+import { ZEncoding, ZFileName } from "@/server/datasets/datasets.schema";
+
+const ZId = z.string().min(1).max(64);
+
+export const ZHoldoutUploadQuery = z.strictObject({
+  projectId: ZId,
+  fileName: ZFileName,
+  /** Default: the file's name. */
+  name: z.string().trim().min(1).max(200).optional(),
+  encoding: ZEncoding.default("utf-8"),
+});
+export type THoldoutUploadQuery = z.infer<typeof ZHoldoutUploadQuery>;
+
+export const ZListHoldoutsInput = z.strictObject({ projectId: ZId });
+
+export const ZCompareOnHoldoutInput = z.strictObject({
+  modelId: ZId,
+  /** Version numbers; the difference is the second's value minus the first's. */
+  versions: z.array(z.int().positive()).min(2, "Name at least two versions.").max(10),
+  /** Default: the project's newest holdout. */
+  holdoutId: ZId.optional(),
+});
+export type TCompareOnHoldoutInput = z.infer<typeof ZCompareOnHoldoutInput>;
+
+export interface HoldoutView {
+  id: string;
+  projectId: string;
+  name: string;
+  sha256: string;
+  bytes: number;
+  fileName: string;
+  rows: number;
+  columns: string[];
+  createdAt: string;
+  /** Answered by an upload of bytes the project already holds as a holdout. */
+  reused?: boolean;
+}
+
+export const ZHoldoutCompareResult = z.strictObject({
+  holdout: z.strictObject({ id: z.string(), name: z.string() }),
+  metric: ZMetricName,
+  direction: ZDirection,
+  /** Holdout rows scored: those no compared version learnt from. */
+  rows: z.int().positive(),
+  excluded: z.strictObject({ total: z.int().nonnegative(), byVersion: z.record(z.string(), z.int().nonnegative()) }),
+  results: z.array(z.strictObject({ version: z.int().positive(), value: z.number() })),
+  difference: z.strictObject({ estimate: z.number(), low: z.number(), high: z.number(), confidence: z.number(), of: z.tuple([z.int(), z.int()]) }),
+});
+export type HoldoutCompareResult = z.infer<typeof ZHoldoutCompareResult>;
