@@ -65,6 +65,12 @@ export function ExperimentPage({ projectId, experimentId }: { projectId: string;
         <p className="text-sm text-slate-700">
           Predicting <strong>{exp.target}</strong> ({exp.task}) · metric {exp.metric} · {exp.mode === "quick" ? "quick baseline" : `improve, ${exp.settings.maxTrials} trials`}
           {exp.settings.excludeColumns.length > 0 && <> · left out: {exp.settings.excludeColumns.join(", ")}</>} · split {exp.settings.split.strategy}
+          {exp.heldOut && (
+            <>
+              {" "}
+              · <span data-testid="held-out">{exp.heldOut.rows.toLocaleString("en")} {exp.heldOut.rows === 1 ? "row" : "rows"} kept out for the project&apos;s {exp.heldOut.holdouts === 1 ? "holdout" : `${exp.heldOut.holdouts} holdouts`}</span>
+            </>
+          )}
         </p>
       </div>
       {q.error && (

@@ -33,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Loaded>> = {
   mcp: async () => ({ run: (await import("./commands/mcp")).mcpCommand }),
   backup: async () => import("./commands/backup").then((m) => ({ run: m.backupCommand, help: m.USAGE })),
   dataset: async () => import("./commands/dataset").then((m) => ({ run: m.datasetCommand, help: m.USAGE })),
+  holdouts: async () => import("./commands/holdouts").then((m) => ({ run: m.holdoutsCommand, help: m.USAGE })),
 };
 
 const asksForHelp = (args: string[]) => args.includes("--help") || args.includes("-h");
@@ -73,6 +74,7 @@ Usage:
                                        retrain on a file at a clock's slots, without backlog (see trainyard schedules --help)
   trainyard mcp --project NAME         agent tools (MCP over stdio) for Claude Code and other clients (docs/agents.md)
   trainyard dataset upload FILE --project NAME   upload a data file to a project (CSV, TSV, Parquet, gzip CSV)
+  trainyard holdouts create|list|compare         reserve data no training sees; compare versions on it (see trainyard holdouts --help)
   trainyard backup DIR                 consistent copy of the database plus a manifest of managed data
   trainyard --version                  print the version
 `;

@@ -1,4 +1,6 @@
 /** What the pages, the CLI and agents see of an experiment. */
+import { ZSplitContract } from "@/contracts/recipes";
+import { parseStoredJson } from "@/server/db/stored-json";
 import type { Db } from "@/server/db/client";
 import { isActive } from "@/server/jobs/job-state";
 import { firstWaiting } from "@/server/jobs/waiting-words";
@@ -96,6 +98,16 @@ export interface ExperimentDetailView extends ExperimentListView {
   /** The values of the rows in the receipt's worstExamples (the receipt names them by row id only). */
   mistakeRows: MistakeRows | null;
   transitions: { from: string; to: string; reason: string | null; at: string }[];
+  /** Rows its split kept out for the project's reserved holdouts; null before the split, or when none was pinned. */
+  heldOut: { holdouts: number; rows: number } | null;
+}
+
+/** What the experiment's split kept out for reserved holdouts (its split.json), once split. */
+async function heldOutOf(db: Db, e: ExperimentRow): Promise<ExperimentDetailView["heldOut"]> {
+  if (!e.splitContractId || e.holdouts === "[]") return null;
+  const row = await db.splitContract.findUnique({ where: { id: e.splitContractId }, select: { contract: true } });
+  const contract = parseStoredJson(ZSplitContract, row?.contract ?? null);
+  return contract?.holdouts ? { holdouts: contract.holdouts.length, rows: contract.excludedReasons.holdout ?? 0 } : null;
 }
 
 const parseResults = parseStoredResults;
@@ -225,5 +237,6 @@ export async function toDetailView(db: Db, e: ExperimentRow): Promise<Experiment
       comparable: results ? results.comparison.comparable : null,
     },
     transitions: transitions.map((t) => ({ from: t.from, to: t.to, reason: t.reason, at: t.at.toISOString() })),
+    heldOut: await heldOutOf(db, e),
   };
 }

@@ -22,7 +22,7 @@ its history stays.`;
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-async function findModel(conn: Connection, project: string, ref: string): Promise<ModelOut> {
+export async function findModel(conn: Connection, project: string, ref: string): Promise<ModelOut> {
   const models = await withRetry(async () => conn.api.models.list.query({ projectId: await projectId(conn, project) }));
   const m = models.find((x) => x.id === ref) ?? models.find((x) => sameName(x.name, ref));
   if (!m) throw new CliError(`No model "${ref}" in project "${project}" (have: ${models.map((x) => x.name).join(", ") || "none"}).`, 1, "not_found");

@@ -17,7 +17,8 @@ export interface ExperimentJson {
   exportSha256: string | null;
   exportVerified: boolean;
   seconds: number | null;
-  split: { strategy: string; column: string | null };
+  /** heldOutRows: rows kept out for the project's reserved holdouts (null: none were pinned, or not split yet). */
+  split: { strategy: string; column: string | null; heldOutRows: number | null };
   dataIssues: { code: string; columns: string[]; severity: string }[];
   appliedActions: string[];
   /** Why the run did not succeed and what to do (code, message, fix, step); null while it runs or once it succeeded. */
@@ -43,7 +44,7 @@ export function experimentJson(
     exportSha256: exp.exportSha256,
     exportVerified: exp.exportSha256 !== null,
     seconds: extra.seconds ?? exp.seconds,
-    split: { strategy: split.strategy, column: "column" in split ? split.column : null },
+    split: { strategy: split.strategy, column: "column" in split ? split.column : null, heldOutRows: exp.heldOut?.rows ?? null },
     dataIssues: extra.dataIssues ?? exp.settings.dataIssues,
     appliedActions: exp.settings.appliedActions,
     error: runFailure(exp.status, exp.error, exp.note),

@@ -82,6 +82,12 @@ export async function uploadFile(conn: Connection, projectId: string, file: stri
   return (await postFile(conn, `/api/datasets/upload?${query}`, file, path.basename(file), log)) as UploadResult;
 }
 
+/** Reserves a file as a holdout of the project (never a dataset): the holdout's view. */
+export async function uploadHoldout(conn: HttpConnection, projectId: string, file: string, name: string | undefined, log: (l: string) => void): Promise<{ id: string; name: string; rows: number; sha256: string; reused?: boolean }> {
+  const query = new URLSearchParams({ projectId, fileName: path.basename(file), ...(name ? { name } : {}) });
+  return (await postFile(conn, `/api/holdouts/upload?${query}`, file, path.basename(file), log)) as { id: string; name: string; rows: number; sha256: string; reused?: boolean };
+}
+
 async function sha256Of(file: string): Promise<string> {
   const hash = createHash("sha256");
   await pipeline(createReadStream(file), hash);

@@ -1,0 +1,126 @@
+/**
+ * Reserved holdouts through the CLI, the real server, worker and recipes (issue 32): a
+ * holdout is never a dataset; an experiment started after it keeps its rows out (the count
+ * shown); versions trained on different snapshots are compared on the rows none of them
+ * learnt from, with a paired interval; a version trained before the holdout is scored only
+ * on the holdout rows it never saw; deleting a dataset made of the same bytes leaves the
+ * holdout working.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "@/server/testing/cli-process";
+import { REPO } from "@/server/testing/server-harness";
+import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
+
+const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
+
+interface Compared {
+  holdout: { id: string; name: string };
+  metric: string;
+  direction: string;
+  rows: number;
+  excluded: { total: number; byVersion: Record<string, number> };
+  results: { version: number; value: number }[];
+  difference: { estimate: number; low: number; high: number; confidence: number; of: [number, number] };
+}
+
+describe("reserved holdouts", { timeout: 900_000 }, () => {
+  const { home, server } = realRecipesServerForBlock();
+
+  const cli = async (args: string[]) => {
+    const r = await runCli(server.url, args).done;
+    return { ...r, json: () => JSON.parse(r.stdout) as Record<string, unknown> };
+  };
+  const train = async (file: string) => {
+    const r = await cli(["train", "--data", file, "--target", "species", "--max-minutes", "3", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    return r.json() as { experimentId: string; status: string; split: { heldOutRows: number | null } };
+  };
+  const register = async (experimentId: string) => {
+    const r = await cli(["models", "register", "--experiment", experimentId, "--model", "penguins", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    return (r.json() as { version: { number: number } }).version.number;
+  };
+
+  it("keeps the holdout out of training and compares versions on the rows none of them learnt from", async () => {
+    const [header, ...rows] = readFileSync(PENGUINS, "utf8").trim().split("\n");
+    const file = (name: string, lines: string[]) => {
+      const p = path.join(home.scratch, name);
+      writeFileSync(p, [header, ...lines].join("\n") + "\n");
+      return p;
+    };
+    const held = rows.filter((_, i) => i % 4 === 0); // 86 rows
+    const rest = rows.filter((_, i) => i % 4 !== 0);
+    const holdoutFile = file("newest.csv", held);
+    const before = file("before.csv", rows.filter((_, i) => i % 8 < 4)); // trained before the holdout: 43 of its rows
+    const withSome = file("with-some.csv", [...rest, ...held.slice(0, 15)]); // 15 holdout rows slipped in
+    const smaller = file("smaller.csv", rest.filter((_, i) => i % 3 !== 0));
+
+    // Version 1: trained before any holdout was reserved.
+    const v1 = await register((await train(before)).experimentId);
+    expect((await server.client.projects.list.query({})).map((p) => p.name)).toContain("Default");
+
+    const usage = await cli(["holdouts", "create", "--project", "Default", "--json"]);
+    expect(usage.code).toBe(2);
+    const nope = await cli(["holdouts", "create", "--project", "Nope", "--data", holdoutFile, "--json"]);
+    expect(nope.code).toBe(1);
+    expect(nope.json()).toEqual({ error: { code: "not_found", message: expect.stringContaining('No project named "Nope"') } });
+    const created = await cli(["holdouts", "create", "--project", "Default", "--data", holdoutFile, "--name", "newest penguins", "--json"]);
+    expect(created.code, created.stderr).toBe(0);
+    const holdout = created.json() as { id: string; rows: number; name: string };
+    expect(holdout).toMatchObject({ id: expect.any(String), rows: 86, name: "newest penguins" });
+    const again = await cli(["holdouts", "create", "--project", "Default", "--data", holdoutFile, "--json"]);
+    expect(again.json()).toMatchObject({ id: holdout.id, reused: true });
+
+    // Never offered as data: no dataset of the project is made of the holdout's bytes.
+    const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;
+    const datasets = await server.client.datasets.list.query({ projectId: project.id });
+    const holdoutSha = (await server.client.holdouts.list.query({ projectId: project.id }))[0]!.sha256;
+    expect(datasets.map((d) => d.snapshotSha256)).not.toContain(holdoutSha);
+
+    // Trained after it: the 15 overlapping rows are kept out, and the run says so.
+    const a = await train(withSome);
+    expect(a.status).toBe("succeeded");
+    expect(a.split.heldOutRows).toBe(15);
+    const b = await train(smaller);
+    expect(b.split.heldOutRows).toBe(0);
+    const v2 = await register(a.experimentId);
+    const v3 = await register(b.experimentId);
+
+    const compared = await cli(["holdouts", "compare", "penguins", "--versions", `${v2},${v3}`, "--json"]);
+    expect(compared.code, compared.stderr).toBe(0);
+    const r = compared.json() as unknown as Compared;
+    expect(r).toMatchObject({ holdout: { id: holdout.id, name: "newest penguins" }, metric: "accuracy", direction: "higher_is_better", rows: 86 });
+    expect(r.excluded).toEqual({ total: 0, byVersion: { [v2]: 0, [v3]: 0 } });
+    expect(r.results.map((x) => x.version)).toEqual([v2, v3]);
+    for (const x of r.results) expect(x.value).toBeGreaterThan(0.8);
+    expect(r.difference.of).toEqual([v2, v3]);
+    expect(r.difference.estimate).toBeCloseTo(r.results[1]!.value - r.results[0]!.value, 10);
+    expect(r.difference.low).toBeLessThanOrEqual(r.difference.estimate);
+    expect(r.difference.high).toBeGreaterThanOrEqual(r.difference.estimate);
+
+    // Version 1 learnt 43 of the holdout's rows before it was reserved: both are scored on the other 43.
+    const withOld = (await cli(["holdouts", "compare", "penguins", "--versions", `${v1},${v2}`, "--holdout", holdout.id, "--json"])).json() as unknown as Compared;
+    expect(withOld.rows).toBe(43);
+    expect(withOld.excluded).toEqual({ total: 43, byVersion: { [v1]: 43, [v2]: 0 } });
+
+    // A dataset made of the same bytes, deleted: the holdout keeps them and still compares.
+    const up = await cli(["dataset", "upload", holdoutFile, "--project", "Default"]);
+    expect(up.code, up.stderr).toBe(0);
+    const copy = (await server.client.datasets.list.query({ projectId: project.id })).find((d) => d.snapshotSha256 === holdoutSha)!;
+    await expect.poll(async () => (await server.client.datasets.get.query({ id: copy.id })).status, { timeout: 60_000, interval: 500 }).toBe("ready");
+    const preview = await server.client.datasets.deletePreview.query({ id: copy.id });
+    expect(preview.removesSnapshot).toBe(false);
+    await server.client.datasets.delete.mutate({ id: copy.id });
+    const after = (await cli(["holdouts", "compare", "penguins", "--versions", `${v2},${v3}`, "--json"])).json() as unknown as Compared;
+    expect(after.results).toEqual(r.results);
+
+    // Refusals name what is wrong.
+    const one = await cli(["holdouts", "compare", "penguins", "--versions", "1", "--json"]);
+    expect(one.code).toBe(2);
+    const missing = await cli(["holdouts", "compare", "penguins", "--versions", `${v2},9`, "--json"]);
+    expect(missing.code).toBe(1);
+    expect((missing.json() as { error: { message: string } }).error.message).toContain("has no version 9");
+  });
+});
