@@ -1,7 +1,9 @@
 /** The holdouts' one entry point for routers, the upload route and the CLI. */
 import { getDb, type Db } from "@/server/db/client";
 import { projectsService } from "@/server/projects/projects.service";
+import { badInput } from "@/server/errors";
 import { compareOnHoldout } from "./compare";
+import { refuseValuesToAgents, verdictOf, type HoldoutCaller } from "./verdict";
 import { createHoldoutFromUpload, holdoutView } from "./create";
 import { holdoutsRepository } from "./holdouts.repository";
 import { ZListHoldoutsInput, type TCompareOnHoldoutInput, type THoldoutUploadQuery } from "./holdouts.schema";
@@ -14,6 +16,15 @@ export function holdoutsService(db: Db = getDb()) {
       await projectsService(db).get(projectId);
       return (await holdoutsRepository(db).ofProject(projectId)).map(holdoutView);
     },
-    compare: (input: TCompareOnHoldoutInput) => compareOnHoldout(db, input),
+    /** Every value; refused to a call through the agent tools (verdict.ts). */
+    async compare(input: TCompareOnHoldoutInput, caller: HoldoutCaller) {
+      refuseValuesToAgents(caller);
+      return compareOnHoldout(db, input);
+    },
+    /** Which of two versions the holdout favours, without values: what agents get. */
+    async verdict(input: TCompareOnHoldoutInput) {
+      if (input.versions.length !== 2) throw badInput("A verdict compares exactly two versions.");
+      return verdictOf(await compareOnHoldout(db, input));
+    },
   };
 }

@@ -3,5 +3,6 @@ import { READ_TOOLS } from "./read-tools";
 import { SEARCH_TOOLS } from "./search-tools";
 import { getMonitoring } from "./monitoring-tool";
 import { listSchedules } from "./schedules-tool";
+import { compareOnHoldout } from "./holdout-tool";
 
-export const AGENT_TOOLS = [...READ_TOOLS, getMonitoring, listSchedules, ...SEARCH_TOOLS];
+export const AGENT_TOOLS = [...READ_TOOLS, getMonitoring, listSchedules, ...SEARCH_TOOLS, compareOnHoldout];

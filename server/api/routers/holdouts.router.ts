@@ -1,7 +1,8 @@
 /**
  * Reserved holdouts (issue 32). Creating one is an upload (POST /api/holdouts/upload).
  * - list {projectId} → HoldoutView[]
- * - compare {modelId, versions, holdoutId?} → HoldoutCompareResult (runs bounded jobs; a mutation, so a read-only token cannot start them)
+ * - compare {modelId, versions, holdoutId?} → HoldoutCompareResult (runs bounded jobs; a mutation, so a read-only token cannot start them); refused through the agent tools
+ * - verdict {modelId, versions: [a, b], holdoutId?} → HoldoutVerdictView: which one the holdout favours, no values (what compare_on_holdout answers)
  */
 import { procedure, router } from "../trpc";
 import { ZCompareOnHoldoutInput, ZListHoldoutsInput } from "@/server/holdouts/holdouts.schema";
@@ -9,5 +10,6 @@ import { holdoutsService } from "@/server/holdouts/holdouts.service";
 
 export const holdoutsRouter = router({
   list: procedure.input(ZListHoldoutsInput).query(({ input }) => holdoutsService().list(input)),
-  compare: procedure.input(ZCompareOnHoldoutInput).mutation(({ input }) => holdoutsService().compare(input)),
+  compare: procedure.input(ZCompareOnHoldoutInput).mutation(({ input, ctx }) => holdoutsService().compare(input, { viaAgentTools: Boolean(ctx.viaAgentTools) })),
+  verdict: procedure.input(ZCompareOnHoldoutInput).mutation(({ input }) => holdoutsService().verdict(input)),
 });
