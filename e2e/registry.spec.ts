@@ -9,6 +9,7 @@
  * run, and rolls back in two taps.
  * axe on each page and with the sheet open; nothing scrolls sideways at 390 px.
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
@@ -172,6 +173,19 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   await expectNoSeriousAxeViolations(page);
   if (phone) await phoneFits(page);
   await page.screenshot({ path: testInfo.outputPath(`models-${testInfo.project.name}.png`), fullPage: true });
+
+  // Compare on a reserved holdout: penguins no version learnt from (each a gram heavier),
+  // scored by the trusted evaluator, the difference with its interval in a chart and words.
+  const [header, ...rows] = readFileSync(PENGUINS, "utf8").trim().split("\n");
+  const heavier = rows.filter((_, i) => i % 5 === 0).map((r) => r.split(",").map((v, i) => (i === 5 && /^\d+$/.test(v) ? String(Number(v) + 1) : v)).join(","));
+  const reserved = await page.request.post(`/api/holdouts/upload?projectId=${projectId}&fileName=heavier.csv&name=heavier`, { data: Buffer.from([header, ...heavier].join("\n") + "\n") });
+  expect(reserved.status(), await reserved.text()).toBe(201);
+  await card.locator("summary", { hasText: "Compare on the holdout" }).click();
+  await card.getByRole("button", { name: "Compare on the holdout" }).click();
+  await expect(card.getByTestId("holdout-verdict")).toContainText(/version/, { timeout: 5 * 60_000 });
+  await expect(card.getByTestId("holdout-result")).toContainText(`of “heavier” that no version learnt from`);
+  await expectNoSeriousAxeViolations(page);
+  if (phone) await phoneFits(page);
 
   // The Overview answers "Which model is in use?" with the selected version and its evidence.
   await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Overview" }).click();

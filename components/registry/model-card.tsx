@@ -8,6 +8,7 @@ import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import { formatMetric } from "@/components/experiment/format";
 import { CompareVersions } from "./compare-versions";
+import { HoldoutCompare } from "./holdout-compare";
 import { DeploySheet } from "./deploy-sheet";
 import { PromoteSheet } from "./promote-sheet";
 import { RemoveSheet } from "./remove-sheet";
@@ -25,6 +26,8 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
   // The same query as the retention panel's: what removing a version frees.
   const retention = useQuery(trpc.models.retentionPreview.queryOptions({ projectId }));
   const [open, setOpen] = useState<Open>(null);
+  // Read the holdouts when the section opens: one reserved from the CLI meanwhile is there.
+  const [holdoutOpen, setHoldoutOpen] = useState(false);
   const sel = (show.data?.model ?? model).selected;
   const revision = show.data?.model.revision ?? model.revision;
   const history = show.data?.history ?? [];
@@ -78,6 +81,12 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
               <div className="mt-2">
                 <CompareVersions modelId={model.id} numbers={show.data.versions.map((v) => v.number)} />
               </div>
+            </details>
+          )}
+          {show.data.versions.length > 1 && (
+            <details className="text-sm" onToggle={(e) => setHoldoutOpen(e.currentTarget.open)}>
+              <summary className="cursor-pointer font-medium">Compare on the holdout</summary>
+              <div className="mt-2">{holdoutOpen && <HoldoutCompare projectId={projectId} modelId={model.id} numbers={show.data.versions.map((v) => v.number)} />}</div>
             </details>
           )}
         </>
