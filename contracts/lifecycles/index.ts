@@ -7,3 +7,4 @@ export * from "./registry";
 export * from "./search";
 export * from "./monitor";
 export * from "./schedule";
+export * from "./promotion";

@@ -16,6 +16,7 @@ import { monitorsRouter } from "./routers/monitors.router";
 import { schedulesRouter } from "./routers/schedules.router";
 import { notificationsRouter } from "./routers/notifications.router";
 import { holdoutsRouter } from "./routers/holdouts.router";
+import { policiesRouter } from "./routers/policies.router";
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -35,6 +36,7 @@ export const appRouter = router({
   schedules: schedulesRouter,
   notifications: notificationsRouter,
   holdouts: holdoutsRouter,
+  policies: policiesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,7 @@
  * start in one process is refused); the returned function stops them all and waits for
  * the work in progress.
  */
+import { policies } from "./reconcilers/policies";
 import type { AppConfig } from "@/server/config/env";
 import type { HomePaths } from "@/server/config/home";
 import { getDb, type Db } from "@/server/db/client";
@@ -66,7 +67,7 @@ export function startReconcilers(rt: ControllerRuntime, db: Db, log: (line: stri
     } catch (err) {
       log(`could not set up This computer: ${(err as Error).message}`);
     }
-    for (const r of [jobsReconciler, computerProbes(db, sweepMs), ...(rt.config.prepareAhead ? [environmentsAhead(db, log)] : []), deployments(db, sweepMs), experimentChains(db), searches(db), dataSteps(db), monitors(db), schedules(db), notifications(db)]) stops.push(r.start(log));
+    for (const r of [jobsReconciler, computerProbes(db, sweepMs), ...(rt.config.prepareAhead ? [environmentsAhead(db, log)] : []), deployments(db, sweepMs), experimentChains(db), searches(db), dataSteps(db), monitors(db), schedules(db), policies(db), notifications(db)]) stops.push(r.start(log));
   })();
   return async () => {
     await started;

@@ -7,6 +7,7 @@
  * a bound (models per project, versions per model, export bytes per project) — the
  * refusal names what could be removed.
  */
+import { publish } from "@/server/events/bus";
 import { trainedRowsOfExperiment } from "@/server/holdouts/trained-rows";
 import { z } from "zod";
 import { formatBytes } from "@/contracts/vocabulary";
@@ -142,6 +143,8 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
       return row.id;
     });
     const row = await registryRepository(db).versionByIdOrThrow(versionId);
+    // A new version wakes what watches the model (a promotion policy, open pages).
+    publish({ type: "model.changed", modelId: row.modelId, projectId: exp.projectId });
     return { model: await modelView(db, await findModel(db, row.modelId)), version: versionView(row), created: true, exportNote };
   } catch (err) {
     // Two registrations racing: the unique (model, experiment) or (project, name) key lets one in.

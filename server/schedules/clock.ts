@@ -1,8 +1,8 @@
 /**
- * "Now" for schedules, injectable so that tests move time instead of sleeping through it:
- * with TRAINYARD_TEST_CLOCK_FILE set, now is the ISO time written in that file (real time
- * while the file is missing). Only the schedules read it: jobs, deadlines and the rest of
- * the server keep real time.
+ * "Now" for schedules and promotion policies' expiries, injectable so that tests move time
+ * instead of sleeping through it: with TRAINYARD_TEST_CLOCK_FILE set, now is the ISO time
+ * written in that file (real time while the file is missing). Only those read it: jobs,
+ * deadlines and the rest of the server keep real time.
  */
 import { readFileSync } from "node:fs";
 

@@ -1,17 +1,20 @@
 /**
- * Reserved holdouts through the CLI, the real server, worker and recipes (issue 32): a
- * holdout is never a dataset; an experiment started after it keeps its rows out (the count
- * shown); versions trained on different snapshots are compared on the rows none of them
- * learnt from, with a paired interval; a version trained before the holdout is scored only
- * on the holdout rows it never saw; deleting a dataset made of the same bytes leaves the
- * holdout working.
+ * Reserved holdouts and promotion policies through the CLI, the real server, worker and
+ * recipes (issue 32), on one server whose tests build on each other (the second uses the
+ * model the first registered): a holdout is never a dataset; an experiment started after it
+ * keeps its rows out (the count shown); versions trained on different snapshots are
+ * compared on the rows none of them learnt from, with a paired interval; a version trained
+ * before the holdout is scored only on the holdout rows it never saw; deleting a dataset made
+ * of the same bytes leaves the holdout working. Then a policy: each new version waits for
+ * approval (a webhook tells the owner), expires, is rejected or approved (the alias moves),
+ * and in automatic mode a version without a real gain is never promoted.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
-import { REPO } from "@/server/testing/server-harness";
-import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
+import { makeTestHome, REPO, startTestServer, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { cliAsync } from "@/tests/support/server-process";
 import { connectAgent, keysOf } from "@/server/mcp/mcp-test-support";
 
@@ -27,8 +30,18 @@ interface Compared {
   difference: { estimate: number; low: number; high: number; confidence: number; of: [number, number] };
 }
 
-describe("reserved holdouts", { timeout: 900_000 }, () => {
-  const { home, server } = realRecipesServerForBlock();
+describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () => {
+  let home: TestHome;
+  let server: TestServer;
+  let clockFile: string;
+  beforeAll(async () => {
+    home = makeTestHome();
+    clockFile = path.join(home.scratch, "clock"); // absent: real time
+    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training"), TRAINYARD_TEST_CLOCK_FILE: clockFile } });
+  });
+  afterAll(() => server?.stop());
+  /** The files the first test writes, which the second trains on again. */
+  let withSomeFile = "";
 
   const cli = async (args: string[]) => {
     const r = await runCli(server.url, args).done;
@@ -58,6 +71,7 @@ describe("reserved holdouts", { timeout: 900_000 }, () => {
     const holdoutFile = file("newest.csv", held);
     const before = file("before.csv", rows.filter((_, i) => i % 8 < 4)); // trained before the holdout: 43 of its rows
     const withSome = file("with-some.csv", [...rest, ...held.slice(0, 15)]); // 15 holdout rows slipped in
+    withSomeFile = withSome;
     const smaller = file("smaller.csv", rest.filter((_, i) => i % 3 !== 0));
 
     // Version 1: trained before any holdout was reserved.
@@ -151,5 +165,80 @@ describe("reserved holdouts", { timeout: 900_000 }, () => {
     const missing = await cli(["holdouts", "compare", "penguins", "--versions", `${v2},9`, "--json"]);
     expect(missing.code).toBe(1);
     expect((missing.json() as { error: { message: string } }).error.message).toContain("has no version 9");
+  });
+
+  it("judges each new version by the policy: waits for approval (a webhook says so), expires, is rejected or approved; automatic never promotes no gain", async () => {
+    const received: { title: string; kind: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (b: Buffer) => (body += b.toString("utf8")));
+      req.on("end", () => {
+        received.push(JSON.parse(body) as { title: string; kind: string });
+        res.end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      await server.client.notifications.createChannel.mutate({ kind: "webhook", name: "owner", url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook` });
+      const none = await cli(["policies", "show", "penguins", "--json"]);
+      expect(none.code).toBe(1);
+      expect(none.json()).toMatchObject({ error: { code: "not_found", message: expect.stringContaining("has no promotion policy") } });
+      const bake = await cli(["policies", "set", "penguins", "--mode", "approval", "--bake-requests", "5", "--json"]);
+      expect(bake.code).toBe(2);
+      const set = await cli(["policies", "set", "penguins", "--mode", "approval", "--json"]);
+      expect(set.code, set.stderr).toBe(0);
+      expect(set.json()).toMatchObject({ mode: "approval", pending: [], bake: null });
+
+      type Shown = { pending: { id: string; version: number; evidence: { kind: string; words: string } }[]; candidates: { id: string; version: number; state: string; reason: string }[] };
+      const shown = async () => (await cli(["policies", "show", "penguins", "--json"])).json() as unknown as Shown;
+      const nextVersion = async () => {
+        const a = await train(withSomeFile);
+        return register(a.experimentId);
+      };
+      const waiting = async (version: number) => {
+        await expect.poll(async () => (await shown()).pending.map((c) => c.version), { timeout: 60_000, interval: 1000 }).toContain(version);
+        return (await shown()).pending.find((c) => c.version === version)!;
+      };
+      const selected = async () => ((await cli(["models", "show", "penguins", "--json"])).json() as { selected: { number: number } | null }).selected?.number ?? null;
+
+      // Nothing is selected: a new version passes the gates as the first, and waits; the owner is told.
+      const v4 = await nextVersion();
+      const c4 = await waiting(v4);
+      expect(c4.evidence).toMatchObject({ kind: "first", words: expect.stringContaining("Nothing is selected yet") });
+      await expect.poll(() => received.map((n) => n.title), { timeout: 30_000 }).toContain(`Version ${v4} of “penguins” waits for your approval`);
+      // Not decided in time (the policy's 72 hours): it expires.
+      writeFileSync(clockFile, new Date(Date.now() + 73 * 3600_000).toISOString());
+      await expect.poll(async () => (await shown()).candidates.find((c) => c.id === c4.id)?.state, { timeout: 30_000, interval: 1000 }).toBe("expired");
+      const late = await cli(["policies", "approve", "penguins", c4.id, "--json"]);
+      expect(late.code).toBe(1);
+      expect(late.json()).toMatchObject({ error: { code: "not_pending" } });
+
+      // Rejected: nothing moves.
+      const v5 = await nextVersion();
+      const c5 = await waiting(v5);
+      const rejected = await cli(["policies", "reject", "penguins", c5.id, "--reason", "not this one", "--json"]);
+      expect(rejected.code, rejected.stderr).toBe(0);
+      expect((rejected.json() as unknown as Shown).candidates.find((c) => c.id === c5.id)).toMatchObject({ state: "rejected", reason: "not this one" });
+      expect(await selected()).toBeNull();
+
+      // Approved: the alias moves to it, recorded as the policy's promotion.
+      const v6 = await nextVersion();
+      const c6 = await waiting(v6);
+      const approved = await cli(["policies", "approve", "penguins", c6.id, "--json"]);
+      expect(approved.code, approved.stderr).toBe(0);
+      expect((approved.json() as unknown as Shown).candidates.find((c) => c.id === c6.id)).toMatchObject({ state: "promoted" });
+      expect(await selected()).toBe(v6);
+      const history = (await cli(["models", "history", "penguins", "--json"])).json() as unknown as { to: { number: number }; actor: { kind: string } }[];
+      expect(history[0]).toMatchObject({ to: { number: v6 }, actor: { kind: "policy" } });
+
+      // Automatic: a version on the same data with no real gain is refused, and nothing moves.
+      expect((await cli(["policies", "set", "penguins", "--mode", "automatic", "--json"])).code).toBe(0);
+      const v7 = await nextVersion();
+      await expect.poll(async () => (await shown()).candidates.find((c) => c.version === v7)?.state, { timeout: 60_000, interval: 1000 }).toBe("refused");
+      expect((await shown()).candidates.find((c) => c.version === v7)!.reason).toMatch(/A policy promotes only a real gain/);
+      expect(await selected()).toBe(v6);
+    } finally {
+      receiver.close();
+    }
   });
 });

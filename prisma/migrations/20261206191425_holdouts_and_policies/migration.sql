@@ -9,6 +9,34 @@ CREATE TABLE "VersionTrainedRows" (
 );
 
 -- CreateTable
+CREATE TABLE "PromotionPolicy" (
+    "modelId" TEXT NOT NULL PRIMARY KEY,
+    "mode" TEXT NOT NULL,
+    "deploymentId" TEXT,
+    "approvalHours" INTEGER NOT NULL DEFAULT 72,
+    "maxPerDay" INTEGER NOT NULL DEFAULT 1,
+    "cooldownMinutes" INTEGER NOT NULL DEFAULT 360,
+    "watchingSince" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "revision" INTEGER NOT NULL DEFAULT 1,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "PromotionCandidate" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "modelId" TEXT NOT NULL,
+    "versionId" TEXT NOT NULL,
+    "state" TEXT NOT NULL,
+    "evidence" TEXT NOT NULL,
+    "reason" TEXT,
+    "decidedBy" TEXT,
+    "expiresAt" DATETIME NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
 CREATE TABLE "Holdout" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "projectId" TEXT NOT NULL,
@@ -64,6 +92,12 @@ CREATE UNIQUE INDEX "Experiment_opId_key" ON "Experiment"("opId");
 CREATE INDEX "Experiment_projectId_idx" ON "Experiment"("projectId");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
+
+-- CreateIndex
+CREATE INDEX "PromotionCandidate_state_idx" ON "PromotionCandidate"("state");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "PromotionCandidate_modelId_versionId_key" ON "PromotionCandidate"("modelId", "versionId");
 
 -- CreateIndex
 CREATE INDEX "Holdout_projectId_idx" ON "Holdout"("projectId");

@@ -1,0 +1,31 @@
+/**
+ * A promotion candidate's state moves through contracts/lifecycles
+ * promotionCandidateLifecycle with the one transition() (events in LifecycleEvent under
+ * "promotion candidate"); every committed move is published as its model's change.
+ */
+import { promotionCandidateLifecycle, type PromotionCandidateState } from "@/contracts/lifecycles";
+import type { Db } from "@/server/db/client";
+import { publish } from "@/server/events/bus";
+import { recordIn } from "@/server/lifecycle/events";
+import { transition, type LifecycleStore } from "@/server/lifecycle/transition";
+
+export interface CandidatePatch {
+  decidedBy?: string;
+}
+
+export const candidateStore: LifecycleStore<PromotionCandidateState, CandidatePatch> = {
+  lifecycle: promotionCandidateLifecycle,
+  read: async (tx, id) => (await tx.promotionCandidate.findUnique({ where: { id }, select: { state: true } }))?.state ?? null,
+  write: async (tx, id, move, patch) => (await tx.promotionCandidate.updateMany({ where: { id, state: move.from }, data: { ...patch, state: move.to, reason: move.reason } })).count,
+  record: recordIn(promotionCandidateLifecycle.name),
+};
+
+export async function moveCandidate(db: Db, id: string, to: PromotionCandidateState, reason: string, patch: CandidatePatch = {}) {
+  const moved = await transition(db, candidateStore, id, to, { reason, patch });
+  if (moved.changed) {
+    const c = await db.promotionCandidate.findUnique({ where: { id }, select: { modelId: true } });
+    const m = c ? await db.registeredModel.findUnique({ where: { id: c.modelId }, select: { projectId: true } }) : null;
+    if (c && m) publish({ type: "model.changed", modelId: c.modelId, projectId: m.projectId });
+  }
+  return moved;
+}

@@ -1,0 +1,48 @@
+/**
+ * Carrying out an approved candidate: the model's "selected" alias moves to it through the
+ * registry's promote (the same gate and history as a person's promotion, actor "policy"),
+ * and a deployment following the alias switches with it (server/deployments). It applies
+ * only at the model revision the candidate was judged at: a promotion or rollback since
+ * (a person's) wins, and the candidate fails saying so. Safe to repeat after a restart: a
+ * candidate whose version is already selected is promoted, not moved twice.
+ */
+import type { Db } from "@/server/db/client";
+import { isDomainError } from "@/server/errors";
+import { aliasTarget, promote } from "@/server/registry/promote";
+import { moveCandidate } from "./candidate-store";
+import { ZCandidateEvidence } from "./evidence";
+
+export async function carryOut(db: Db, candidateId: string): Promise<void> {
+  const c = await db.promotionCandidate.findUnique({ where: { id: candidateId } });
+  if (!c || c.state !== "approved") return;
+  const version = await db.modelVersion.findUnique({ where: { id: c.versionId }, select: { number: true } });
+  if (!version) {
+    await moveCandidate(db, c.id, "failed", "the version was removed before it could be promoted");
+    return;
+  }
+  if ((await aliasTarget(db, c.modelId, "selected"))?.id === c.versionId) {
+    await moveCandidate(db, c.id, "promoted", `version ${version.number} is selected`);
+    return;
+  }
+  const evidence = ZCandidateEvidence.parse(JSON.parse(c.evidence));
+  try {
+    await promote(
+      db,
+      {
+        modelId: c.modelId,
+        version: version.number,
+        alias: "selected",
+        reason: `promotion policy: ${evidence.words}`,
+        // A holdout win is the evidence for versions whose test receipts do not compare.
+        acceptRegression: evidence.kind === "holdout",
+        expectedRevision: evidence.judgedRevision,
+      },
+      { kind: "policy", name: "promotion policy" },
+    );
+  } catch (err) {
+    if (!isDomainError(err) || err.code !== "CONFLICT") throw err;
+    await moveCandidate(db, c.id, "failed", `not promoted: ${err.message}`);
+    return;
+  }
+  await moveCandidate(db, c.id, "promoted", `version ${version.number} is selected`);
+}

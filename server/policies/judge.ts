@@ -1,0 +1,51 @@
+/**
+ * The hard gates a policy's candidate must pass, which nothing overrides: against the
+ * version in use, the same evaluation contract with a gain of at least the minimum useful
+ * gain (the registry's gate), or — when the two were evaluated on different data — a win on
+ * the project's holdout whose interval excludes a loss. No version in use: the first passes.
+ */
+import type { Db } from "@/server/db/client";
+import { isDomainError } from "@/server/errors";
+import { compareOnHoldout } from "@/server/holdouts/compare";
+import { gate } from "@/server/registry/gate";
+import { aliasTarget } from "@/server/registry/promote";
+import { findModel, findVersion } from "@/server/registry/registry-views";
+import { registrySettings } from "@/server/registry/registry-settings";
+import type { CandidateEvidence } from "./evidence";
+
+export async function judgeVersion(db: Db, modelId: string, number: number): Promise<CandidateEvidence> {
+  const model = await findModel(db, modelId);
+  const candidate = await findVersion(db, modelId, number);
+  const incumbent = await aliasTarget(db, modelId, "selected");
+  const { minUsefulGain } = await registrySettings(db);
+  const d = gate(candidate, incumbent, minUsefulGain);
+  const base = { judgedRevision: model.revision, incumbent: incumbent?.number ?? null };
+  switch (d.verdict) {
+    case "first":
+      return { kind: "first", ...base, words: d.reason };
+    case "better":
+      return { kind: "same_contract", ...base, words: d.reason, metric: d.metric, candidateValue: d.candidate, incumbentValue: d.selected, improvement: d.improvement, minUsefulGain };
+    case "needs_acknowledgement":
+      if (d.why === "not_better") return { kind: "refused", ...base, words: `${d.reason} A policy promotes only a real gain.` };
+      return holdoutJudgement(db, modelId, incumbent!.number, number, base);
+    default:
+      return { kind: "refused", ...base, words: d.reason };
+  }
+}
+
+async function holdoutJudgement(db: Db, modelId: string, incumbent: number, candidate: number, base: { judgedRevision: number; incumbent: number | null }): Promise<CandidateEvidence> {
+  let r;
+  try {
+    r = await compareOnHoldout(db, { modelId, versions: [incumbent, candidate] });
+  } catch (err) {
+    if (!isDomainError(err)) throw err;
+    return { kind: "refused", ...base, words: `Versions ${incumbent} and ${candidate} were evaluated on different data, and the holdout could not decide: ${err.message}` };
+  }
+  const gainLow = r.direction === "higher_is_better" ? r.difference.low : -r.difference.high;
+  const pct = Math.round(r.difference.confidence * 100);
+  const facts = { holdout: r.holdout, metric: r.metric, direction: r.direction, rows: r.rows, results: r.results, difference: { estimate: r.difference.estimate, low: r.difference.low, high: r.difference.high, confidence: r.difference.confidence } };
+  if (gainLow > 0) {
+    return { kind: "holdout", ...base, ...facts, words: `Better than version ${incumbent} on the holdout “${r.holdout.name}” (${r.rows} rows neither learnt from): the ${pct}% interval of the difference excludes a loss.` };
+  }
+  return { kind: "refused", ...base, words: `Not shown better than version ${incumbent} on the holdout “${r.holdout.name}”: the ${pct}% interval of the difference does not exclude a loss.` };
+}

@@ -1,0 +1,27 @@
+/** Promotion policies and their candidates (prisma PromotionPolicy, PromotionCandidate). */
+import { getDb, type Db } from "@/server/db/client";
+import type { PromotionCandidateState } from "@/contracts/lifecycles";
+
+export function policiesRepository(db: Db = getDb()) {
+  return {
+    policyOf: (modelId: string) => db.promotionPolicy.findUnique({ where: { modelId } }),
+    modelsWithPolicy: () => db.promotionPolicy.findMany({ select: { modelId: true } }).then((rows) => rows.map((r) => ({ id: r.modelId }))),
+    candidates: (modelId: string) => db.promotionCandidate.findMany({ where: { modelId }, orderBy: { createdAt: "desc" } }),
+    candidate: (id: string) => db.promotionCandidate.findUnique({ where: { id } }),
+    inState: (modelId: string, state: PromotionCandidateState) => db.promotionCandidate.findMany({ where: { modelId, state }, orderBy: { createdAt: "asc" } }),
+    /** Versions registered since the policy watches that no candidate row judged yet, oldest first. */
+    async unjudged(modelId: string, since: Date) {
+      const [versions, judged] = await Promise.all([
+        db.modelVersion.findMany({ where: { modelId, createdAt: { gte: since }, status: { not: "removed" } }, orderBy: { number: "asc" }, select: { id: true, number: true } }),
+        db.promotionCandidate.findMany({ where: { modelId }, select: { versionId: true } }),
+      ]);
+      const seen = new Set(judged.map((c) => c.versionId));
+      return versions.filter((v) => !seen.has(v.id));
+    },
+    /** Policy promotions of the model since `since` (automatic mode's daily count and cooldown). */
+    promotedSince: (modelId: string, since: Date) =>
+      db.promotionCandidate.findMany({ where: { modelId, state: "promoted", updatedAt: { gte: since } }, orderBy: { updatedAt: "desc" }, select: { updatedAt: true } }),
+    createCandidate: (data: { modelId: string; versionId: string; state: PromotionCandidateState; evidence: string; reason: string; expiresAt: Date }) =>
+      db.promotionCandidate.create({ data }),
+  };
+}

@@ -1,0 +1,30 @@
+/** zod at the promotion policies' doors (tRPC, the CLI's JSON answers). */
+import { z } from "zod";
+
+const ZId = z.string().min(1).max(64);
+
+export const POLICY_MODES = ["approval", "automatic"] as const;
+export type PolicyMode = (typeof POLICY_MODES)[number];
+
+export const ZSetPolicyInput = z.strictObject({
+  modelId: ZId,
+  /** No default: automatic promotion is only ever chosen explicitly. */
+  mode: z.enum(POLICY_MODES),
+  /** A deployment of the model that follows its "selected" alias: it switches when the alias moves. */
+  deploymentId: ZId.nullable().default(null),
+  /** How long a candidate waits for the owner before it expires (approval mode). */
+  approvalHours: z.int().min(1).max(24 * 30).default(72),
+  /** Automatic mode: at most this many promotions a day, at least this long apart. */
+  maxPerDay: z.int().min(1).max(24).default(1),
+  cooldownMinutes: z.int().min(0).max(7 * 24 * 60).default(360),
+});
+export type TSetPolicyInput = z.input<typeof ZSetPolicyInput>;
+
+export const ZModelIdInput = z.strictObject({ modelId: ZId });
+
+export const ZDecideInput = z.strictObject({
+  modelId: ZId,
+  candidateId: ZId,
+  reason: z.string().trim().min(1).max(1000).optional(),
+});
+export type TDecideInput = z.infer<typeof ZDecideInput>;
