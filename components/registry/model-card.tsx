@@ -9,6 +9,7 @@ import { errorText } from "@/components/ui/error-text";
 import { formatMetric } from "@/components/experiment/format";
 import { CompareVersions } from "./compare-versions";
 import { HoldoutCompare } from "./holdout-compare";
+import { PolicyPanel } from "./policy-panel";
 import { DeploySheet } from "./deploy-sheet";
 import { PromoteSheet } from "./promote-sheet";
 import { RemoveSheet } from "./remove-sheet";
@@ -69,6 +70,12 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
             onDeploy={(v) => setOpen({ kind: "deploy", version: v.number })}
             onRemove={(v) => setOpen({ kind: "remove", versionId: v.id })}
           />
+          <details className="text-sm" open>
+            <summary className="cursor-pointer font-medium">Promotion policy</summary>
+            <div className="mt-2">
+              <PolicyPanel modelId={model.id} />
+            </div>
+          </details>
           <details className="text-sm" open>
             <summary className="cursor-pointer font-medium">Selection history ({history.length})</summary>
             <div className="mt-2">

@@ -41,6 +41,14 @@ export async function carryOut(db: Db, candidateId: string): Promise<void> {
     );
   } catch (err) {
     if (!isDomainError(err) || err.code !== "CONFLICT") throw err;
+    // The owner's approval and the controller's sweep may carry the same candidate out at
+    // once: the one that lost the race finds the move made (or the candidate ended) and stops.
+    const now = await db.promotionCandidate.findUnique({ where: { id: c.id }, select: { state: true } });
+    if (now?.state !== "approved") return;
+    if ((await aliasTarget(db, c.modelId, "selected"))?.id === c.versionId) {
+      await moveCandidate(db, c.id, "promoted", `version ${version.number} is selected`);
+      return;
+    }
     await moveCandidate(db, c.id, "failed", `not promoted: ${err.message}`);
     return;
   }

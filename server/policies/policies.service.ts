@@ -62,11 +62,12 @@ export function policiesService(db: Db = getDb()) {
     );
   }
 
-  async function show(raw: { modelId: string }): Promise<PolicyView> {
+  /** The model's policy, or null when it has none (the page asks this). */
+  async function find(raw: { modelId: string }): Promise<PolicyView | null> {
     const { modelId } = ZModelIdInput.parse(raw);
     const model = await findModel(db, modelId);
     const p = await repo.policyOf(modelId);
-    if (!p) throw notFound(`"${model.name}" has no promotion policy: set one with trainyard policies set.`);
+    if (!p) return null;
     const d = p.deploymentId ? await db.deployment.findUnique({ where: { id: p.deploymentId }, select: { id: true, name: true, state: true, followsAlias: true } }) : null;
     const all = await candidateViews(modelId);
     return {
@@ -83,6 +84,13 @@ export function policiesService(db: Db = getDb()) {
       candidates: all.slice(0, 20),
       bake: null,
     };
+  }
+
+  /** The model's policy; NOT_FOUND when it has none (the CLI's `policies show`). */
+  async function show(raw: { modelId: string }): Promise<PolicyView> {
+    const found = await find(raw);
+    if (!found) throw notFound(`"${(await findModel(db, ZModelIdInput.parse(raw).modelId)).name}" has no promotion policy: set one with trainyard policies set.`);
+    return found;
   }
 
   async function set(raw: TSetPolicyInput): Promise<PolicyView> {
@@ -109,6 +117,7 @@ export function policiesService(db: Db = getDb()) {
   }
 
   return {
+    find,
     show,
     set,
     async approve(raw: TDecideInput, principal: Principal): Promise<PolicyView> {
