@@ -23,7 +23,7 @@ import { cliAsync } from "@/tests/support/server-process";
 import { agentEnv, connectAgent, keysOf, type Agent } from "./mcp-test-support";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
-const WRITE_TOOLS = ["cancel_trial", "compare_on_holdout", "promote_version", "propose_experiment"];
+const WRITE_TOOLS = ["approve_promotion", "cancel_trial", "compare_on_holdout", "promote_version", "propose_experiment"];
 /** Keys that hold test-partition scores or receipts in the API's owner views (searches.get's `final`, experiments.get, the gate). */
 const TEST_KEYS = ["final", "candidate", "baseline", "comparison", "results", "receipt", "primaryValue", "baselineValue", "evidence", "selected", "improvement"];
 const GBM = { family: "GBM", "GBM.learning_rate": 0.05, "GBM.num_leaves": 31, "GBM.min_data_in_leaf": 10 };

@@ -108,6 +108,6 @@ describe("search views for agents", () => {
 
   it("publish every input as a JSON Schema object and mark only the writing tools as writes", () => {
     for (const t of AGENT_TOOLS) expect(z.toJSONSchema(t.input), t.name).toMatchObject({ type: "object" });
-    expect(AGENT_TOOLS.filter((t) => t.writes).map((t) => t.name).sort()).toEqual(["cancel_trial", "compare_on_holdout", "promote_version", "propose_experiment"]);
+    expect(AGENT_TOOLS.filter((t) => t.writes).map((t) => t.name).sort()).toEqual(["approve_promotion", "cancel_trial", "compare_on_holdout", "promote_version", "propose_experiment"]);
   });
 });

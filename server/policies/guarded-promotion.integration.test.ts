@@ -9,7 +9,7 @@
  * approval (a webhook tells the owner), expires, is rejected or approved (the alias moves),
  * and in automatic mode a version without a real gain is never promoted.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -167,7 +167,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
     expect((missing.json() as { error: { message: string } }).error.message).toContain("has no version 9");
   });
 
-  it("judges each new version by the policy: waits for approval (a webhook says so), expires, is rejected or approved; automatic never promotes no gain", async () => {
+  it("judges each new version by the policy: waits for approval (a webhook says so), expires, is rejected or approved (by the owner, or an agent once allowed); automatic never promotes no gain, nor past its daily count", async () => {
     const received: { title: string; kind: string }[] = [];
     const receiver = http.createServer((req, res) => {
       let body = "";
@@ -212,6 +212,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
       const late = await cli(["policies", "approve", "penguins", c4.id, "--json"]);
       expect(late.code).toBe(1);
       expect(late.json()).toMatchObject({ error: { code: "not_pending" } });
+      rmSync(clockFile); // real time again
 
       // Rejected: nothing moves.
       const v5 = await nextVersion();
@@ -237,6 +238,38 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
       await expect.poll(async () => (await shown()).candidates.find((c) => c.version === v7)?.state, { timeout: 60_000, interval: 1000 }).toBe("refused");
       expect((await shown()).candidates.find((c) => c.version === v7)!.reason).toMatch(/A policy promotes only a real gain/);
       expect(await selected()).toBe(v6);
+
+      // With no minimum gain asked, an equal score passes the same-contract gate: v8 waits.
+      const settings = await server.client.models.settings.query();
+      await server.client.models.updateSettings.mutate({ revision: settings.revision, values: { ...settings.values, minUsefulGain: 0 } });
+      expect((await cli(["policies", "set", "penguins", "--mode", "approval", "--json"])).code).toBe(0);
+      const v8 = await nextVersion();
+      const c8 = await waiting(v8);
+      expect(c8.evidence).toMatchObject({ kind: "same_contract", improvement: 0 });
+
+      // An agent may approve only once the owner lets agents promote; it learns no score.
+      const made = await cliAsync(["token", "create", "approver", "--scope", "agent"], { TRAINYARD_HOME: home.home });
+      const agent = await connectAgent(server.url, made.stdout.trim(), "Default");
+      try {
+        const modelId = ((await agent.call("list_models")).data.models as { id: string; name: string }[]).find((m) => m.name === "penguins")!.id;
+        const ask = { modelId, version: v8, reason: "equal on the same test, newer data" };
+        const off = await agent.call("approve_promotion", ask);
+        expect(off).toMatchObject({ isError: true, text: expect.stringMatching(/agents\.mayPromote.*is off/) });
+        const policy = await server.client.settings.agents.query();
+        await server.client.settings.updateAgents.mutate({ revision: policy.revision, values: { mayPromote: true } });
+        const on = await agent.call("approve_promotion", ask);
+        expect(on.data).toEqual({ modelId, version: v8, state: "promoted", words: `Version ${v8} of "penguins" is now selected.` });
+        expect(await selected()).toBe(v8);
+      } finally {
+        await agent.client.close();
+      }
+
+      // Automatic, with two policy promotions (v6, v8) within the last day: the next passing version waits instead (at most 1 a day).
+      expect((await cli(["policies", "set", "penguins", "--mode", "automatic", "--json"])).code).toBe(0);
+      const v9 = await nextVersion();
+      const c9 = await waiting(v9);
+      expect((await shown()).candidates.find((c) => c.id === c9.id)!.reason).toMatch(/automatic promotions used up: 2 in the last 24 hours \(at most 1\)/);
+      expect(await selected()).toBe(v8);
     } finally {
       receiver.close();
     }
