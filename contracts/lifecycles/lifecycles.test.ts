@@ -8,7 +8,7 @@ const all = Object.entries(lifecycles).filter(([, v]) => typeof v === "object" &
 ][];
 
 describe("every lifecycle table", () => {
-  it("is exported: jobs (worker and controller), experiment, dataset, check, split, model version, deployment, monitor and its health policy, search, trial, schedule", () => {
+  it("is exported: jobs (worker and controller), experiment, dataset, check, split, model version, deployment, monitor and its health policy, search, trial, schedule, promotion candidate", () => {
     expect(all.map(([k]) => k).sort()).toEqual(
       [
         "checkLifecycle",
@@ -19,6 +19,7 @@ describe("every lifecycle table", () => {
         "healthPolicyLifecycle",
         "modelVersionLifecycle",
         "monitorLifecycle",
+        "promotionCandidateLifecycle",
         "scheduleLifecycle",
         "searchLifecycle",
         "splitLifecycle",

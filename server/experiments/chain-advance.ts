@@ -5,7 +5,7 @@
  * again after a restart, never starts a step twice. It starts nothing for a step whose
  * job exists; it only starts the next steps of a chain whose earlier steps succeeded.
  */
-import { pinnedHoldoutsOf } from "@/server/holdouts/pinned";
+import { pinnedHoldoutsOf } from "@/server/experiments/pinned-holdouts";
 import { ZTableFormat } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import { absentWhenNotFound, isDomainError } from "@/server/errors";

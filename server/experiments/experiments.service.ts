@@ -3,7 +3,7 @@
  * delete. The chain itself is advanced by chain-advance.ts, driven by job events and a
  * periodic sweep (server/controller/reconcilers/experiment-chains.ts).
  */
-import { holdoutsToPin } from "@/server/holdouts/pinned";
+import { holdoutsToPin } from "@/server/experiments/pinned-holdouts";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, notFound } from "@/server/errors";
 import { publish } from "@/server/events/bus";

@@ -6,7 +6,7 @@
  * pipeline (pipelines/tabular.ts) and the fine-tuning one are each a file of this shape.
  * Pure: no I/O here.
  */
-import type { PinnedHoldouts } from "@/server/holdouts/pinned";
+import type { PinnedHoldouts } from "@/server/experiments/pinned-holdouts";
 import type { InputOf, JobName, RecipeName, TableFormat } from "@/contracts/recipes";
 import { PHASES, type Phase } from "@/contracts/vocabulary";
 import { sha256Ref } from "@/contracts/worker/refs";

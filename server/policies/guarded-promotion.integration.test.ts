@@ -45,18 +45,19 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
 
   const cli = async (args: string[]) => {
     const r = await runCli(server.url, args).done;
-    return { ...r, json: () => JSON.parse(r.stdout) as Record<string, unknown> };
+    // The CLI's --json answer, in the shape the test expects of it (toMatchObject checks the rest).
+    return { ...r, json: <T = Record<string, unknown>>() => JSON.parse(r.stdout) as T };
   };
   const train = async (file: string) => {
     // The island a penguin was seen on: hard enough that the scores are not all 1.
     const r = await cli(["train", "--data", file, "--target", "island", "--max-minutes", "3", "--json"]);
     expect(r.code, r.stderr).toBe(0);
-    return r.json() as { experimentId: string; status: string; split: { heldOutRows: number | null } };
+    return r.json<{ experimentId: string; status: string; split: { heldOutRows: number | null } }>();
   };
   const register = async (experimentId: string) => {
     const r = await cli(["models", "register", "--experiment", experimentId, "--model", "penguins", "--json"]);
     expect(r.code, r.stderr).toBe(0);
-    return (r.json() as { version: { number: number } }).version.number;
+    return (r.json<{ version: { number: number } }>()).version.number;
   };
 
   it("keeps the holdout out of training and compares versions on the rows none of them learnt from", async () => {
@@ -85,7 +86,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
     expect(nope.json()).toEqual({ error: { code: "not_found", message: expect.stringContaining('No project named "Nope"') } });
     const created = await cli(["holdouts", "create", "--project", "Default", "--data", holdoutFile, "--name", "newest penguins", "--json"]);
     expect(created.code, created.stderr).toBe(0);
-    const holdout = created.json() as { id: string; rows: number; name: string };
+    const holdout = created.json<{ id: string; rows: number; name: string }>();
     expect(holdout).toMatchObject({ id: expect.any(String), rows: 86, name: "newest penguins" });
     const again = await cli(["holdouts", "create", "--project", "Default", "--data", holdoutFile, "--json"]);
     expect(again.json()).toMatchObject({ id: holdout.id, reused: true });
@@ -107,7 +108,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
 
     const compared = await cli(["holdouts", "compare", "penguins", "--versions", `${v2},${v3}`, "--json"]);
     expect(compared.code, compared.stderr).toBe(0);
-    const r = compared.json() as unknown as Compared;
+    const r = compared.json<Compared>();
     expect(r).toMatchObject({ holdout: { id: holdout.id, name: "newest penguins" }, metric: "accuracy", direction: "higher_is_better", rows: 86 });
     expect(r.excluded).toEqual({ total: 0, byVersion: { [v2]: 0, [v3]: 0 } });
     expect(r.results.map((x) => x.version)).toEqual([v2, v3]);
@@ -118,7 +119,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
     expect(r.difference.high).toBeGreaterThanOrEqual(r.difference.estimate);
 
     // Version 1 learnt 43 of the holdout's rows before it was reserved: both are scored on the other 43.
-    const withOld = (await cli(["holdouts", "compare", "penguins", "--versions", `${v1},${v2}`, "--holdout", holdout.id, "--json"])).json() as unknown as Compared;
+    const withOld = (await cli(["holdouts", "compare", "penguins", "--versions", `${v1},${v2}`, "--holdout", holdout.id, "--json"])).json<Compared>();
     expect(withOld.rows).toBe(43);
     expect(withOld.excluded).toEqual({ total: 43, byVersion: { [v1]: 43, [v2]: 0 } });
 
@@ -130,7 +131,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
     const preview = await server.client.datasets.deletePreview.query({ id: copy.id });
     expect(preview.removesSnapshot).toBe(false);
     await server.client.datasets.delete.mutate({ id: copy.id });
-    const after = (await cli(["holdouts", "compare", "penguins", "--versions", `${v2},${v3}`, "--json"])).json() as unknown as Compared;
+    const after = (await cli(["holdouts", "compare", "penguins", "--versions", `${v2},${v3}`, "--json"])).json<Compared>();
     expect(after.results).toEqual(r.results);
 
     // An agent learns which version the holdout favours, never a value, from any tool.
@@ -164,7 +165,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
     expect(one.code).toBe(2);
     const missing = await cli(["holdouts", "compare", "penguins", "--versions", `${v2},9`, "--json"]);
     expect(missing.code).toBe(1);
-    expect((missing.json() as { error: { message: string } }).error.message).toContain("has no version 9");
+    expect((missing.json<{ error: { message: string } }>()).error.message).toContain("has no version 9");
   });
 
   it("judges each new version by the policy: waits for approval (a webhook says so), expires, is rejected or approved (by the owner, or an agent once allowed); automatic never promotes no gain, nor past its daily count", async () => {
@@ -190,7 +191,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
       expect(set.json()).toMatchObject({ mode: "approval", pending: [], bake: null });
 
       type Shown = { pending: { id: string; version: number; evidence: { kind: string; words: string } }[]; candidates: { id: string; version: number; state: string; reason: string }[] };
-      const shown = async () => (await cli(["policies", "show", "penguins", "--json"])).json() as unknown as Shown;
+      const shown = async () => (await cli(["policies", "show", "penguins", "--json"])).json<Shown>();
       const nextVersion = async () => {
         const a = await train(withSomeFile);
         return register(a.experimentId);
@@ -199,7 +200,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
         await expect.poll(async () => (await shown()).pending.map((c) => c.version), { timeout: 60_000, interval: 1000 }).toContain(version);
         return (await shown()).pending.find((c) => c.version === version)!;
       };
-      const selected = async () => ((await cli(["models", "show", "penguins", "--json"])).json() as { selected: { number: number } | null }).selected?.number ?? null;
+      const selected = async () => ((await cli(["models", "show", "penguins", "--json"])).json<{ selected: { number: number } | null }>()).selected?.number ?? null;
 
       // Nothing is selected: a new version passes the gates as the first, and waits; the owner is told.
       const v4 = await nextVersion();
@@ -219,7 +220,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
       const c5 = await waiting(v5);
       const rejected = await cli(["policies", "reject", "penguins", c5.id, "--reason", "not this one", "--json"]);
       expect(rejected.code, rejected.stderr).toBe(0);
-      expect((rejected.json() as unknown as Shown).candidates.find((c) => c.id === c5.id)).toMatchObject({ state: "rejected", reason: "not this one" });
+      expect((rejected.json<Shown>()).candidates.find((c) => c.id === c5.id)).toMatchObject({ state: "rejected", reason: "not this one" });
       expect(await selected()).toBeNull();
 
       // Approved: the alias moves to it, recorded as the policy's promotion.
@@ -227,9 +228,9 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
       const c6 = await waiting(v6);
       const approved = await cli(["policies", "approve", "penguins", c6.id, "--json"]);
       expect(approved.code, approved.stderr).toBe(0);
-      expect((approved.json() as unknown as Shown).candidates.find((c) => c.id === c6.id)).toMatchObject({ state: "promoted" });
+      expect((approved.json<Shown>()).candidates.find((c) => c.id === c6.id)).toMatchObject({ state: "promoted" });
       expect(await selected()).toBe(v6);
-      const history = (await cli(["models", "history", "penguins", "--json"])).json() as unknown as { to: { number: number }; actor: { kind: string } }[];
+      const history = (await cli(["models", "history", "penguins", "--json"])).json<{ to: { number: number }; actor: { kind: string } }[]>();
       expect(history[0]).toMatchObject({ to: { number: v6 }, actor: { kind: "policy" } });
 
       // Automatic: a version on the same data with no real gain is refused, and nothing moves.

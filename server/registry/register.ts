@@ -8,7 +8,7 @@
  * refusal names what could be removed.
  */
 import { publish } from "@/server/events/bus";
-import { trainedRowsOfExperiment } from "@/server/holdouts/trained-rows";
+import { trainedRowsOfExperiment } from "@/server/registry/trained-rows";
 import { z } from "zod";
 import { formatBytes } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";

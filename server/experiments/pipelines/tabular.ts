@@ -5,7 +5,7 @@
  * start on any computer that holds those outputs. Data for the generic chain runner
  * (../pipeline.ts); the only I/O is what it learns from finished steps and collects at the end.
  */
-import { pinnedHoldoutsOf } from "@/server/holdouts/pinned";
+import { pinnedHoldoutsOf } from "@/server/experiments/pinned-holdouts";
 import { createHash } from "node:crypto";
 import type { InputOf, TableFormat } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
