@@ -5,6 +5,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { Comparison } from "./registry-types";
+import { VersionPick } from "./version-pick";
 
 const cell = (v: unknown) => (v === null || v === undefined ? "—" : typeof v === "number" ? String(Number(v.toPrecision(6))) : typeof v === "string" ? v : JSON.stringify(v));
 
@@ -52,23 +53,11 @@ export function CompareVersions({ modelId, numbers }: { modelId: string; numbers
   const [a, setA] = useState(numbers[1] ?? numbers[0]!);
   const [b, setB] = useState(numbers[0]!);
   const cmp = useQuery({ ...trpc.models.compare.queryOptions({ modelId, a, b }), enabled: a !== b });
-  const pick = (label: string, value: number, set: (n: number) => void) => (
-    <label className="flex items-center gap-2">
-      <span>{label}</span>
-      <select value={value} onChange={(e) => set(Number(e.target.value))} className="min-h-10 rounded-md border border-slate-400 bg-white px-2">
-        {numbers.map((n) => (
-          <option key={n} value={n}>
-            Version {n}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
   return (
     <div className="flex flex-col gap-3" data-testid="compare">
       <div className="flex flex-wrap gap-3 text-sm">
-        {pick("Compare", a, setA)}
-        {pick("with", b, setB)}
+        <VersionPick label="Compare" value={a} numbers={numbers} onChange={setA} />
+        <VersionPick label="with" value={b} numbers={numbers} onChange={setB} />
       </div>
       {a === b && <p className="text-sm text-slate-700">Choose two different versions.</p>}
       {a !== b && cmp.isPending && <Loading label="Comparing…" />}

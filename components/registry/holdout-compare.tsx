@@ -7,6 +7,8 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { HoldoutCompareResult } from "@/server/holdouts/holdouts.schema";
+import { intervalVerdict } from "@/server/holdouts/interval-verdict";
+import { VersionPick } from "./version-pick";
 
 const num = (v: number) => String(Number(v.toPrecision(4)));
 const signed = (v: number) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${num(Math.abs(v))}`;
@@ -28,14 +30,11 @@ function IntervalLine({ d }: { d: HoldoutCompareResult["difference"] }) {
 function Result({ r }: { r: HoldoutCompareResult }) {
   const [first, second] = r.difference.of;
   const better = r.direction === "higher_is_better" ? "higher" : "lower";
-  const gainLow = r.direction === "higher_is_better" ? r.difference.low : -r.difference.high;
-  const gainHigh = r.direction === "higher_is_better" ? r.difference.high : -r.difference.low;
-  const verdict =
-    gainLow > 0
-      ? `Version ${second} is better than version ${first}: the interval excludes a loss.`
-      : gainHigh < 0
-        ? `Version ${second} is worse than version ${first}: the interval excludes a gain.`
-        : `The holdout does not tell versions ${first} and ${second} apart: the interval includes no change.`;
+  const verdict = {
+    second_better: `Version ${second} is better than version ${first}: the interval excludes a loss.`,
+    first_better: `Version ${second} is worse than version ${first}: the interval excludes a gain.`,
+    no_clear_difference: `The holdout does not tell versions ${first} and ${second} apart: the interval includes no change.`,
+  }[intervalVerdict(r.direction, r.difference.low, r.difference.high)];
   const data = r.results.map((x) => ({ name: `v${x.version}`, value: x.value }));
   return (
     <figure className="flex flex-col gap-2" data-testid="holdout-result">
@@ -82,23 +81,11 @@ export function HoldoutCompare({ projectId, modelId, numbers }: { projectId: str
       </p>
     );
   }
-  const pick = (label: string, value: number, set: (n: number) => void) => (
-    <label className="flex items-center gap-2">
-      <span>{label}</span>
-      <select value={value} onChange={(e) => set(Number(e.target.value))} className="min-h-10 rounded-md border border-slate-400 bg-white px-2">
-        {numbers.map((n) => (
-          <option key={n} value={n}>
-            Version {n}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
   return (
     <div className="flex flex-col gap-3" data-testid="holdout-compare">
       <div className="flex flex-wrap items-center gap-3 text-sm">
-        {pick("Compare", a, setA)}
-        {pick("with", b, setB)}
+        <VersionPick label="Compare" value={a} numbers={numbers} onChange={setA} />
+        <VersionPick label="with" value={b} numbers={numbers} onChange={setB} />
         <label className="flex items-center gap-2">
           <span>on</span>
           <select value={holdoutId} onChange={(e) => setHoldoutId(e.target.value)} className="min-h-10 rounded-md border border-slate-400 bg-white px-2">

@@ -7,8 +7,8 @@
  */
 import { DomainError } from "@/server/errors";
 import type { HoldoutCompareResult } from "./holdouts.schema";
+import { intervalVerdict, type HoldoutVerdict } from "./interval-verdict";
 
-export type HoldoutVerdict = "second_better" | "first_better" | "no_clear_difference";
 
 export interface HoldoutVerdictView {
   holdout: { id: string; name: string };
@@ -34,9 +34,7 @@ export function refuseValuesToAgents(caller: HoldoutCaller): void {
 /** `difference` is second − first in metric units; the direction says which sign is a gain. */
 export function verdictOf(r: HoldoutCompareResult): HoldoutVerdictView {
   const [first, second] = r.difference.of;
-  const gainLow = r.direction === "higher_is_better" ? r.difference.low : -r.difference.high;
-  const gainHigh = r.direction === "higher_is_better" ? r.difference.high : -r.difference.low;
-  const verdict: HoldoutVerdict = gainLow > 0 ? "second_better" : gainHigh < 0 ? "first_better" : "no_clear_difference";
+  const verdict = intervalVerdict(r.direction, r.difference.low, r.difference.high);
   const pct = Math.round(r.difference.confidence * 100);
   const words =
     verdict === "second_better"

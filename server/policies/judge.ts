@@ -7,6 +7,7 @@
 import type { Db } from "@/server/db/client";
 import { isDomainError } from "@/server/errors";
 import { compareOnHoldout } from "@/server/holdouts/compare";
+import { intervalVerdict } from "@/server/holdouts/interval-verdict";
 import { gate } from "@/server/registry/gate";
 import { aliasTarget } from "@/server/registry/promote";
 import { findModel, findVersion } from "@/server/registry/registry-views";
@@ -41,10 +42,9 @@ async function holdoutJudgement(db: Db, modelId: string, incumbent: number, cand
     if (!isDomainError(err)) throw err;
     return { kind: "refused", ...base, words: `Versions ${incumbent} and ${candidate} were evaluated on different data, and the holdout could not decide: ${err.message}` };
   }
-  const gainLow = r.direction === "higher_is_better" ? r.difference.low : -r.difference.high;
   const pct = Math.round(r.difference.confidence * 100);
   const facts = { holdout: r.holdout, metric: r.metric, direction: r.direction, rows: r.rows, results: r.results, difference: { estimate: r.difference.estimate, low: r.difference.low, high: r.difference.high, confidence: r.difference.confidence } };
-  if (gainLow > 0) {
+  if (intervalVerdict(r.direction, r.difference.low, r.difference.high) === "second_better") {
     return { kind: "holdout", ...base, ...facts, words: `Better than version ${incumbent} on the holdout “${r.holdout.name}” (${r.rows} rows neither learnt from): the ${pct}% interval of the difference excludes a loss.` };
   }
   return { kind: "refused", ...base, words: `Not shown better than version ${incumbent} on the holdout “${r.holdout.name}”: the ${pct}% interval of the difference does not exclude a loss.` };
