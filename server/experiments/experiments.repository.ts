@@ -25,7 +25,7 @@ export function experimentsRepository(db: Db = getDb()) {
       kind?: ExperimentKind;
       evalDatasetId?: string | null;
       resumedFromId?: string | null;
-      /** JSON of server/holdouts/pinned.ts; written by createAndAdvance only. */
+      /** JSON of server/experiments/pinned-holdouts.ts; written by createAndAdvance only. */
       holdouts?: string;
     }) =>
       db.$transaction(async (tx) => {

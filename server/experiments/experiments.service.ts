@@ -48,7 +48,7 @@ type NewExperiment = Omit<Parameters<ReturnType<typeof experimentsRepository>["c
 /**
  * Creates the row, then publishes it and starts its chain. A concurrent start with the
  * same opId that won the insert is returned instead. Every experiment is created here, so
- * this is where the project's reserved holdouts are pinned on it (server/holdouts/pinned.ts):
+ * this is where the project's reserved holdouts are pinned on it (server/experiments/pinned-holdouts.ts):
  * as of now, or as of `holdoutsAsOf` (a search's parts: when the search was created).
  */
 export async function createAndAdvance(db: Db, data: NewExperiment, holdoutsAsOf: Date = new Date()): Promise<ExperimentRow> {

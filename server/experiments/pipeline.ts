@@ -38,7 +38,7 @@ export interface ChainBase<S extends string> {
   datasetBytes?: number;
   /** Output (manifest SHA-256) of each finished step. */
   outputs: Partial<Record<S, string>>;
-  /** The reserved holdouts pinned on the experiment, which its split keeps out (server/holdouts/pinned.ts). */
+  /** The reserved holdouts pinned on the experiment, which its split keeps out (server/experiments/pinned-holdouts.ts). */
   holdouts: PinnedHoldouts;
 }
 

@@ -6,11 +6,15 @@
  * hash split.json recorded.
  */
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { ZSplitContract } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
 import { jobsRepository } from "@/server/jobs/jobs.repository";
 import { readOutputBytes } from "@/server/jobs/read-output";
+
+/** trained_rows.txt's first line (training/trainyard_recipe/row_hashes.py write_rows_file). */
+const ZTrainedRowsHeader = z.object({ version: z.literal(1), columns: z.array(z.string()), rows: z.int().nonnegative() });
 
 export interface TrainedRows {
   sha256: string;
@@ -36,9 +40,9 @@ export async function trainedRowsOfExperiment(db: Db, exp: { name: string; split
     const content = await readOutputBytes(db, job, contract.trainedRowsFile);
     const sha256 = createHash("sha256").update(content).digest("hex");
     if (sha256 !== contract.trainedRowsSha256) throw new Error(`${contract.trainedRowsFile} does not match the hash split.json recorded`);
-    const header = JSON.parse(content.subarray(0, content.indexOf(10)).toString("utf8")) as { rows?: unknown };
-    if (typeof header.rows !== "number") throw new Error(`${contract.trainedRowsFile} has no row count in its header`);
-    return { sha256, rows: header.rows, content, holdouts: JSON.stringify(contract.holdouts ?? []) };
+    const header = ZTrainedRowsHeader.safeParse(JSON.parse(content.subarray(0, content.indexOf(10)).toString("utf8")));
+    if (!header.success) throw new Error(`${contract.trainedRowsFile} does not start with its header line`);
+    return { sha256, rows: header.data.rows, content, holdouts: JSON.stringify(contract.holdouts ?? []) };
   } catch (err) {
     console.warn(`trainyard: "${exp.name}" is registered without the record of its trained rows (${(err as Error).message}); it cannot claim a holdout score.`);
     return null;
