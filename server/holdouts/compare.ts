@@ -61,6 +61,9 @@ async function comparable(db: Db, view: VersionView): Promise<Compared> {
 function sameTask(all: Compared[]): void {
   const [first, ...rest] = all;
   for (const c of rest) {
+    if (c.view.targetId !== first!.view.targetId) {
+      throw badInput(`Versions ${first!.view.number} and ${c.view.number} were trained on different computers; a holdout comparison runs their models on one computer, so compare versions trained on the same one.`, { code: "other_computer" });
+    }
     for (const key of ["target", "task", "metric"] as const) {
       if (c.settings[key] !== first!.settings[key]) {
         throw badInput(`Versions ${first!.view.number} and ${c.view.number} differ in ${key} (${String(first!.settings[key])} and ${String(c.settings[key])}): only versions that predict the same thing the same way compare on one holdout.`, { code: "incomparable" });
