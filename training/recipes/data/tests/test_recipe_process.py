@@ -43,7 +43,7 @@ def test_whole_chain_profile_checks_split_features(run_job, tabular_fixtures, tm
                                       "target": "weather", "task": "multiclass", "strategy": "time", "seed": 0,
                                       "timeColumn": time_issue["recommendedAction"]["column"]}, tmp_path)
     assert split.returncode == 0, split.describe()
-    assert {f["path"] for f in split.manifest["files"]} == {"split.json", "partition.csv"}
+    assert {f["path"] for f in split.manifest["files"]} == {"split.json", "partition.csv", "trained_rows.txt"}
     features = run_job("data", "features", {"dataset": dataset, "datasetFormat": fmt, "split": str(split.output_dir),
                                             "partition": "validation"}, tmp_path)
     assert features.returncode == 0, features.describe()
