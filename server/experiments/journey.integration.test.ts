@@ -66,7 +66,7 @@ describe("training a prediction model from the CLI", { timeout: 600_000 }, () =>
     expect(result.candidate).toBeGreaterThan(0.85);
     expect(result.baseline).toBeLessThan(0.6);
     expect(Object.keys(result.metrics)).toEqual(expect.arrayContaining(["accuracy", "balanced_accuracy", "f1", "roc_auc", "log_loss"]));
-    expect(result.split).toEqual({ strategy: "random", column: null });
+    expect(result.split).toEqual({ strategy: "random", column: null, heldOutRows: null });
     const exp = await server.client.experiments.get.query({ id: result.experimentId });
     const sha = createHash("sha256").update(readFileSync(result.exportPath)).digest("hex");
     expect(sha).toBe(exp.exportSha256);
