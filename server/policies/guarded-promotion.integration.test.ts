@@ -7,10 +7,12 @@
  * before the holdout is scored only on the holdout rows it never saw; deleting a dataset made
  * of the same bytes leaves the holdout working. Then a policy: each new version waits for
  * approval (a webhook tells the owner), expires, is rejected or approved (the alias moves),
- * and in automatic mode a version without a real gain is never promoted.
+ * and in automatic mode a version without a real gain is never promoted; an approval the
+ * controller died before carrying out is carried out once after a restart.
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
@@ -37,9 +39,10 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
   beforeAll(async () => {
     home = makeTestHome();
     clockFile = path.join(home.scratch, "clock"); // absent: real time
-    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training"), TRAINYARD_TEST_CLOCK_FILE: clockFile } });
+    server = await startTestServer({ home, env: serverEnv() });
   });
   afterAll(() => server?.stop());
+  const serverEnv = () => ({ TRAINYARD_TRAINING_DIR: path.join(REPO, "training"), TRAINYARD_TEST_CLOCK_FILE: clockFile });
   /** The files the first test writes, which the second trains on again. */
   let withSomeFile = "";
 
@@ -166,7 +169,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
     expect((missing.json<{ error: { message: string } }>()).error.message).toContain("has no version 9");
   });
 
-  it("judges each new version by the policy: waits for approval (a webhook says so), expires, is rejected or approved (by the owner, or an agent once allowed); automatic never promotes no gain, nor past its daily count", async () => {
+  it("judges each new version by the policy: waits for approval (a webhook says so), expires, is rejected or approved (by the owner, or an agent once allowed); automatic never promotes no gain, nor past its daily count; a kill -9 between approval and move is finished once after the restart", async () => {
     const received: { title: string; kind: string }[] = [];
     const receiver = http.createServer((req, res) => {
       let body = "";
@@ -269,6 +272,22 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
       const c9 = await waiting(v9);
       expect((await shown()).candidates.find((c) => c.id === c9.id)!.reason).toMatch(/automatic promotions used up: 2 in the last 24 hours \(at most 1\)/);
       expect(await selected()).toBe(v8);
+
+      // The controller killed (kill -9) between an approval and its move: the row says
+      // approved and nothing moved, as such a crash leaves it. Started again, it carries the
+      // promotion out, once.
+      await server.kill9();
+      const db = new Database(path.join(home.home, "trainyard.db"));
+      try {
+        db.prepare("UPDATE PromotionCandidate SET state = 'approved' WHERE id = ?").run(c9.id);
+      } finally {
+        db.close();
+      }
+      server = await startTestServer({ home, env: serverEnv() });
+      await expect.poll(async () => (await shown()).candidates.find((c) => c.id === c9.id)?.state, { timeout: 60_000, interval: 1000 }).toBe("promoted");
+      expect(await selected()).toBe(v9);
+      const moves = (await cli(["models", "history", "penguins", "--json"])).json<{ to: { number: number } }[]>();
+      expect(moves.filter((e) => e.to.number === v9)).toHaveLength(1);
     } finally {
       receiver.close();
     }
