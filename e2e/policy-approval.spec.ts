@@ -2,8 +2,9 @@
  * A promotion policy decided from a phone: the owner sets approval on a model's card, a new
  * version registered after it waits with the gates' evidence, and one tap on Approve makes
  * it the version in use. axe with the candidate waiting; nothing scrolls sideways at 390 px.
- * (The gates, expiry, reject and automatic mode are covered through the real server in
- * server/policies/guarded-promotion.integration.test.ts; the page is the same at every width.)
+ * Phone only (playwright.config.ts: the desktop project ignores it). The gates, expiry,
+ * reject and automatic mode are covered through the real server in
+ * server/policies/guarded-promotion.integration.test.ts.
  */
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -14,8 +15,7 @@ const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
 const MODEL = "Penguin species";
 test.use({ actionTimeout: 60_000 });
 
-test("approve a waiting version from a phone: one tap, and it is in use", async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name !== "phone", "the decision is the phone's; desktop shows the same card (registry.spec.ts)");
+test("approve a waiting version from a phone: one tap, and it is in use", async ({ page }) => {
   test.setTimeout(15 * 60_000);
   await createProject(page, `Policy ${Date.now()}`);
 
