@@ -12,7 +12,8 @@ import type { StepJob } from "../chain-jobs";
 import { evaluationDeadlineSeconds, preparingDeadlineSeconds } from "../chain-budget";
 import { pinSplit } from "../pin-split";
 import { stepOutput, stepOutputRef, type ChainBase, type Pipeline, type StepSpec } from "../pipeline";
-import { features, splitInput, splitOpId, tabularContext, type TabularContext } from "./tabular";
+import { features, tabularContext, type TabularContext } from "./tabular";
+import { splitInput, splitOpId } from "./tabular-split";
 
 export const BASELINE_TEST_STEPS = ["split", "features_train", "features_test", "baseline", "score_baseline"] as const;
 export type BaselineTestStep = (typeof BASELINE_TEST_STEPS)[number];

@@ -15,7 +15,8 @@ import { ZExperimentSettings } from "../experiments.schema";
 import { pinSplit } from "../pin-split";
 import { stepOutput, stepOutputRef, type ChainBase, type Pipeline, type StepSpec } from "../pipeline";
 import { evaluationDeadlineSeconds, preparingDeadlineSeconds } from "../chain-budget";
-import { features, splitInput, splitOpId, tabularContext, trainInput, type TabularContext } from "./tabular";
+import { features, tabularContext, trainInput, type TabularContext } from "./tabular";
+import { splitInput, splitOpId } from "./tabular-split";
 
 export const TRIAL_STEPS = [
   "split",

@@ -6,7 +6,6 @@
  * (../pipeline.ts); the only I/O is what it learns from finished steps and collects at the end.
  */
 import { pinnedHoldoutsOf } from "@/server/experiments/pinned-holdouts";
-import { createHash } from "node:crypto";
 import type { InputOf, TableFormat } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import type { StepJob } from "../chain-jobs";
@@ -19,6 +18,7 @@ import { stepOutput, stepOutputRef, type ChainBase, type Pipeline, type StepSpec
 import { sha256Ref } from "@/contracts/worker/refs";
 import { pinSplit } from "../pin-split";
 import { TABULAR_STEPS, type TabularStep } from "./tabular-steps";
+import { splitInput, splitOpId } from "./tabular-split";
 
 export { TABULAR_STEPS, type TabularStep };
 
@@ -40,15 +40,6 @@ const out = (c: TabularContext, s: TabularStep) => stepOutputRef(c, s);
 const small = () => 1;
 const preparing = (c: TabularContext) => preparingDeadlineSeconds(c.remainingSeconds);
 const evaluating = (c: TabularContext) => evaluationDeadlineSeconds(c.datasetBytes);
-
-function splitSettings(s: TExperimentSettings) {
-  return {
-    strategy: s.split.strategy,
-    seed: s.seed,
-    ...(s.split.strategy === "group" ? { groupColumn: s.split.column } : {}),
-    ...(s.split.strategy === "time" ? { timeColumn: s.split.column } : {}),
-  };
-}
 
 export function features(partition: "train" | "validation" | "test"): (c: TabularContext) => InputOf<"data", "features"> {
   return (c) => ({
@@ -82,25 +73,6 @@ function trainingSeconds(c: TabularContext): number {
 export function trainingDeadline(c: TabularContext): number {
   return trainingDeadlineSeconds(c.settings.maxMinutes * 60, c.remainingSeconds);
 }
-
-/**
- * Every experiment on the same snapshot, target, split settings and reserved holdouts
- * shares one split job (without holdouts, the id is what it was before they existed).
- */
-export const splitOpId = (c: TabularContext) => {
-  const same = [c.snapshotSha256, c.settings.target, c.settings.task, splitSettings(c.settings), ...(c.holdouts.length ? [c.holdouts.map((h) => h.sha256)] : [])];
-  return `split:${createHash("sha256").update(JSON.stringify(same)).digest("hex")}`;
-};
-
-export const splitInput = (c: TabularContext): InputOf<"data", "split"> => ({
-  dataset: ref(c.snapshotSha256),
-  datasetFormat: c.datasetFormat,
-  snapshotSha256: c.snapshotSha256,
-  target: c.settings.target,
-  task: c.settings.task,
-  ...splitSettings(c.settings),
-  ...(c.holdouts.length ? { holdouts: c.holdouts.map((h) => ({ dataset: ref(h.sha256), datasetFormat: h.format })) } : {}),
-});
 
 export const trainInput = (c: TabularContext): InputOf<"tabular", "train"> => ({
       dataset: ref(c.snapshotSha256),
