@@ -11,7 +11,7 @@ import type { Db } from "@/server/db/client";
 import type { Envelope } from "@/server/events/event-types";
 import { isTerminal } from "@/server/jobs/job-state";
 import { jobsRepository } from "@/server/jobs/jobs.repository";
-import { jobFailureText } from "@/server/predictions/predict-job";
+import { jobFailureText } from "@/server/jobs/job-failure-text";
 import { jobsService } from "@/server/jobs/jobs.service";
 import { release } from "./deployment-actions";
 import { moveDeployment, stateDataOf } from "./deployment-store";

@@ -16,7 +16,7 @@ import { isTerminal } from "@/server/jobs/job-state";
 import { waitForJobEnd } from "@/server/jobs/job-wait";
 import { jobsRepository } from "@/server/jobs/jobs.repository";
 import { jobsService } from "@/server/jobs/jobs.service";
-import { jobFailureText } from "@/server/predictions/predict-job";
+import { jobFailureText } from "@/server/jobs/job-failure-text";
 import { targetFor } from "@/server/targets/target-for";
 import { targetsService } from "@/server/targets/targets.service";
 import { DEFAULT_MEMORY_GB } from "./deployments.schema";

@@ -21,7 +21,7 @@ import { readOutput } from "@/server/jobs/read-output";
 import { stageBytes } from "@/server/predictions/predict-job";
 import { findModel, findVersion, type VersionView } from "@/server/registry/registry-views";
 import { targetsService } from "@/server/targets/targets.service";
-import { runJobToEnd } from "./job-to-end";
+import { runJobToEnd, type JobToEnd } from "@/server/jobs/job-to-end";
 import { holdoutsRepository, type HoldoutRow } from "./holdouts.repository";
 import { ZCompareOnHoldoutInput, type HoldoutCompareResult, type TCompareOnHoldoutInput } from "./holdouts.schema";
 
@@ -88,59 +88,46 @@ export async function compareOnHoldout(db: Db, raw: TCompareOnHoldoutInput): Pro
   const settings = first.settings;
   const label = `Comparing on the holdout ${holdout.name}`;
 
-  const rows = await runJobToEnd(
-    db,
-    {
-      opId: `holdout.rows:${holdout.id}:${shortHash([settings.target, settings.excludeColumns])}`,
-      targetId: target.id,
-      recipe: "data",
-      job: "holdout_rows",
-      input: { dataset: `sha256:${holdout.sha256}`, datasetFormat, target: settings.target, excludeColumns: settings.excludeColumns },
-      label: `${label}: preparing its rows`,
-    },
-    STEP_TIMEOUT_MS,
-  );
-  const rowsSha = rows.outputSha256;
+  // Each step on that computer, bounded, in an environment made ready first.
+  const step = (s: Pick<JobToEnd, "opId" | "recipe" | "job" | "input" | "label">) => runJobToEnd(db, { ...s, targetId: target.id, timeoutMs: STEP_TIMEOUT_MS, ensureEnvironment: true });
+
+  const rows = await step({
+    opId: `holdout.rows:${holdout.id}:${shortHash([settings.target, settings.excludeColumns])}`,
+    recipe: "data",
+    job: "holdout_rows",
+    input: { dataset: `sha256:${holdout.sha256}`, datasetFormat, target: settings.target, excludeColumns: settings.excludeColumns },
+    label: `${label}: preparing its rows`,
+  });
   const entries = [];
   for (const v of versions) {
     const trainedSha = await stageBytes(db, v.trainedRows, `version ${v.view.number}'s trained rows`);
     await ensureBlobOn(db, target, trainedSha);
-    const predicted = await runJobToEnd(
-      db,
-      {
-        opId: `holdout.predict:${holdout.id}:${v.view.id}:${rowsSha.slice(0, 16)}`,
-        targetId: target.id,
-        recipe: "tabular",
-        job: "predict",
-        input: { model: `sha256:${v.view.modelSha256}`, features: `sha256:${rowsSha}` },
-        label: `${label}: version ${v.view.number} predicting`,
-      },
-      STEP_TIMEOUT_MS,
-    );
+    const predicted = await step({
+      opId: `holdout.predict:${holdout.id}:${v.view.id}:${rows.outputSha256.slice(0, 16)}`,
+      recipe: "tabular",
+      job: "predict",
+      input: { model: `sha256:${v.view.modelSha256}`, features: `sha256:${rows.outputSha256}` },
+      label: `${label}: version ${v.view.number} predicting`,
+    });
     entries.push({ version: v.view.number, predictions: `sha256:${predicted.outputSha256}`, trainedRows: `sha256:${trainedSha}` });
   }
   const receipt = first.receipt;
-  const scored = await runJobToEnd(
-    db,
-    {
-      opId: `holdout.compare:${holdout.id}:${shortHash(entries)}`,
-      targetId: target.id,
-      recipe: "evaluation",
-      job: "holdout_compare",
-      input: {
-        holdout: `sha256:${holdout.sha256}`,
-        datasetFormat,
-        labels: `sha256:${rowsSha}`,
-        task: settings.task,
-        metric: settings.metric,
-        positiveClass: receipt.positiveClass,
-        ...(receipt.task !== "regression" ? { classes: receipt.classes } : {}),
-        versions: entries,
-      },
-      label: `${label}: scoring`,
+  const scored = await step({
+    opId: `holdout.compare:${holdout.id}:${shortHash(entries)}`,
+    recipe: "evaluation",
+    job: "holdout_compare",
+    input: {
+      holdout: `sha256:${holdout.sha256}`,
+      datasetFormat,
+      labels: `sha256:${rows.outputSha256}`,
+      task: settings.task,
+      metric: settings.metric,
+      positiveClass: receipt.positiveClass,
+      ...(receipt.task !== "regression" ? { classes: receipt.classes } : {}),
+      versions: entries,
     },
-    STEP_TIMEOUT_MS,
-  );
+    label: `${label}: scoring`,
+  });
   const out = await readOutput(db, scored, "holdout_compare.json", ZHoldoutComparison);
   return {
     holdout: { id: holdout.id, name: holdout.name },

@@ -12,17 +12,14 @@ import { randomUUID } from "node:crypto";
 import { renameSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { WORKER_PROTOCOL } from "@/contracts/worker";
-import type { JobReason } from "@/contracts/worker/states";
 import type { Db } from "@/server/db/client";
-import { badInput, unavailable } from "@/server/errors";
+import { unavailable } from "@/server/errors";
 import { ensureBlobOn } from "@/server/datasets";
 import { exportArchivePath } from "@/server/experiments/chain-results";
 import { ExportInvalid, verifyExportArchive } from "@/server/exports/verify-export";
 import { incomingDir, localTarget, partPath, workerHomeOf } from "@/server/datasets/local-store";
 import { readOutputBytes, type OutputJob } from "@/server/jobs/read-output";
-import { waitForJobEnd } from "@/server/jobs/job-wait";
-import { jobsService } from "@/server/jobs/jobs.service";
-import type { JobDetailView } from "@/server/jobs/jobs.schema";
+import { runJobToEnd } from "@/server/jobs/job-to-end";
 import { targetsService } from "@/server/targets/targets.service";
 import { toPredictionRows, type PredictionRow } from "./prediction-rows";
 
@@ -63,60 +60,31 @@ export interface PredictOutcome {
   output: OutputJob;
 }
 
-/**
- * Reasons the supervisor stopped a job for: its detail says why ("memory budget of 2 GiB
- * exceeded: …"), while the recipe's report then only says it got SIGTERM.
- */
-const SUPERVISOR_STOPS: ReadonlySet<string> = new Set<JobReason>(["out_of_memory", "deadline", "disk_full"]);
-
-/** The recipe's own words for a failed job (report.error.message), else the job's detail; the supervisor's when it stopped the job. */
-export function jobFailureText(job: Pick<JobDetailView, "state" | "reason" | "detail" | "report">): string {
-  if (job.detail && job.reason && SUPERVISOR_STOPS.has(job.reason)) return job.detail;
-  const report = job.report as { error?: { code?: string; message?: string } | null } | null;
-  const msg = report?.error?.message;
-  if (msg) return report?.error?.code ? `${msg} (${report.error.code})` : msg;
-  return job.detail ?? `the job ended ${job.state}${job.reason ? ` (${job.reason})` : ""}`;
-}
-
 export async function runPredictJob(
   db: Db,
   a: { targetId: string; modelSha256: string; featuresSha256: string; timeoutMs: number; label: string; onAdmitted?: (jobId: string) => void },
 ): Promise<PredictOutcome> {
-  const jobs = jobsService(db);
   const started = Date.now();
   // The file to predict on was stored on This computer; a server needs its own copy.
   await ensureBlobOn(db, await targetsService(db).requireTarget(a.targetId), a.featuresSha256);
-  const job = await jobs.admitJob({
+  const detail = await runJobToEnd(db, {
     opId: `predict:${randomUUID()}`,
     targetId: a.targetId,
     recipe: "tabular",
     job: "predict",
     input: { model: `sha256:${a.modelSha256}`, features: `sha256:${a.featuresSha256}`, datasetFormat: CSV_FORMAT },
-    resources: { cpus: 1, ramGb: 1 },
-    priority: 10, // a person is waiting for this answer
-    deadlineSeconds: Math.ceil(a.timeoutMs / 1000) + 60,
+    label: a.label,
+    timeoutMs: a.timeoutMs - (Date.now() - started),
+    refusedWhen: (text) => /schema_mismatch/.test(text),
+    onAdmitted: a.onAdmitted,
   });
-  a.onAdmitted?.(job.id);
-  const waited = await waitForJobEnd(db, job.id, a.timeoutMs - (Date.now() - started));
-  const detail = waited.job;
-  if (!waited.ended) {
-    await jobs.cancelJob(job.id);
-    throw unavailable(
-      `${a.label} did not finish within ${Math.round(a.timeoutMs / 1000)} s (job ${job.id} was still ${detail.state}); it was cancelled.${detail.waiting ? ` ${detail.waiting}` : ""} The computer may be busy with training — try again when it is free.`,
-    );
-  }
-  if (detail.state !== "succeeded") {
-    const text = jobFailureText(detail);
-    const refused = detail.reason === "bad_input" || /schema_mismatch/.test(text);
-    throw (refused ? badInput : unavailable)(`${a.label} failed: ${text}`);
-  }
   const output: OutputJob = { id: detail.id, targetId: detail.targetId, workerJobId: detail.workerJobId };
   const bytes = await readOutputBytes(db, output, "predictions.parquet");
   const { parquetReadObjects } = await import("hyparquet");
   const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const records = (await parquetReadObjects({ file: ab })) as Record<string, unknown>[];
   const { rows, classes } = toPredictionRows(records);
-  return { jobId: job.id, rows, classes, seconds: Math.round((Date.now() - started) / 100) / 10, output };
+  return { jobId: detail.id, rows, classes, seconds: Math.round((Date.now() - started) / 100) / 10, output };
 }
 
 /** The download of "Predict a file", as the job wrote it (text cells neutralised for spreadsheets). */

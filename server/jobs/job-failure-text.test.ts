@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jobFailureText } from "./predict-job";
+import { jobFailureText } from "./job-failure-text";
 
 const stoppedReport = { error: { code: "stopped", message: "stopped by SIGTERM" } };
 
