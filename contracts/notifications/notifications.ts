@@ -7,7 +7,7 @@
 import { z } from "zod";
 
 /** What a notification is about; each has a stable id, so the same event is never told twice. */
-export const NOTIFICATION_KINDS = ["run_beat_incumbent", "run_failed", "cap_reached", "decision_waiting", "monitor_alert", "test"] as const;
+export const NOTIFICATION_KINDS = ["run_beat_incumbent", "run_failed", "cap_reached", "decision_waiting", "monitor_alert", "promotion_reverted", "test"] as const;
 export const ZNotificationKind = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof ZNotificationKind>;
 

@@ -20,6 +20,7 @@ import { servableVersion } from "./pick-release";
 import { releaseOfServingOp, servingJobOf } from "./resident-serving";
 import { inFlight, startUp } from "./serving-runner";
 import { aliasTarget } from "@/server/registry/promote";
+import { registryRepository } from "@/server/registry/registry.repository";
 import { lifecycleEvents } from "@/server/lifecycle/events";
 import { notedLinks, probeLink } from "./serving-link";
 import { onServingEnded, restartMove } from "./restart-policy";
@@ -64,9 +65,12 @@ async function followAlias(db: Db, d: DeploymentRow, alias: string, log: Log): P
   const target = await aliasTarget(db, d.modelId, alias);
   const current = d.currentReleaseId ? await deploymentsRepository(db).release(d.currentReleaseId) : null;
   if (!target || target.id === current?.versionId) return;
+  // The move's own reason goes into the release, so both histories say why (a bake's revert, say).
+  const move = (await registryRepository(db).aliasEventsNewestFirst(d.modelId, alias)).find((e) => e.toVersionId === target.id);
+  const why = `alias "${alias}" moved to version ${target.number}${move?.reason ? `: ${move.reason}` : ""}`;
   // In the background: a resident load takes a while, and `switching` keeps the next advance off it.
   void servableVersion(db, target)
-    .then(() => release(db, d.id, d.revision, target.id, "alias", `alias "${alias}" moved to version ${target.number}`, OWNER))
+    .then(() => release(db, d.id, d.revision, target.id, "alias", why, OWNER))
     .catch((err: unknown) => log(`deployment ${d.name}: following alias "${alias}" to version ${target.number} failed: ${(err as Error).message}`));
 }
 

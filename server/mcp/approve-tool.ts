@@ -21,7 +21,8 @@ export const ZApprovePromotionInput = z.strictObject({
 export const ZApprovePromotionOutput = z.strictObject({
   modelId: ZId,
   version: z.int(),
-  state: z.enum(["promoted", "failed", "approved"]),
+  /** baking: selected, and its deployment switches to it under the bake (it may still go back). */
+  state: z.enum(["promoted", "baking", "failed", "approved"]),
   words: z.string(),
 });
 
@@ -47,11 +48,13 @@ export const approvePromotion = tool({
     if (!waiting) throw new ToolRefusal(`Version ${input.version} of "${model.name}" does not wait for approval${p ? "" : " (the model has no promotion policy)"}.`);
     const after = await call(() => api.policies.approve.mutate({ modelId: model.id, candidateId: waiting.id, reason: input.reason }));
     const c = after.candidates.find((x) => x.id === waiting.id);
-    const state: "promoted" | "failed" | "approved" = c?.state === "promoted" ? "promoted" : c?.state === "failed" ? "failed" : "approved";
+    const state: z.infer<typeof ZApprovePromotionOutput>["state"] = c?.state === "promoted" ? "promoted" : c?.state === "switching" || c?.state === "baking" ? "baking" : c?.state === "failed" ? "failed" : "approved";
     const words =
       state === "promoted"
         ? `Version ${input.version} of "${model.name}" is now selected.`
-        : state === "failed"
+        : state === "baking"
+          ? `Version ${input.version} of "${model.name}" is now selected; its deployment switches to it and bakes, and goes back to the version before on a breach (get it again later).`
+          : state === "failed"
           ? `Version ${input.version} was approved but not promoted: the model moved since the gates judged it. Read list_models again.`
           : `Version ${input.version} is approved; the promotion is being carried out.`;
     return { modelId: model.id, version: input.version, state, words };

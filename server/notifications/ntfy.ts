@@ -15,11 +15,12 @@ const EMOJI: Record<NotificationKind, string> = {
   cap_reached: "stop_sign",
   decision_waiting: "raised_hand",
   monitor_alert: "warning",
+  promotion_reverted: "rewind",
   test: "bell",
 };
 
 /** Kinds that should reach the owner now (ntfy priority 4, "high"); the rest use ntfy's default. */
-const URGENT = new Set<NotificationKind>(["run_failed", "monitor_alert", "decision_waiting"]);
+const URGENT = new Set<NotificationKind>(["run_failed", "monitor_alert", "decision_waiting", "promotion_reverted"]);
 
 const MAX_MESSAGE_BYTES = 4000;
 

@@ -1,14 +1,16 @@
 /**
  * One step of a model's promotion policy (the "promotion policies" reconciler): pending
- * candidates past their time expire, approved ones are carried out, and each version
- * registered since the policy watches is judged once by the hard gates — refused, or, if it
- * passes, waiting for the owner (approval; a notification says so) or approved at once
- * (automatic, within its daily count and cooldown; past them it waits for the owner too).
+ * candidates past their time expire, a promotion under way takes its next step (bake-step.ts),
+ * approved ones are carried out once none is under way, and each version registered since
+ * the policy watches is judged once by the hard gates — refused, or, if it passes, waiting
+ * for the owner (approval; a notification says so) or approved at once (automatic, within
+ * its daily count and cooldown; past them it waits for the owner too).
  */
 import type { Db } from "@/server/db/client";
 import { notify } from "@/server/notifications/notify";
 import { scheduleNow } from "@/server/schedules/clock";
 import { findModel } from "@/server/registry/registry-views";
+import { stepPromotion } from "./bake-step";
 import { carryOut } from "./carry-out";
 import { moveCandidate } from "./candidate-store";
 import { passed, type CandidateEvidence } from "./evidence";
@@ -62,8 +64,20 @@ export async function advancePolicy(db: Db, modelId: string, now = scheduleNow()
   for (const c of await repo.inState(modelId, "pending")) {
     if (c.expiresAt <= now) await moveCandidate(db, c.id, "expired", `not decided within ${p.approvalHours} hours`);
   }
-  for (const c of await repo.inState(modelId, "approved")) await carryOut(db, c.id);
+  for (const c of await repo.underWay(modelId)) await stepPromotion(db, c, now);
+  await carryOutApproved(db, modelId);
   await judgeNew(db, p, now);
   // An automatic approval just made is carried out in the same step.
-  for (const c of await repo.inState(modelId, "approved")) await carryOut(db, c.id);
+  await carryOutApproved(db, modelId);
+}
+
+/**
+ * The oldest approved candidate, while no other promotion is under way: an automatic
+ * approval waits for the bake before it rather than ending it. (An owner's approval is
+ * carried out at once by the service: a person's promotion during a bake wins.)
+ */
+async function carryOutApproved(db: Db, modelId: string): Promise<void> {
+  const repo = policiesRepository(db);
+  const [next] = await repo.inState(modelId, "approved");
+  if (next && (await repo.underWay(modelId)).length === 0) await carryOut(db, next.id);
 }

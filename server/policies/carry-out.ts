@@ -1,16 +1,32 @@
 /**
  * Carrying out an approved candidate: the model's "selected" alias moves to it through the
  * registry's promote (the same gate and history as a person's promotion, actor "policy"),
- * and a deployment following the alias switches with it (server/deployments). It applies
- * only at the model revision the candidate was judged at: a promotion or rollback since
- * (a person's) wins, and the candidate fails saying so. Safe to repeat after a restart: a
- * candidate whose version is already selected is promoted, not moved twice.
+ * and a deployment following the alias switches with it (server/deployments), which the
+ * bake then watches (bake-plan.ts, bake-step.ts). It applies only at the model revision the
+ * candidate was judged at: a promotion or rollback since (a person's) wins, and the
+ * candidate fails saying so. Safe to repeat after a restart: a candidate whose version is
+ * already selected goes on from the move, which is never made twice.
  */
 import type { Db } from "@/server/db/client";
 import { isDomainError } from "@/server/errors";
 import { aliasTarget, promote } from "@/server/registry/promote";
+import { scheduleNow } from "@/server/schedules/clock";
+import { bakeAfterMove } from "./bake-plan";
 import { moveCandidate } from "./candidate-store";
 import { ZCandidateEvidence } from "./evidence";
+import { policiesRepository } from "./policies.repository";
+
+/** The alias is on the candidate: baked on the policy's deployment, or promoted at once. */
+async function afterMove(db: Db, c: { id: string; modelId: string; versionId: string }, number: number): Promise<void> {
+  const p = await policiesRepository(db).policyOf(c.modelId);
+  const bake = p ? await bakeAfterMove(db, p, c.modelId, c.versionId, scheduleNow()) : null;
+  if (bake && "switching" in bake) {
+    const d = await db.deployment.findUnique({ where: { id: bake.switching.deploymentId }, select: { name: true } });
+    await moveCandidate(db, c.id, "switching", `version ${number} is selected; deployment "${d?.name}" switches to it, then bakes`, { data: bake.switching });
+    return;
+  }
+  await moveCandidate(db, c.id, "promoted", `version ${number} is selected${bake && p?.deploymentId ? ` (${bake.none})` : ""}`);
+}
 
 export async function carryOut(db: Db, candidateId: string): Promise<void> {
   const c = await db.promotionCandidate.findUnique({ where: { id: candidateId } });
@@ -21,7 +37,7 @@ export async function carryOut(db: Db, candidateId: string): Promise<void> {
     return;
   }
   if ((await aliasTarget(db, c.modelId, "selected"))?.id === c.versionId) {
-    await moveCandidate(db, c.id, "promoted", `version ${version.number} is selected`);
+    await afterMove(db, c, version.number);
     return;
   }
   const evidence = ZCandidateEvidence.parse(JSON.parse(c.evidence));
@@ -46,11 +62,11 @@ export async function carryOut(db: Db, candidateId: string): Promise<void> {
     const now = await db.promotionCandidate.findUnique({ where: { id: c.id }, select: { state: true } });
     if (now?.state !== "approved") return;
     if ((await aliasTarget(db, c.modelId, "selected"))?.id === c.versionId) {
-      await moveCandidate(db, c.id, "promoted", `version ${version.number} is selected`);
+      await afterMove(db, c, version.number);
       return;
     }
     await moveCandidate(db, c.id, "failed", `not promoted: ${err.message}`);
     return;
   }
-  await moveCandidate(db, c.id, "promoted", `version ${version.number} is selected`);
+  await afterMove(db, c, version.number);
 }

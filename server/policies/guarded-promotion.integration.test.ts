@@ -185,8 +185,9 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
       const none = await cli(["policies", "show", "penguins", "--json"]);
       expect(none.code).toBe(1);
       expect(none.json()).toMatchObject({ error: { code: "not_found", message: expect.stringContaining("has no promotion policy") } });
-      const bake = await cli(["policies", "set", "penguins", "--mode", "approval", "--bake-requests", "5", "--json"]);
+      const bake = await cli(["policies", "set", "penguins", "--mode", "approval", "--bake-requests", "many", "--json"]);
       expect(bake.code).toBe(2);
+      expect(bake.stderr).toContain("--bake-requests takes a whole number (got many)");
       const set = await cli(["policies", "set", "penguins", "--mode", "approval", "--json"]);
       expect(set.code, set.stderr).toBe(0);
       expect(set.json()).toMatchObject({ mode: "approval", pending: [], bake: null });

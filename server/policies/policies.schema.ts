@@ -17,7 +17,13 @@ export const ZSetPolicyInput = z.strictObject({
   /** Automatic mode: at most this many promotions a day, at least this long apart. */
   maxPerDay: z.int().min(1).max(24).default(1),
   cooldownMinutes: z.int().min(0).max(7 * 24 * 60).default(360),
-});
+  /** The bake on the deployment after a promotion: it passes after at least this many requests and minutes (both). */
+  bakeRequests: z.int().min(0).max(1_000_000).default(20),
+  bakeMinutes: z.int().min(0).max(7 * 24 * 60).default(15),
+  /** With fewer requests than asked this long after the bake began, the candidate is kept or reverted. */
+  bakeDeadlineHours: z.int().min(1).max(24 * 30).default(24),
+  bakeLowTraffic: z.enum(["keep", "revert"]).default("keep"),
+}).refine((p) => p.bakeMinutes <= p.bakeDeadlineHours * 60, { message: "The bake's minutes must fit within its deadline (bakeDeadlineHours).", path: ["bakeMinutes"] });
 export type TSetPolicyInput = z.input<typeof ZSetPolicyInput>;
 
 export const ZModelIdInput = z.strictObject({ modelId: ZId });

@@ -9,6 +9,7 @@ import { badInput, conflict, notFound } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { actorOf } from "@/server/registry/actor";
 import { findModel } from "@/server/registry/registry-views";
+import { bakeView, type BakeView } from "./bake-view";
 import { carryOut } from "./carry-out";
 import { moveCandidate } from "./candidate-store";
 import { ZCandidateEvidence, type CandidateEvidence } from "./evidence";
@@ -33,14 +34,19 @@ export interface PolicyView {
   approvalHours: number;
   maxPerDay: number;
   cooldownMinutes: number;
+  /** What a bake on the deployment asks (bake-judge.ts). */
+  bakeRequests: number;
+  bakeMinutes: number;
+  bakeDeadlineHours: number;
+  bakeLowTraffic: "keep" | "revert";
   watchingSince: string;
   revision: number;
   /** Candidates waiting for the owner, oldest first, with what the gates found. */
   pending: CandidateView[];
   /** The last 20 candidates of every state, newest first. */
   candidates: CandidateView[];
-  /** The bake after a switch is not built yet: always null. */
-  bake: null;
+  /** The promotion under way: the deployment's switch to it, its bake, or its revert; null when none is. */
+  bake: BakeView | null;
 }
 
 export function policiesService(db: Db = getDb()) {
@@ -78,11 +84,15 @@ export function policiesService(db: Db = getDb()) {
       approvalHours: p.approvalHours,
       maxPerDay: p.maxPerDay,
       cooldownMinutes: p.cooldownMinutes,
+      bakeRequests: p.bakeRequests,
+      bakeMinutes: p.bakeMinutes,
+      bakeDeadlineHours: p.bakeDeadlineHours,
+      bakeLowTraffic: p.bakeLowTraffic === "revert" ? "revert" : "keep",
       watchingSince: p.watchingSince.toISOString(),
       revision: p.revision,
       pending: all.filter((c) => c.state === "pending").reverse(),
       candidates: all.slice(0, 20),
-      bake: null,
+      bake: await bakeView(db, modelId),
     };
   }
 
@@ -103,7 +113,7 @@ export function policiesService(db: Db = getDb()) {
         throw badInput(`Deployment "${d.name}" serves a pinned version, so a promotion would not reach it: deploy ${model.name}@selected to have a deployment follow the policy's promotions.`, { code: "not_following" });
       }
     }
-    const fields = { mode: input.mode, deploymentId: input.deploymentId, approvalHours: input.approvalHours, maxPerDay: input.maxPerDay, cooldownMinutes: input.cooldownMinutes };
+    const { modelId: _modelId, ...fields } = input;
     await db.promotionPolicy.upsert({ where: { modelId: model.id }, create: { modelId: model.id, ...fields }, update: { ...fields, revision: { increment: 1 } } });
     publish({ type: "model.changed", modelId: model.id, projectId: model.projectId });
     return show({ modelId: model.id });
@@ -124,7 +134,7 @@ export function policiesService(db: Db = getDb()) {
       const input = ZDecideInput.parse(raw);
       const c = await pendingOf(input);
       const actor = actorOf(principal);
-      await moveCandidate(db, c.id, "approved", input.reason ?? `approved by ${actor.name}`, { decidedBy: JSON.stringify(actor) });
+      await moveCandidate(db, c.id, "approved", input.reason ?? `approved by ${actor.name}`, { patch: { decidedBy: JSON.stringify(actor) } });
       await carryOut(db, c.id);
       return show({ modelId: input.modelId });
     },
@@ -132,7 +142,7 @@ export function policiesService(db: Db = getDb()) {
       const input = ZDecideInput.parse(raw);
       const c = await pendingOf(input);
       const actor = actorOf(principal);
-      await moveCandidate(db, c.id, "rejected", input.reason ?? `rejected by ${actor.name}`, { decidedBy: JSON.stringify(actor) });
+      await moveCandidate(db, c.id, "rejected", input.reason ?? `rejected by ${actor.name}`, { patch: { decidedBy: JSON.stringify(actor) } });
       return show({ modelId: input.modelId });
     },
   };

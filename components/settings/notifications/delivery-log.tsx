@@ -11,6 +11,7 @@ const KIND_WORDS: Record<NotificationKind, string> = {
   cap_reached: "cap reached",
   decision_waiting: "decision waiting",
   monitor_alert: "monitor alert",
+  promotion_reverted: "promotion reverted",
   test: "test",
 };
 

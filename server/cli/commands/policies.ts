@@ -1,7 +1,7 @@
 /**
  * `trainyard policies set|show|approve|reject` (issue 32) against the running server:
- *   set MODEL --mode approval|automatic [--deployment NAME] --json
- *   show MODEL --json → the policy with "pending": [{"id", "version", "evidence"}, …] and "bake" (null: not built yet)
+ *   set MODEL --mode approval|automatic [--deployment NAME] [--bake-requests N] [--bake-minutes N] --json
+ *   show MODEL --json → the policy with "pending": [{"id", "version", "evidence"}, …] and "bake" (the promotion under way, or null)
  *   approve|reject MODEL CANDIDATE_ID [--reason R] --json
  */
 import { CliError } from "../cli-error";
@@ -11,7 +11,8 @@ import { findDeployment } from "./deploy";
 import { findModel, refusalsKept } from "./models";
 
 export const USAGE = `Usage:
-  trainyard policies set MODEL --mode approval|automatic [--deployment NAME] [--approval-hours N] [--max-per-day N] [--cooldown-minutes N] [--project NAME] [--json]
+  trainyard policies set MODEL --mode approval|automatic [--deployment NAME] [--bake-requests N] [--bake-minutes N]
+      [--bake-deadline-hours N] [--bake-low-traffic keep|revert] [--approval-hours N] [--max-per-day N] [--cooldown-minutes N] [--project NAME] [--json]
   trainyard policies show MODEL [--project NAME] [--json]
   trainyard policies approve MODEL CANDIDATE_ID [--reason TEXT] [--json]
   trainyard policies reject MODEL CANDIDATE_ID [--reason TEXT] [--json]
@@ -19,8 +20,11 @@ A policy judges each new version of MODEL by hard gates (the same evaluation wit
 gain over the version in use, or a holdout win whose interval excludes a loss). In approval
 mode you approve or reject each one that passes; in automatic mode it is promoted at once,
 at most --max-per-day a day and --cooldown-minutes apart. A deployment that follows the
-model's "selected" alias switches with each promotion. The bake after a switch
-(--bake-requests, --bake-minutes) is not built yet.`;
+model's "selected" alias switches with each promotion, and then bakes: the promotion stands
+after at least --bake-requests requests (default 20) and --bake-minutes minutes (default 15)
+within the health limits of the deployment's monitor policy; a breach puts the selected
+version and the deployment back on the version before. With fewer requests than asked
+within --bake-deadline-hours (default 24), --bake-low-traffic keeps (default) or reverts it.`;
 
 const need = requiredArg(USAGE);
 
@@ -28,6 +32,11 @@ function whole(text: string | undefined, what: string): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) throw new CliError(`${what} takes a whole number (got ${text}).\n${USAGE}`, 2);
   return Number(text);
+}
+
+/** The options given on the command line (the server's defaults stand for the rest). */
+function given<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
 export async function policiesCommand(argv: string[]): Promise<number> {
@@ -39,6 +48,8 @@ export async function policiesCommand(argv: string[]): Promise<number> {
     "cooldown-minutes": { type: "string" },
     "bake-requests": { type: "string" },
     "bake-minutes": { type: "string" },
+    "bake-deadline-hours": { type: "string" },
+    "bake-low-traffic": { type: "string" },
     reason: { type: "string" },
   });
   const print = (value: unknown, text: () => string) => console.log(values.json ? JSON.stringify(value, null, 2) : text());
@@ -47,12 +58,16 @@ export async function policiesCommand(argv: string[]): Promise<number> {
   if (sub === "set") {
     const mode = need(values.mode, "--mode approval|automatic");
     if (mode !== "approval" && mode !== "automatic") throw new CliError(`--mode is approval or automatic (got ${mode}).\n${USAGE}`, 2);
-    if (values["bake-requests"] !== undefined || values["bake-minutes"] !== undefined) {
-      throw new CliError("The bake after a switch (--bake-requests, --bake-minutes) is not built yet; set the policy without them.", 2, "not_built");
-    }
-    const approvalHours = whole(values["approval-hours"], "--approval-hours");
-    const maxPerDay = whole(values["max-per-day"], "--max-per-day");
-    const cooldownMinutes = whole(values["cooldown-minutes"], "--cooldown-minutes");
+    const lowTraffic = values["bake-low-traffic"];
+    if (lowTraffic !== undefined && lowTraffic !== "keep" && lowTraffic !== "revert") throw new CliError(`--bake-low-traffic is keep or revert (got ${lowTraffic}).\n${USAGE}`, 2);
+    const numbers = {
+      approvalHours: whole(values["approval-hours"], "--approval-hours"),
+      maxPerDay: whole(values["max-per-day"], "--max-per-day"),
+      cooldownMinutes: whole(values["cooldown-minutes"], "--cooldown-minutes"),
+      bakeRequests: whole(values["bake-requests"], "--bake-requests"),
+      bakeMinutes: whole(values["bake-minutes"], "--bake-minutes"),
+      bakeDeadlineHours: whole(values["bake-deadline-hours"], "--bake-deadline-hours"),
+    };
     const conn = connect();
     const model = await findModel(conn, values.project, modelRef);
     const deploymentId = values.deployment ? (await findDeployment(conn, values.project, values.deployment)).id : null;
@@ -62,9 +77,7 @@ export async function policiesCommand(argv: string[]): Promise<number> {
           modelId: model.id,
           mode,
           deploymentId,
-          ...(approvalHours !== undefined ? { approvalHours } : {}),
-          ...(maxPerDay !== undefined ? { maxPerDay } : {}),
-          ...(cooldownMinutes !== undefined ? { cooldownMinutes } : {}),
+          ...given({ ...numbers, bakeLowTraffic: lowTraffic }),
         }),
       ),
     );
@@ -77,7 +90,12 @@ export async function policiesCommand(argv: string[]): Promise<number> {
     const p = await refusalsKept(() => withRetry(() => conn.api.policies.show.query({ modelId: model.id })));
     print(p, () =>
       [
-        `"${p.modelName}": ${p.mode} promotion${p.deployment ? `, deployment "${p.deployment.name}" follows it` : ""}.`,
+        `"${p.modelName}": ${p.mode} promotion${p.deployment ? `, deployment "${p.deployment.name}" follows it and bakes each promotion (${p.bakeRequests} requests, ${p.bakeMinutes} min)` : ""}.`,
+        ...(p.bake
+          ? [
+              `under way: version ${p.bake.version} ${p.bake.state} on "${p.bake.deployment.name}": ${p.bake.requests.seen} of ${p.bake.requests.needed} requests (${p.bake.failures} failed), ${p.bake.minutes.elapsed} of ${p.bake.minutes.needed} min; back to version ${p.bake.incumbentVersion} on a breach`,
+            ]
+          : []),
         ...(p.pending.length ? p.pending.map((c) => `waiting: ${c.id}  version ${c.version}  ${c.evidence.words}`) : ["Nothing waits for a decision."]),
         ...p.candidates.filter((c) => c.state !== "pending").map((c) => `${c.state}: version ${c.version}  ${c.reason ?? ""}`),
       ].join("\n"),
