@@ -73,7 +73,7 @@ export function ModelCard({ projectId, model }: { projectId: string; model: Mode
           <details className="text-sm" open>
             <summary className="cursor-pointer font-medium">Promotion policy</summary>
             <div className="mt-2">
-              <PolicyPanel modelId={model.id} />
+              <PolicyPanel projectId={projectId} modelId={model.id} />
             </div>
           </details>
           <details className="text-sm" open>

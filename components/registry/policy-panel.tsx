@@ -5,12 +5,18 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
-import type { CandidateView } from "@/server/policies/policies.service";
+import type { BakeView } from "@/server/policies/bake-view";
+import type { CandidateView, PolicyView } from "@/server/policies/policies.service";
 
 const STATE_WORDS: Record<string, string> = {
   pending: "waits for you",
   approved: "approved, being promoted",
+  switching: "selected; its deployment switches to it",
+  baking: "selected; baking on its deployment",
+  reverting: "going back to the version before",
   promoted: "promoted",
+  reverted: "reverted by the bake",
+  overridden: "bake ended by a change made by hand",
   rejected: "rejected",
   expired: "expired undecided",
   refused: "refused by the gates",
@@ -37,6 +43,47 @@ function Evidence({ c }: { c: CandidateView }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+const pct = (x: number) => `${Number((x * 100).toFixed(1))}%`;
+
+/** The promotion under way: the switch, the bake's progress against what it asks, or the revert. */
+function Bake({ b }: { b: BakeView }) {
+  const headingId = `bake-${b.candidateId}`;
+  const title =
+    b.state === "switching"
+      ? `Version ${b.version} is selected; deployment “${b.deployment.name}” switches to it`
+      : b.state === "baking"
+        ? `Version ${b.version} bakes on deployment “${b.deployment.name}”`
+        : `Version ${b.version} goes back to version ${b.incumbentVersion}`;
+  const limits = `at most ${pct(b.limits.maxFailureRate)} failed${b.limits.maxP95Ms === null ? "" : `, p95 ≤ ${b.limits.maxP95Ms} ms`}, judged from ${b.limits.minRequests} requests (${b.limitsFrom === "monitor" ? "the deployment's monitor policy" : "the monitoring defaults"})`;
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-2 rounded-md border border-sky-300 bg-sky-50 p-3" data-testid="bake">
+      <h4 id={headingId} className="font-medium">
+        {title}
+      </h4>
+      {b.state !== "switching" && (
+        <div className="flex flex-col gap-1 text-sm">
+          <label className="flex flex-wrap items-center gap-2">
+            <span>
+              Requests: {b.requests.seen} of {b.requests.needed} ({b.failures} failed{b.p95Ms === null ? "" : `, p95 ≤ ${b.p95Ms} ms`})
+            </span>
+            <progress className="w-40" value={Math.min(b.requests.seen, b.requests.needed)} max={Math.max(1, b.requests.needed)} />
+          </label>
+          <label className="flex flex-wrap items-center gap-2">
+            <span>
+              Minutes: {b.minutes.elapsed} of {b.minutes.needed}
+            </span>
+            <progress className="w-40" value={Math.min(b.minutes.elapsed, b.minutes.needed)} max={Math.max(1, b.minutes.needed)} />
+          </label>
+        </div>
+      )}
+      <p className="text-sm">
+        {b.reason ? `${b.reason}. ` : ""}Limits: {limits}. A breach puts the selected version and the deployment back on version {b.incumbentVersion}
+        {b.deadline ? `; with too few requests by ${new Date(b.deadline).toLocaleString()} the policy ${b.lowTraffic === "keep" ? "keeps it" : "reverts it"}` : ""}.
+      </p>
+    </section>
   );
 }
 
@@ -67,17 +114,34 @@ function Pending({ modelId, c }: { modelId: string; c: CandidateView }) {
   );
 }
 
+/** What a change of mode keeps of the saved policy (else the server's defaults would replace it). */
+const keptSettings = (p: PolicyView) => ({
+  approvalHours: p.approvalHours,
+  maxPerDay: p.maxPerDay,
+  cooldownMinutes: p.cooldownMinutes,
+  bakeRequests: p.bakeRequests,
+  bakeMinutes: p.bakeMinutes,
+  bakeDeadlineHours: p.bakeDeadlineHours,
+  bakeLowTraffic: p.bakeLowTraffic,
+});
+
 /** A model's promotion policy: its mode, what waits for the owner (one tap to decide), and what the gates decided lately. */
-export function PolicyPanel({ modelId }: { modelId: string }) {
+export function PolicyPanel({ projectId, modelId }: { projectId: string; modelId: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const policy = useQuery(trpc.policies.get.queryOptions({ modelId }));
+  // While a promotion is under way its requests count without an event: read again every few seconds.
+  const policy = useQuery({ ...trpc.policies.get.queryOptions({ modelId }), refetchInterval: (q) => (q.state.data?.bake ? 5000 : false) });
   const [chosen, setMode] = useState<"approval" | "automatic" | null>(null);
+  // The deployments a promotion reaches: this model's, following its "selected" alias.
+  const deployments = useQuery(trpc.deployments.list.queryOptions({ projectId }));
+  const following = (deployments.data ?? []).filter((d) => d.model.id === modelId && d.followsAlias === "selected" && d.state !== "stopped");
+  const [chosenDeployment, setDeployment] = useState<string | null>(null);
   const save = useMutation(trpc.policies.set.mutationOptions({ onSuccess: () => qc.invalidateQueries() }));
   if (policy.isPending) return <Loading label="Reading the promotion policy…" />;
   if (policy.error) return <ErrorMessage>Could not read the promotion policy: {errorText(policy.error)}</ErrorMessage>;
   const p = policy.data;
   const mode = chosen ?? p?.mode ?? "approval";
+  const deploymentId = chosenDeployment ?? p?.deployment?.id ?? "";
   return (
     <div className="flex flex-col gap-3" data-testid="policy-panel">
       <p className="text-sm">
@@ -86,8 +150,11 @@ export function PolicyPanel({ modelId }: { modelId: string }) {
             ? "Approval: each new version that passes the gates waits for you; you are notified."
             : `Automatic: a new version that passes the gates is promoted at once (at most ${p.maxPerDay} a day, ${p.cooldownMinutes} minutes apart).`
           : "No policy: new versions are promoted only by hand."}{" "}
+        {p?.deployment &&
+          `Deployment “${p.deployment.name}” follows each promotion and bakes it: it stands after ${p.bakeRequests} requests and ${p.bakeMinutes} minutes within the health limits, else both go back. `}
         The gates: the same evaluation as the version in use with a real gain, or a win on the project&apos;s holdout whose interval excludes a loss.
       </p>
+      {p?.bake && <Bake b={p.bake} />}
       {p?.pending.map((c) => <Pending key={c.id} modelId={modelId} c={c} />)}
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <label className="flex items-center gap-2">
@@ -97,7 +164,21 @@ export function PolicyPanel({ modelId }: { modelId: string }) {
             <option value="automatic">automatic</option>
           </select>
         </label>
-        <Button variant="secondary" disabled={save.isPending} onClick={() => save.mutate({ modelId, mode, deploymentId: p?.deployment?.id ?? null })}>
+        {(following.length > 0 || p?.deployment) && (
+          <label className="flex items-center gap-2">
+            <span>Bake on</span>
+            <select value={deploymentId} onChange={(e) => setDeployment(e.target.value)} className="min-h-10 max-w-full rounded-md border border-slate-400 bg-white px-2">
+              <option value="">no deployment</option>
+              {p?.deployment && !following.some((d) => d.id === p.deployment!.id) && <option value={p.deployment.id}>{p.deployment.name}</option>}
+              {following.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <Button variant="secondary" disabled={save.isPending} onClick={() => save.mutate({ ...(p ? keptSettings(p) : {}), modelId, mode, deploymentId: deploymentId || null })}>
           {p ? "Change the policy" : "Set the policy"}
         </Button>
       </div>
