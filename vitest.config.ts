@@ -13,7 +13,7 @@ import path from "node:path";
  * while the other worker idles (the SmolLM2 test, 7 minutes, is a small file, and Vitest
  * orders files it has no timings for by size). A clean clone has no timings, so the
  * measured seconds per file are kept in integration-seconds.json (from the Vitest output of
- * a full run, files of 30 s or more) and those files start first, slowest first; the rest
+ * a full run, files of 30 s or more: scripts/integration-seconds.mjs) and those files start first, slowest first; the rest
  * follow in Vitest's own order. A stale table only costs balance, never a test.
  */
 const SECONDS = JSON.parse(readFileSync(path.join(import.meta.dirname, "tests/support/integration-seconds.json"), "utf8")) as Record<string, number>;

@@ -55,6 +55,7 @@ test("approve a waiting version from a phone: one tap, it is in use, and its bak
   await trainAndRegister("__new__");
   const first = page.url();
   await register.getByRole("link", { name: "Open Models" }).click();
+  await page.waitForURL(/\/ml\/models$/);
   const models = page.url();
   const card = page.getByRole("region", { name: MODEL });
 
@@ -66,7 +67,7 @@ test("approve a waiting version from a phone: one tap, it is in use, and its bak
   const sheet = page.getByRole("dialog", { name: "Deploy version 1?" });
   await sheet.getByLabel(/^Follow alias “selected”/).check();
   await sheet.getByLabel(/^Resident/).check();
-  await sheet.getByRole("button", { name: "Deploy version 1" }).click();
+  await sheet.getByRole("button", { name: "Deploy following “selected”" }).click();
   await page.waitForURL(/\/ml\/deployments\/[^/]+$/);
   const deployment = page.url();
   await expect(page.getByTestId("deployment-state")).toHaveText("ready", { timeout: 3 * 60_000 });
