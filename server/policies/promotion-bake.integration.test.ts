@@ -12,14 +12,12 @@
  *   histories, and a webhook tells the owner;
  * - a person's rollback during the bake ends it, and their change stands.
  */
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
-import { call, ROW, trainedPenguins, ZMade } from "@/server/deployments/test-support";
-import { ONE_LIGHTGBM } from "@/server/testing/one-model";
+import { call, ROW, trainedOn, trainedPenguins, ZMade } from "@/server/deployments/test-support";
 import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
 
 const ENV = { TRAINYARD_TRAINING_DIR: path.join(REPO, "training") };
@@ -58,18 +56,7 @@ describe("the bake after a policy's promotion", { timeout: 900_000 }, () => {
     const first = await trainedPenguins(server, projectId);
     experiments.push(first.experimentId);
     // The same settings on the same snapshot again: the same score, so the same-contract gate compares them.
-    const again = await server.client.experiments.start.mutate({
-      opId: randomUUID(),
-      projectId,
-      datasetId: first.datasetId,
-      settings: { target: "species", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 2, hyperparameters: ONE_LIGHTGBM },
-    });
-    const done = await waitFor("the second training", async () => {
-      const d = await server.client.experiments.get.query({ id: again.id });
-      return d.status !== "running" ? d : undefined;
-    }, 400_000, 1000);
-    expect(done.status, done.note ?? "").toBe("succeeded");
-    experiments.push(again.id);
+    experiments.push(await trainedOn(server, projectId, first.datasetId));
     const settings = await server.client.models.settings.query();
     await server.client.models.updateSettings.mutate({ revision: settings.revision, values: { ...settings.values, minUsefulGain: 0 } });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
