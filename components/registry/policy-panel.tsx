@@ -123,6 +123,7 @@ const keptSettings = (p: PolicyView) => ({
   bakeMinutes: p.bakeMinutes,
   bakeDeadlineHours: p.bakeDeadlineHours,
   bakeLowTraffic: p.bakeLowTraffic,
+  maxExportMib: p.maxExportMib,
 });
 
 /** A model's promotion policy: its mode, what waits for the owner (one tap to decide), and what the gates decided lately. */

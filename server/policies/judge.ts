@@ -3,6 +3,7 @@
  * version in use, the same evaluation contract with a gain of at least the minimum useful
  * gain (the registry's gate), or — when the two were evaluated on different data — a win on
  * the project's holdout whose interval excludes a loss. No version in use: the first passes.
+ * Beside quality, the policy's size limit: a candidate whose export is larger is refused.
  */
 import type { Db } from "@/server/db/client";
 import { isDomainError } from "@/server/errors";
@@ -14,7 +15,18 @@ import { findModel, findVersion } from "@/server/registry/registry-views";
 import { registrySettings } from "@/server/registry/registry-settings";
 import type { CandidateEvidence } from "./evidence";
 
-export async function judgeVersion(db: Db, modelId: string, number: number): Promise<CandidateEvidence> {
+const MIB = 1024 * 1024;
+
+export async function judgeVersion(db: Db, modelId: string, number: number, limits: { maxExportMib: number | null }): Promise<CandidateEvidence> {
+  const quality = await judgeQuality(db, modelId, number);
+  if (quality.kind === "refused" || limits.maxExportMib === null) return quality;
+  const candidate = await findVersion(db, modelId, number);
+  if (candidate.exportBytes <= limits.maxExportMib * MIB) return quality;
+  const mib = (candidate.exportBytes / MIB).toFixed(2);
+  return { kind: "refused", judgedRevision: quality.judgedRevision, incumbent: quality.incumbent, words: `Its export is ${mib} MiB, over the policy's limit of ${limits.maxExportMib} MiB (however good it is).` };
+}
+
+async function judgeQuality(db: Db, modelId: string, number: number): Promise<CandidateEvidence> {
   const model = await findModel(db, modelId);
   const candidate = await findVersion(db, modelId, number);
   const incumbent = await aliasTarget(db, modelId, "selected");

@@ -23,6 +23,8 @@ export const ZSetPolicyInput = z.strictObject({
   /** With fewer requests than asked this long after the bake began, the candidate is kept or reverted. */
   bakeDeadlineHours: z.int().min(1).max(24 * 30).default(24),
   bakeLowTraffic: z.enum(["keep", "revert"]).default("keep"),
+  /** A hard gate beside quality: a candidate whose export is larger than this (MiB) is refused; null: no limit. */
+  maxExportMib: z.number().positive().max(1_000_000).nullable().default(null),
 }).refine((p) => p.bakeMinutes <= p.bakeDeadlineHours * 60, { message: "The bake's minutes must fit within its deadline (bakeDeadlineHours).", path: ["bakeMinutes"] });
 export type TSetPolicyInput = z.input<typeof ZSetPolicyInput>;
 

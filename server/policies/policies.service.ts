@@ -39,6 +39,8 @@ export interface PolicyView {
   bakeMinutes: number;
   bakeDeadlineHours: number;
   bakeLowTraffic: "keep" | "revert";
+  /** The size gate: a candidate whose export is larger (MiB) is refused; null: none. */
+  maxExportMib: number | null;
   watchingSince: string;
   revision: number;
   /** Candidates waiting for the owner, oldest first, with what the gates found. */
@@ -88,6 +90,7 @@ export function policiesService(db: Db = getDb()) {
       bakeMinutes: p.bakeMinutes,
       bakeDeadlineHours: p.bakeDeadlineHours,
       bakeLowTraffic: p.bakeLowTraffic === "revert" ? "revert" : "keep",
+      maxExportMib: p.maxExportMib,
       watchingSince: p.watchingSince.toISOString(),
       revision: p.revision,
       pending: all.filter((c) => c.state === "pending").reverse(),

@@ -10,7 +10,8 @@
  * - the candidate's serving process is killed during the bake and requests fail meanwhile:
  *   the alias and the deployment go back to the incumbent, once, the breach in both
  *   histories, and a webhook tells the owner;
- * - a person's rollback during the bake ends it, and their change stands.
+ * - a person's rollback during the bake ends it, and their change stands;
+ * - a candidate over the policy's size limit is refused before anything moves.
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
@@ -192,5 +193,19 @@ describe("the bake after a policy's promotion", { timeout: 900_000 }, () => {
     await new Promise((r) => setTimeout(r, 6000));
     expect((await history("bake-manual")).length).toBe(3);
     await cli(["deployments", "stop", "bake-manual-api"]);
+  });
+
+  it("refuses a candidate whose export is over the policy's size limit, however good, and nothing moves", async () => {
+    await server.client.models.register.mutate({ experimentId: experiments[0]!, newModelName: "size-gate" });
+    await cli(["models", "promote", "size-gate", "1", "--reason", "the first"]);
+    const bad = await runCli(server.url, ["policies", "set", "size-gate", "--mode", "automatic", "--max-export-mib", "none", "--json"]).done;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--max-export-mib takes a number above 0 (got none)");
+    expect(await cli(["policies", "set", "size-gate", "--mode", "automatic", "--max-export-mib", "0.001"])).toMatchObject({ maxExportMib: 0.001 });
+    const m = await server.client.models.list.query({ projectId }).then((all) => all.find((x) => x.name === "size-gate")!);
+    await server.client.models.register.mutate({ experimentId: experiments[1]!, modelId: m.id });
+    await expect.poll(async () => (await shown("size-gate")).candidates.find((c) => c.version === 2)?.state, { timeout: 60_000, interval: 500 }).toBe("refused");
+    expect((await shown("size-gate")).candidates.find((c) => c.version === 2)?.reason).toMatch(/^Its export is \d+\.\d\d MiB, over the policy's limit of 0\.001 MiB/);
+    expect(await selected("size-gate")).toBe(1);
   });
 });

@@ -12,7 +12,7 @@ import { findModel, refusalsKept } from "./models";
 
 export const USAGE = `Usage:
   trainyard policies set MODEL --mode approval|automatic [--deployment NAME] [--bake-requests N] [--bake-minutes N]
-      [--bake-deadline-hours N] [--bake-low-traffic keep|revert] [--approval-hours N] [--max-per-day N] [--cooldown-minutes N] [--project NAME] [--json]
+      [--bake-deadline-hours N] [--bake-low-traffic keep|revert] [--max-export-mib N] [--approval-hours N] [--max-per-day N] [--cooldown-minutes N] [--project NAME] [--json]
   trainyard policies show MODEL [--project NAME] [--json]
   trainyard policies approve MODEL CANDIDATE_ID [--reason TEXT] [--json]
   trainyard policies reject MODEL CANDIDATE_ID [--reason TEXT] [--json]
@@ -24,7 +24,8 @@ model's "selected" alias switches with each promotion, and then bakes: the promo
 after at least --bake-requests requests (default 20) and --bake-minutes minutes (default 15)
 within the health limits of the deployment's monitor policy; a breach puts the selected
 version and the deployment back on the version before. With fewer requests than asked
-within --bake-deadline-hours (default 24), --bake-low-traffic keeps (default) or reverts it.`;
+within --bake-deadline-hours (default 24), --bake-low-traffic keeps (default) or reverts it.
+--max-export-mib refuses a version whose export is larger, however good it is.`;
 
 const need = requiredArg(USAGE);
 
@@ -32,6 +33,13 @@ function whole(text: string | undefined, what: string): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) throw new CliError(`${what} takes a whole number (got ${text}).\n${USAGE}`, 2);
   return Number(text);
+}
+
+function positive(text: string | undefined, what: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`${what} takes a number above 0 (got ${text}).\n${USAGE}`, 2);
+  return n;
 }
 
 /** The options given on the command line (the server's defaults stand for the rest). */
@@ -50,6 +58,7 @@ export async function policiesCommand(argv: string[]): Promise<number> {
     "bake-minutes": { type: "string" },
     "bake-deadline-hours": { type: "string" },
     "bake-low-traffic": { type: "string" },
+    "max-export-mib": { type: "string" },
     reason: { type: "string" },
   });
   const print = (value: unknown, text: () => string) => console.log(values.json ? JSON.stringify(value, null, 2) : text());
@@ -67,6 +76,7 @@ export async function policiesCommand(argv: string[]): Promise<number> {
       bakeRequests: whole(values["bake-requests"], "--bake-requests"),
       bakeMinutes: whole(values["bake-minutes"], "--bake-minutes"),
       bakeDeadlineHours: whole(values["bake-deadline-hours"], "--bake-deadline-hours"),
+      maxExportMib: positive(values["max-export-mib"], "--max-export-mib"),
     };
     const conn = connect();
     const model = await findModel(conn, values.project, modelRef);

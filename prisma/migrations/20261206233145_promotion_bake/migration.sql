@@ -15,6 +15,7 @@ CREATE TABLE "new_PromotionPolicy" (
     "bakeMinutes" INTEGER NOT NULL DEFAULT 15,
     "bakeDeadlineHours" INTEGER NOT NULL DEFAULT 24,
     "bakeLowTraffic" TEXT NOT NULL DEFAULT 'keep',
+    "maxExportMib" REAL,
     "watchingSince" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "revision" INTEGER NOT NULL DEFAULT 1,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
