@@ -6,7 +6,8 @@ import { Button } from "@/components/ui/button";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { errorText } from "@/components/ui/error-text";
 import type { BakeView } from "@/server/policies/bake-view";
-import type { CandidateView, PolicyView } from "@/server/policies/policies.service";
+import { policySettings } from "@/server/policies/policies.schema";
+import type { CandidateView } from "@/server/policies/policies.service";
 
 const STATE_WORDS: Record<string, string> = {
   pending: "waits for you",
@@ -114,17 +115,6 @@ function Pending({ modelId, c }: { modelId: string; c: CandidateView }) {
   );
 }
 
-/** What a change of mode keeps of the saved policy (else the server's defaults would replace it). */
-const keptSettings = (p: PolicyView) => ({
-  approvalHours: p.approvalHours,
-  maxPerDay: p.maxPerDay,
-  cooldownMinutes: p.cooldownMinutes,
-  bakeRequests: p.bakeRequests,
-  bakeMinutes: p.bakeMinutes,
-  bakeDeadlineHours: p.bakeDeadlineHours,
-  bakeLowTraffic: p.bakeLowTraffic,
-  maxExportMib: p.maxExportMib,
-});
 
 /** A model's promotion policy: its mode, what waits for the owner (one tap to decide), and what the gates decided lately. */
 export function PolicyPanel({ projectId, modelId }: { projectId: string; modelId: string }) {
@@ -143,6 +133,8 @@ export function PolicyPanel({ projectId, modelId }: { projectId: string; modelId
   const p = policy.data;
   const mode = chosen ?? p?.mode ?? "approval";
   const deploymentId = chosenDeployment ?? p?.deployment?.id ?? "";
+  // A change of mode keeps the policy's other settings (else the server's defaults would replace them).
+  const kept = p ? policySettings(p) : {};
   return (
     <div className="flex flex-col gap-3" data-testid="policy-panel">
       <p className="text-sm">
@@ -179,7 +171,7 @@ export function PolicyPanel({ projectId, modelId }: { projectId: string; modelId
             </select>
           </label>
         )}
-        <Button variant="secondary" disabled={save.isPending} onClick={() => save.mutate({ ...(p ? keptSettings(p) : {}), modelId, mode, deploymentId: deploymentId || null })}>
+        <Button variant="secondary" disabled={save.isPending} onClick={() => save.mutate({ ...kept, modelId, mode, deploymentId: deploymentId || null })}>
           {p ? "Change the policy" : "Set the policy"}
         </Button>
       </div>

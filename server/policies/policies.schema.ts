@@ -28,6 +28,32 @@ export const ZSetPolicyInput = z.strictObject({
 }).refine((p) => p.bakeMinutes <= p.bakeDeadlineHours * 60, { message: "The bake's minutes must fit within its deadline (bakeDeadlineHours).", path: ["bakeMinutes"] });
 export type TSetPolicyInput = z.input<typeof ZSetPolicyInput>;
 
+/** A policy's settings besides its mode and deployment: what it shows, and what a change of mode keeps. */
+export interface PolicySettings {
+  approvalHours: number;
+  maxPerDay: number;
+  cooldownMinutes: number;
+  bakeRequests: number;
+  bakeMinutes: number;
+  bakeDeadlineHours: number;
+  bakeLowTraffic: "keep" | "revert";
+  maxExportMib: number | null;
+}
+
+/** The settings of a stored policy (its row) or a shown one (its view). */
+export function policySettings(p: Omit<PolicySettings, "bakeLowTraffic"> & { bakeLowTraffic: string }): PolicySettings {
+  return {
+    approvalHours: p.approvalHours,
+    maxPerDay: p.maxPerDay,
+    cooldownMinutes: p.cooldownMinutes,
+    bakeRequests: p.bakeRequests,
+    bakeMinutes: p.bakeMinutes,
+    bakeDeadlineHours: p.bakeDeadlineHours,
+    bakeLowTraffic: p.bakeLowTraffic === "revert" ? "revert" : "keep",
+    maxExportMib: p.maxExportMib,
+  };
+}
+
 export const ZModelIdInput = z.strictObject({ modelId: ZId });
 
 export const ZDecideInput = z.strictObject({

@@ -14,7 +14,7 @@ import { carryOut } from "./carry-out";
 import { moveCandidate } from "./candidate-store";
 import { ZCandidateEvidence, type CandidateEvidence } from "./evidence";
 import { policiesRepository } from "./policies.repository";
-import { ZDecideInput, ZModelIdInput, ZSetPolicyInput, type TDecideInput, type TSetPolicyInput } from "./policies.schema";
+import { policySettings, ZDecideInput, ZModelIdInput, ZSetPolicyInput, type PolicySettings, type TDecideInput, type TSetPolicyInput } from "./policies.schema";
 
 export interface CandidateView {
   id: string;
@@ -26,21 +26,12 @@ export interface CandidateView {
   createdAt: string;
 }
 
-export interface PolicyView {
+/** The policy with its settings (policies.schema.ts: the bake's terms, bake-judge.ts; the size gate, judge.ts). */
+export interface PolicyView extends PolicySettings {
   modelId: string;
   modelName: string;
   mode: "approval" | "automatic";
   deployment: { id: string; name: string; state: string; followsAlias: string | null } | null;
-  approvalHours: number;
-  maxPerDay: number;
-  cooldownMinutes: number;
-  /** What a bake on the deployment asks (bake-judge.ts). */
-  bakeRequests: number;
-  bakeMinutes: number;
-  bakeDeadlineHours: number;
-  bakeLowTraffic: "keep" | "revert";
-  /** The size gate: a candidate whose export is larger (MiB) is refused; null: none. */
-  maxExportMib: number | null;
   watchingSince: string;
   revision: number;
   /** Candidates waiting for the owner, oldest first, with what the gates found. */
@@ -83,14 +74,7 @@ export function policiesService(db: Db = getDb()) {
       modelName: model.name,
       mode: p.mode as PolicyView["mode"],
       deployment: d,
-      approvalHours: p.approvalHours,
-      maxPerDay: p.maxPerDay,
-      cooldownMinutes: p.cooldownMinutes,
-      bakeRequests: p.bakeRequests,
-      bakeMinutes: p.bakeMinutes,
-      bakeDeadlineHours: p.bakeDeadlineHours,
-      bakeLowTraffic: p.bakeLowTraffic === "revert" ? "revert" : "keep",
-      maxExportMib: p.maxExportMib,
+      ...policySettings(p),
       watchingSince: p.watchingSince.toISOString(),
       revision: p.revision,
       pending: all.filter((c) => c.state === "pending").reverse(),
