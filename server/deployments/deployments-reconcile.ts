@@ -9,6 +9,7 @@
  */
 import type { Db } from "@/server/db/client";
 import type { Envelope } from "@/server/events/event-types";
+import { isDomainError } from "@/server/errors";
 import { isTerminal } from "@/server/jobs/job-state";
 import { jobsRepository } from "@/server/jobs/jobs.repository";
 import { jobFailureText } from "@/server/jobs/job-failure-text";
@@ -71,7 +72,11 @@ async function followAlias(db: Db, d: DeploymentRow, alias: string, log: Log): P
   // In the background: a resident load takes a while, and `switching` keeps the next advance off it.
   void servableVersion(db, target)
     .then(() => release(db, d.id, d.revision, target.id, "alias", why, OWNER))
-    .catch((err: unknown) => log(`deployment ${d.name}: following alias "${alias}" to version ${target.number} failed: ${(err as Error).message}`));
+    .catch((err: unknown) => {
+      // Two passes (a wake and the sweep) may both see the alias move: the first switches, the other finds the deployment moved on.
+      if (isDomainError(err) && err.reason === "stale_revision") return;
+      log(`deployment ${d.name}: following alias "${alias}" to version ${target.number} failed: ${(err as Error).message}`);
+    });
 }
 
 /** How long a `loading` deployment may wait for the load its request started. */
