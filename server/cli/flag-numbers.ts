@@ -23,3 +23,17 @@ export function amountFlag(text: string | undefined, flag: string, usage?: strin
   if (!/^\d+(\.\d+)?$/.test(text)) throw refuse(flag, "must be a number ≥ 0", text, usage);
   return Number(text);
 }
+
+/** A whole number ≥ 0 (`--bake-minutes 0`: none asked). */
+export function countFlag(text: string | undefined, flag: string, usage?: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw refuse(flag, "takes a whole number", text, usage);
+  return Number(text);
+}
+
+/** A number above 0, fractions allowed (`--max-export-mib 0.5`). */
+export function positiveFlag(text: string | undefined, flag: string, usage?: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!(/^\d+(\.\d+)?$/.test(text) && Number(text) > 0)) throw refuse(flag, "takes a number above 0", text, usage);
+  return Number(text);
+}

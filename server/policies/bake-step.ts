@@ -79,7 +79,8 @@ async function stepSwitching(db: Db, c: Candidate, m: PromotionCandidateStateDat
   }
 }
 
-async function figuresOf(db: Db, releaseId: string): Promise<BakeFigures> {
+/** What the release baking has answered so far (the bake's step and what a page shows of it). */
+export async function bakeFigures(db: Db, releaseId: string): Promise<BakeFigures> {
   const [s] = await releaseStats(db, { releaseIds: [releaseId] });
   return s ? { requests: s.allTime.requests, failures: s.allTime.errors, p95Ms: s.allTime.p95Ms } : { requests: 0, failures: 0, p95Ms: null };
 }
@@ -91,7 +92,7 @@ async function stepBaking(db: Db, c: Candidate, m: PromotionCandidateStateData["
   if (d.currentReleaseId !== m.releaseId && d.state !== "failed") {
     return void (await moveCandidate(db, c.id, "overridden", `deployment "${d.name}" serves another release than the one baking (release ${m.releaseNumber}); the bake ended`));
   }
-  const figures = await figuresOf(db, m.releaseId);
+  const figures = await bakeFigures(db, m.releaseId);
   const outcome = judgeBake(m.plan, figures, minutesSince(m.startedAt, now), d.state === "failed" ? (d.reason ?? "the deployment failed") : null);
   if (outcome.kind === "pass") await moveCandidate(db, c.id, "promoted", outcome.words);
   else if (outcome.kind === "revert") await startReverting(db, c, m, outcome.breach, outcome.words, figures);

@@ -2,8 +2,8 @@
 import { ZCandidateBaking, ZCandidateReverting, ZCandidateSwitching, type BakePlan } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
-import { releaseStats } from "@/server/deployments/deployment-stats";
 import { scheduleNow } from "@/server/schedules/clock";
+import { bakeFigures } from "./bake-step";
 import { policiesRepository } from "./policies.repository";
 
 export interface BakeView {
@@ -39,10 +39,9 @@ export async function bakeView(db: Db, modelId: string, now = scheduleNow()): Pr
     db.deployment.findUnique({ where: { id: data.deploymentId }, select: { id: true, name: true } }),
   ]);
   const baking = "startedAt" in data ? data : null;
-  const [stats] = baking ? await releaseStats(db, { releaseIds: [baking.releaseId] }, now) : [];
   const started = baking ? new Date(baking.startedAt) : null;
   // A revert shows what the bake had seen when it ended.
-  const seen = "figures" in data && data.figures ? data.figures : { requests: stats?.allTime.requests ?? 0, failures: stats?.allTime.errors ?? 0, p95Ms: stats?.allTime.p95Ms ?? null };
+  const seen = "figures" in data && data.figures ? data.figures : baking ? await bakeFigures(db, baking.releaseId) : { requests: 0, failures: 0, p95Ms: null };
   return {
     candidateId: c.id,
     version: version?.number ?? 0,

@@ -5,6 +5,7 @@
  *   approve|reject MODEL CANDIDATE_ID [--reason R] --json
  */
 import { CliError } from "../cli-error";
+import { countFlag, positiveFlag } from "../flag-numbers";
 import { connect, withRetry } from "../api-client";
 import { parseSubcommand, requiredArg } from "../subcommand-args";
 import { findDeployment } from "./deploy";
@@ -28,19 +29,6 @@ within --bake-deadline-hours (default 24), --bake-low-traffic keeps (default) or
 --max-export-mib refuses a version whose export is larger, however good it is.`;
 
 const need = requiredArg(USAGE);
-
-function whole(text: string | undefined, what: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) throw new CliError(`${what} takes a whole number (got ${text}).\n${USAGE}`, 2);
-  return Number(text);
-}
-
-function positive(text: string | undefined, what: string): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0) throw new CliError(`${what} takes a number above 0 (got ${text}).\n${USAGE}`, 2);
-  return n;
-}
 
 /** The options given on the command line (the server's defaults stand for the rest). */
 function given<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
@@ -70,13 +58,13 @@ export async function policiesCommand(argv: string[]): Promise<number> {
     const lowTraffic = values["bake-low-traffic"];
     if (lowTraffic !== undefined && lowTraffic !== "keep" && lowTraffic !== "revert") throw new CliError(`--bake-low-traffic is keep or revert (got ${lowTraffic}).\n${USAGE}`, 2);
     const numbers = {
-      approvalHours: whole(values["approval-hours"], "--approval-hours"),
-      maxPerDay: whole(values["max-per-day"], "--max-per-day"),
-      cooldownMinutes: whole(values["cooldown-minutes"], "--cooldown-minutes"),
-      bakeRequests: whole(values["bake-requests"], "--bake-requests"),
-      bakeMinutes: whole(values["bake-minutes"], "--bake-minutes"),
-      bakeDeadlineHours: whole(values["bake-deadline-hours"], "--bake-deadline-hours"),
-      maxExportMib: positive(values["max-export-mib"], "--max-export-mib"),
+      approvalHours: countFlag(values["approval-hours"], "--approval-hours", USAGE),
+      maxPerDay: countFlag(values["max-per-day"], "--max-per-day", USAGE),
+      cooldownMinutes: countFlag(values["cooldown-minutes"], "--cooldown-minutes", USAGE),
+      bakeRequests: countFlag(values["bake-requests"], "--bake-requests", USAGE),
+      bakeMinutes: countFlag(values["bake-minutes"], "--bake-minutes", USAGE),
+      bakeDeadlineHours: countFlag(values["bake-deadline-hours"], "--bake-deadline-hours", USAGE),
+      maxExportMib: positiveFlag(values["max-export-mib"], "--max-export-mib", USAGE),
     };
     const conn = connect();
     const model = await findModel(conn, values.project, modelRef);
