@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # System prerequisites of the test suite: Debian's Chromium (browser tests), Python 3.10+
 # with venv (recipe environments), OpenSSH server and client plus iproute2 (SSH training
-# computer tests, one of them in its own network namespace). A few tests mount a tmpfs or
+# computer tests, one of them in its own network namespace), Slurm and munge (Slurm computer
+# tests, a single-node cluster they start as root). A few tests mount a tmpfs or
 # create a network namespace and so need root: they fail, naming that, when run without it.
 # As root with apt, installs what is missing; otherwise stops with the exact command.
 set -euo pipefail
@@ -23,6 +24,9 @@ fi
 command -v openssl >/dev/null || missing_pkgs+=(openssl)
 command -v ssh >/dev/null || missing_pkgs+=(openssh-client)
 command -v ip >/dev/null || missing_pkgs+=(iproute2)
+# The Slurm computer tests start a single-node cluster: slurmctld, slurmd and munged.
+[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] || missing_pkgs+=(slurm-wlm)
+[ -x /usr/sbin/munged ] || missing_pkgs+=(munge)
 
 if [ "$(id -u)" != 0 ]; then
   echo "Note: not root, so the tmpfs (full disk) and network-namespace (cut link) tests will fail; run the tests as root to check them." >&2

@@ -1,5 +1,6 @@
 import type { TargetDetailView } from "@/server/targets/targets.schema";
 import { formatBytes } from "@/contracts/vocabulary";
+import { SlurmSummary } from "./slurm-summary";
 
 type Probe = NonNullable<TargetDetailView["probe"]>;
 
@@ -36,6 +37,7 @@ export function ProbeSummary({ probe }: { probe: Probe }) {
         </ul>
       )}
       {probe.gpuProblem && <p className="text-sm text-slate-700">GPUs: {probe.gpuProblem}</p>}
+      {probe.slurm && <SlurmSummary slurm={probe.slurm} />}
 
       <div>
         <h4 className="text-sm font-semibold text-slate-900">Python</h4>

@@ -5,3 +5,4 @@ export * from "./requests";
 export * from "./receipt";
 export * from "./responses";
 export * from "./refs";
+export * from "./slurm";

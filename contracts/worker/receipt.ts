@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ZJobReason, ZJobState } from "./states";
 import { ZResources } from "./requests";
+import { ZSlurmJobRecord } from "./slurm";
 
 const ZIso = z.string();
 /** A process identified beyond its pid: pid reuse and reboots cannot be confused with it. */
@@ -85,6 +86,8 @@ export const ZReceipt = z.object({
   recipeProcess: ZProcessIdentity.nullable(),
   /** How the recipe started: forked from a warm runner, or a fresh interpreter (docs/dev/warm-start.md). */
   launch: z.enum(["warm", "cold"]).nullable().default(null),
+  /** The Slurm job that runs it, on a Slurm computer (null elsewhere, and before sbatch answered). */
+  slurm: ZSlurmJobRecord.nullable().default(null),
   usage: ZUsage,
   report: z.unknown().nullable(),
   outputSha256: z.string().nullable(),

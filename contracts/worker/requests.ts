@@ -19,7 +19,12 @@ export const ZResources = z.object({
 });
 export type TResources = z.infer<typeof ZResources>;
 
-export const ZProbeRequest = z.object({ ...base, op: z.literal("probe") });
+export const ZProbeRequest = z.object({
+  ...base,
+  op: z.literal("probe"),
+  /** On a Slurm computer: also run a tiny job to see whether a compute node sees the worker's home (seconds, or up to a minute). */
+  checkSharedHome: z.boolean().optional(),
+});
 export const ZPrepareRequest = z.object({
   ...base,
   op: z.literal("prepare"),

@@ -1,5 +1,6 @@
 // Response schemas of the worker control protocol (one JSON object on stdout).
 import { z } from "zod";
+import { ZSlurmProbe } from "./slurm";
 import { ZErrorCode } from "./states";
 import { ZReceipt } from "./receipt";
 
@@ -59,6 +60,8 @@ export const ZProbeResponse = z.object({
   environments: z.array(ZEnvironmentInfo),
   recipes: z.array(ZRecipeInfo),
   problems: z.array(ZProblem),
+  /** A Slurm computer's cluster (null for a worker that runs its jobs itself). */
+  slurm: ZSlurmProbe.nullable().default(null),
 });
 
 export const ZPrepareResponse = z.object({

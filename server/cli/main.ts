@@ -34,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<Loaded>> = {
   backup: async () => import("./commands/backup").then((m) => ({ run: m.backupCommand, help: m.USAGE })),
   dataset: async () => import("./commands/dataset").then((m) => ({ run: m.datasetCommand, help: m.USAGE })),
   holdouts: async () => import("./commands/holdouts").then((m) => ({ run: m.holdoutsCommand, help: m.USAGE })),
+  computers: async () => import("./commands/computers").then((m) => ({ run: m.computersCommand, help: m.USAGE })),
   policies: async () => import("./commands/policies").then((m) => ({ run: m.policiesCommand, help: m.USAGE })),
 };
 
@@ -77,6 +78,7 @@ Usage:
   trainyard dataset upload FILE --project NAME   upload a data file to a project (CSV, TSV, Parquet, gzip CSV)
   trainyard holdouts create|list|compare         reserve data no training sees; compare versions on it (see trainyard holdouts --help)
   trainyard policies set|show|approve|reject     how new versions of a model get promoted: approval or automatic (see trainyard policies --help)
+  trainyard computers list|add|remove            training computers; add a Slurm cluster (see trainyard computers --help)
   trainyard backup DIR                 consistent copy of the database plus a manifest of managed data
   trainyard --version                  print the version
 `;

@@ -6,5 +6,7 @@ import type { Target } from "./target";
 import type { TargetRow } from "./targets.repository";
 
 export function targetFor(row: TargetRow, db: Db = getDb()): Target {
-  return row.kind === "ssh" ? sshWorker(row, db) : localWorker(row, db);
+  if (row.kind === "ssh") return sshWorker(row, db);
+  // A Slurm cluster's worker runs here too, with a store of its own (the compute nodes read it).
+  return localWorker(row, db, { ownStore: row.kind === "slurm" });
 }

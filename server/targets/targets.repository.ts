@@ -45,7 +45,7 @@ export function targetsRepository(db: Db = getDb()) {
     /** Creates the row or, when it exists, keeps it (and its revision) but refreshes config. */
     upsertLocal: (name: string, config: string): Promise<TargetRow> =>
       db.target.upsert({ where: { name }, create: { name, kind: "local", config }, update: { config }, select }),
-    createSsh: (name: string, config: string): Promise<TargetRow> => db.target.create({ data: { name, kind: "ssh", config }, select }),
+    create: (name: string, kind: "ssh" | "slurm", config: string): Promise<TargetRow> => db.target.create({ data: { name, kind, config }, select }),
     /** A change of how the computer is reached is a new revision; jobs keep the one they were admitted with. */
     updateConfig: (id: string, name: string, config: string, newRevision: boolean): Promise<TargetRow> =>
       db.target.update({ where: { id }, data: { name, config, ...(newRevision ? { revision: { increment: 1 }, probe: null, probedAt: null, workerId: null } : {}) }, select }),

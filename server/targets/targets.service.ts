@@ -50,6 +50,15 @@ function presentationOf(kind: string): Pick<TargetView, "thisComputer" | "descri
       setUpOverSsh: true,
     };
   }
+  if (kind === "slurm") {
+    return {
+      thisComputer: false,
+      description: "A Slurm cluster: this computer is its login node, and each training runs as a Slurm job on a compute node.",
+      notCheckedHint: "Not checked yet. Use “Check again” to ask Slurm what the cluster has.",
+      dataNote: "Data is copied into the cluster's worker home, which the compute nodes read.",
+      setUpOverSsh: false,
+    };
+  }
   return { thisComputer: false, description: `Reached over ${kind}.`, notCheckedHint: "Not checked yet. Use “Check again” to ask its worker what it has.", dataNote: null, setUpOverSsh: false };
 }
 
@@ -144,20 +153,20 @@ export function targetsService(db: Db = getDb()) {
   }
 
   /** Always asks the worker afresh: after Set up or "Check again" an earlier answer would be wrong. */
-  function probe(id: string): Promise<TargetDetailView> {
+  function probe(id: string, opts: { checkSharedHome?: boolean } = {}): Promise<TargetDetailView> {
     // Registered before the first await, so a freshProbe asked in the same moment joins it.
     const target = requireTarget(id);
-    const answer: Promise<TargetDetailView> = target.then(probeNow).finally(() => {
+    const answer: Promise<TargetDetailView> = target.then((t) => probeNow(t, opts)).finally(() => {
       if (probesInFlight().get(id)?.answer === answer) probesInFlight().delete(id);
     });
     probesInFlight().set(id, { startedAt: Date.now(), revision: target.then((t) => t.revision, () => null), answer });
     return answer;
   }
 
-  async function probeNow(t: TargetRow): Promise<TargetDetailView> {
+  async function probeNow(t: TargetRow, opts: { checkSharedHome?: boolean }): Promise<TargetDetailView> {
     let res: TProbe;
     try {
-      res = await execOn(t, { protocol: WORKER_PROTOCOL, op: "probe" });
+      res = await execOn(t, { protocol: WORKER_PROTOCOL, op: "probe", ...(opts.checkSharedHome ? { checkSharedHome: true } : {}) });
     } catch (err) {
       if (err instanceof WorkerUnreachable) throw unavailable(`Could not probe ${t.name}: ${err.message}`);
       if (err instanceof WorkerRefused) {

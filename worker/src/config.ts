@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { ZSlurmSettings, type TSlurmSettings } from "../../contracts/worker/slurm";
 import { WorkerError } from "./errors";
 
 export const ZWorkerConfig = z
@@ -35,6 +36,8 @@ export const ZWorkerConfig = z
       })
       .strict()
       .default({ enabled: true, idleSeconds: 300 }),
+    /** A Slurm computer (docs/computers.md): its recipe jobs are submitted to this partition with sbatch. */
+    slurm: ZSlurmSettings.optional(),
     /** Test hooks (documented in worker/README.md); never set in production. */
     testFaults: z
       .object({
@@ -62,6 +65,7 @@ export interface WorkerConfig {
   maxManifestFiles: number;
   maxOutputBytes: number;
   warm: { enabled: boolean; idleSeconds: number };
+  slurm: TSlurmSettings | null;
   testFaults: { enospcAfterBytes?: number | undefined; importChunkDelayMs?: number | undefined } | undefined;
 }
 
@@ -117,6 +121,7 @@ export function loadConfig(homeArg: string): WorkerConfig {
     maxManifestFiles: c.maxManifestFiles,
     maxOutputBytes: c.maxOutputBytes,
     warm: c.warm,
+    slurm: c.slurm ?? null,
     testFaults: c.testFaults,
   };
 }

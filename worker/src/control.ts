@@ -15,7 +15,7 @@ import { submit } from "./ops/submit";
 
 type Handler = (ctx: Ctx, req: never) => unknown;
 const HANDLERS: Record<WorkerOp, Handler> = {
-  probe: (ctx) => probe(ctx),
+  probe: probe as Handler,
   prepare: prepare as Handler,
   put: put as Handler,
   submit: submit as Handler,

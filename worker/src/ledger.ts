@@ -18,6 +18,8 @@ import { listReceipts, updateReceipt } from "./receipts";
 import { discoverRecipes } from "./recipes";
 import { transition } from "./jobstate";
 import { launchSupervisor } from "./launch";
+import { slurmFor } from "./slurm/placement";
+import { submitToSlurm } from "./slurm/submit";
 import { reconcileJob } from "./reconcile";
 
 export interface Ledger {
@@ -200,12 +202,17 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
     receipts = receipts.filter((r) => r.state === "queued").sort(queueOrder);
     const free = diskFreeBytes(home.root);
     const diskLow = free !== null && free < cfg.minFreeDiskBytes ? `disk_low: ${free} bytes free in ${home.root}, below minFreeDiskBytes ${cfg.minFreeDiskBytes}` : null;
+    let resident: Set<string> | null = null;
+    const isResident = (recipe: string) => (resident ??= new Set(discoverRecipes(cfg.trainingDir).recipes.filter((x) => x.resident).map((x) => x.name))).has(recipe);
     const admit = (q: TReceipt, reservation: TReservation) => {
       ledger.reservations[q.jobId] = reservation;
       writeJsonAtomic(home.ledger(), ledger);
       dirty = false;
       const t = transition(home, q.jobId, "admitted", null, () => ({ admittedAt: nowIso(), reservation, queuedReason: null, waitingFor: null }), ["queued"]);
-      if (t.changed) launchSupervisor(home, q.jobId);
+      if (!t.changed) return;
+      const slurm = slurmFor(cfg, { kind: q.kind, resident: isResident(q.recipe) });
+      if (slurm) submitToSlurm(home, slurm, t.receipt);
+      else launchSupervisor(home, q.jobId);
     };
     // The holders can change while the words stay the same: both are compared.
     const waits = (q: TReceipt, reason: string, waitingFor: TWaitingFor | null = null) => {
@@ -217,12 +224,12 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
       if (diskLow && !ledger.reservations[q.jobId]) waits(q, diskLow);
       else admit(q, ledger.reservations[q.jobId] ?? NO_RESERVATION);
     }
-    let resident: Set<string> | null = null;
-    const isResident = (recipe: string) => (resident ??= new Set(discoverRecipes(cfg.trainingDir).recipes.filter((x) => x.resident).map((x) => x.name))).has(recipe);
     for (const q of receipts.filter((r) => r.kind !== "import")) {
       let reservation = ledger.reservations[q.jobId] ?? null; // reserved before a crash
       let reason = "";
       let waitingFor: TWaitingFor | null = null;
+      // Slurm keeps a Slurm computer's queue: its jobs hold nothing in this ledger.
+      if (!reservation && slurmFor(cfg, { kind: q.kind, resident: isResident(q.recipe) })) reservation = NO_RESERVATION;
       if (!reservation && diskLow) reason = diskLow;
       else if (!reservation) ({ reservation, reason, waitingFor } = fit(cfg, ledger, ledgerResources(q.resources, q.kind !== "prepare" && isResident(q.recipe))));
       if (!reservation) {

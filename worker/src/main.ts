@@ -4,6 +4,7 @@
 //                                    line each, until stdin ends (saves a Node start per call)
 //   supervise --home DIR --job ID    (internal) the detached per-job supervisor
 //   supervise --home DIR --job ID --reap   (internal) stop a job whose supervisor is gone
+//   supervise --home DIR --job ID --in-slurm   (internal) the supervisor of a Slurm batch job
 //   version                          print version and protocol
 import { createInterface } from "node:readline";
 import { loadConfig } from "./config";
@@ -67,7 +68,9 @@ async function main(): Promise<number> {
   if (cmd === "supervise") {
     const jobId = arg("--job");
     if (!jobId) return 64;
-    const cfg = loadConfig(homeArg);
+    const loaded = loadConfig(homeArg);
+    // On a compute node a warm runner would be the login node's: a Slurm job starts cold.
+    const cfg = process.argv.includes("--in-slurm") ? { ...loaded, warm: { ...loaded.warm, enabled: false } } : loaded;
     const home = new Home(cfg);
     if (process.argv.includes("--reap")) await reap(home, cfg, jobId);
     else await supervise(home, cfg, jobId);

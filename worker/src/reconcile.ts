@@ -10,6 +10,7 @@ import { transition } from "./jobstate";
 import { groupAlive, isAlive } from "./proc";
 import { jobPaths } from "./supervisor/command";
 import { importTempFile } from "./supervisor/import-job";
+import { reconcileSlurmJob } from "./slurm/reconcile";
 
 /** An admitted job whose supervisor never recorded itself is presumed dead after this. */
 const LAUNCH_GRACE_MS = 60_000;
@@ -22,6 +23,8 @@ export function supervisorGone(r: TReceipt): boolean {
 
 export function reconcileJob(home: Home, r: TReceipt): TReceipt {
   if (r.state !== "admitted" && r.state !== "running" && r.state !== "unknown") return r;
+  const inSlurm = reconcileSlurmJob(home, r);
+  if (inSlurm) return inSlurm;
   if (r.state !== "unknown" && !supervisorGone(r)) return r;
   if (r.state === "unknown" && r.supervisor && isAlive(r.supervisor)) return r;
   if (groupAlive(r.recipeProcess)) {

@@ -3,6 +3,8 @@ import { prepareEnvironment } from "@/server/jobs/environments";
 import { ZPrepareRecipeInput } from "@/server/jobs/jobs.schema";
 import { sshComputersService } from "@/server/targets/ssh/ssh-computers.service";
 import { ZAcceptHostKeyInput, ZAddServerInput, ZForgetHostKeyInput, ZSetEnabledInput, ZUpdateServerInput } from "@/server/targets/ssh/ssh-target.schema";
+import { slurmComputersService } from "@/server/targets/slurm/slurm-computers.service";
+import { ZAddSlurmInput } from "@/server/targets/slurm/slurm-target.schema";
 import { targetsService } from "@/server/targets/targets.service";
 import { ZTargetIdInput } from "@/server/targets/targets.schema";
 
@@ -12,6 +14,8 @@ export const targetsRouter = router({
   probe: procedure.input(ZTargetIdInput).mutation(({ input }) => targetsService().probe(input.id)),
   /** Starts building a recipe's environment (a tracked job); does not wait for it. */
   prepareRecipe: procedure.input(ZPrepareRecipeInput).mutation(({ input }) => prepareEnvironment(input.targetId, input.recipe)),
+  /** Enrols a Slurm cluster whose login node is this computer, and probes it (a tiny job on a compute node). */
+  addSlurm: procedure.input(ZAddSlurmInput).mutation(({ input }) => slurmComputersService().add(input)),
   addServer: procedure.input(ZAddServerInput).mutation(({ input }) => sshComputersService().add(input)),
   updateServer: procedure.input(ZUpdateServerInput).mutation(({ input }) => sshComputersService().update(input)),
   testAccess: procedure.input(ZTargetIdInput).mutation(({ input }) => sshComputersService().testAccess(input.id)),

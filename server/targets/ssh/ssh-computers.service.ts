@@ -84,7 +84,7 @@ export function sshComputersService(db: Db = getDb()) {
     const input = ZAddServerInput.parse(raw);
     await nameFree(input.name);
     const config = await configFrom(input.connection, input.workerDir, input.nodePath);
-    const t = await repo.createSsh(input.name, JSON.stringify(config));
+    const t = await repo.create(input.name, "ssh", JSON.stringify(config));
     publish({ type: "target.changed", targetId: t.id });
     return detail(t.id);
   }

@@ -97,6 +97,7 @@ export function createJob(ctx: Ctx, spec: NewJob, reuseJobId?: string): TReceipt
     supervisor: null,
     recipeProcess: null,
     launch: null,
+    slurm: null,
     usage: { wallSeconds: null, cpuSeconds: null, peakRssBytes: null, peakPssBytes: null, outputBytes: null },
     report: null,
     outputSha256: null,

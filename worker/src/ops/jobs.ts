@@ -14,6 +14,7 @@ import { withLock } from "../lock";
 import { listReceipts, readReceipt, updateReceipt } from "../receipts";
 import { reconcileJob, supervisorGone } from "../reconcile";
 import { jobPaths } from "../supervisor/command";
+import { cancelInSlurm } from "../slurm/cancel";
 import type { Ctx } from "./context";
 
 export function jobIdForOp(ctx: Ctx, opId: string): string {
@@ -104,7 +105,8 @@ export function cancel(ctx: Ctx, req: z.output<typeof ZCancelRequest>) {
   const flagged = updateReceipt(home, r.jobId, (x) => (x.cancelRequestedAt || isTerminal(x.state) ? null : { ...x, cancelRequestedAt: nowIso() }));
   const p = jobPaths(flagged.jobDir);
   if (fs.existsSync(p.jobDir)) writeFileAtomic(p.cancelFlag, flagged.cancelRequestedAt ?? nowIso());
-  if (flagged.state === "unknown" || (flagged.state !== "queued" && !isTerminal(flagged.state) && supervisorGone(flagged))) {
+  if (flagged.slurm) cancelInSlurm(home, flagged);
+  else if (flagged.state === "unknown" || (flagged.state !== "queued" && !isTerminal(flagged.state) && supervisorGone(flagged))) {
     launchSupervisor(home, flagged.jobId, ["--reap"]);
   }
   return { receipt: currentReceipt(ctx, flagged.jobId) };

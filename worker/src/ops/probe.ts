@@ -2,7 +2,10 @@
 // installed environments, recipes with their environment id, and problems found.
 import fs from "node:fs";
 import os from "node:os";
+import type { z } from "zod";
+import type { ZProbeRequest } from "../../../contracts/worker/requests";
 import { detectGpus } from "../gpus";
+import { slurmProbe } from "../slurm/probe";
 import { diskFreeBytes } from "../ledger";
 import { probePythons } from "../python";
 import { discoverRecipes, envReady, listEnvironments, recipeEnvironmentId } from "../recipes";
@@ -18,7 +21,7 @@ function readTrim(f: string): string | null {
   }
 }
 
-export function probe(ctx: Ctx) {
+export function probe(ctx: Ctx, req: z.output<typeof ZProbeRequest>) {
   const { cfg, home } = ctx;
   const { gpus, problem: gpuProblem } = detectGpus();
   const pythons = probePythons(cfg.pythonCandidates);
@@ -42,6 +45,8 @@ export function probe(ctx: Ctx) {
     ...found.problems.map((m) => ({ kind: "recipe_invalid", jobId: null, path: cfg.trainingDir, message: m })),
   ];
   if (!fs.existsSync(cfg.trainingDir)) problems.push({ kind: "training_missing", jobId: null, path: cfg.trainingDir, message: "trainingDir does not exist" });
+  const slurm = cfg.slurm ? slurmProbe(home, cfg.slurm, req.checkSharedHome === true) : null;
+  if (slurm?.problem) problems.push({ kind: "slurm", jobId: null, path: cfg.slurm?.slurmConf ?? "", message: slurm.problem });
   if (!chosen) problems.push({ kind: "no_python", jobId: null, path: "", message: "no Python candidate can create venvs: apt install python3-venv" });
   return {
     workerId: home.workerId(),
@@ -65,5 +70,6 @@ export function probe(ctx: Ctx) {
     environments: listEnvironments(cfg.envsDir),
     recipes,
     problems,
+    slurm,
   };
 }

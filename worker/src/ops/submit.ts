@@ -9,6 +9,7 @@ import { checkJobInput } from "../input-contract";
 import { resolveInput } from "../inputs";
 import { capacityError, diskFreeBytes, startWhatFits } from "../ledger";
 import { envReady, findRecipe } from "../recipes";
+import { slurmFor } from "../slurm/placement";
 import type { Ctx } from "./context";
 import { createJob, existingForOp, withOpsLock } from "./createjob";
 import { currentReceipt } from "./jobs";
@@ -26,7 +27,8 @@ export function submit(ctx: Ctx, req: z.output<typeof ZSubmitRequest>) {
     if (!envReady(cfg.envsDir, req.environmentId)) {
       throw new WorkerError("environment_not_ready", `environment ${req.environmentId} is not built on this worker (run prepare for ${req.recipe})`);
     }
-    const tooBig = capacityError(cfg, req.resources);
+    // A Slurm computer's jobs are sized by Slurm, whose sbatch refuses what no node can hold.
+    const tooBig = slurmFor(cfg, { kind: "run", resident: recipe.resident }) ? null : capacityError(cfg, req.resources);
     if (tooBig) throw new WorkerError("exceeds_capacity", `job ${req.recipe}.${req.job} ${tooBig}`, { capacity: cfg.capacity });
     const free = diskFreeBytes(home.root);
     if (free !== null && free < cfg.minFreeDiskBytes) {

@@ -1,0 +1,56 @@
+// A worker whose jobs run through Slurm (issue 33): the settings in its config.json, what
+// its probe reports of the cluster, and what a receipt records of the Slurm job that ran it.
+// Written by the controller (settings), read by the worker; the same schema on both sides.
+import { z } from "zod";
+
+/** Slurm names: partitions, accounts and QoS are plain words (they reach sbatch as argv). */
+export const ZSlurmName = z.string().regex(/^[A-Za-z0-9_.+-]{1,64}$/, "letters, digits and _ . + - only");
+
+export const ZSlurmSettings = z
+  .object({
+    partition: ZSlurmName,
+    account: ZSlurmName.nullable().default(null),
+    qos: ZSlurmName.nullable().default(null),
+    /** slurm.conf of the cluster; null: Slurm's own default (its SLURM_CONF or /etc/slurm). */
+    slurmConf: z.string().startsWith("/").nullable().default(null),
+  })
+  .strict();
+export type TSlurmSettings = z.infer<typeof ZSlurmSettings>;
+
+export const ZSlurmPartition = z.object({
+  name: z.string(),
+  /** Slurm's availability word: up, down, drain, inact. */
+  state: z.string(),
+  nodes: z.number().int(),
+  /** CPUs and memory (MiB) of one node, as sinfo reports them. */
+  cpusPerNode: z.number().int().nullable(),
+  memoryMibPerNode: z.number().int().nullable(),
+  /** GRES of its nodes, e.g. "gpu:2" (null: none). */
+  gres: z.string().nullable(),
+  nodeNames: z.string(),
+});
+
+/** Whether a job on a compute node saw the worker's home (a tiny probe job at enrolment). */
+export const ZSharedHomeCheck = z.object({
+  visible: z.boolean(),
+  /** The node the probe job ran on. */
+  node: z.string().nullable(),
+  detail: z.string().nullable(),
+});
+
+export const ZSlurmProbe = z.object({
+  /** "22.05.8"; null when Slurm's commands are not installed. */
+  version: z.string().nullable(),
+  /** Whether slurmctld answered. */
+  controllerUp: z.boolean(),
+  partition: z.string(),
+  partitions: z.array(ZSlurmPartition),
+  sharedHome: ZSharedHomeCheck.nullable(),
+  /** What is wrong, in words (controller down, partition missing); null when nothing is. */
+  problem: z.string().nullable(),
+});
+export type TSlurmProbe = z.infer<typeof ZSlurmProbe>;
+
+/** The Slurm job that runs a worker job: its id, and where it was sent. */
+export const ZSlurmJobRecord = z.object({ jobId: z.string(), partition: z.string(), submittedAt: z.string() });
+export type TSlurmJobRecord = z.infer<typeof ZSlurmJobRecord>;

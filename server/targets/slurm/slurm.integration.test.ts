@@ -1,0 +1,158 @@
+/**
+ * A Slurm cluster as a training computer, against a real single-node Slurm started by the
+ * test (slurmctld, slurmd and munged; server/testing/slurm-cluster.ts) and the real server,
+ * worker and recipes: enrolment probes the cluster and runs a job on its node; penguins
+ * trains there to a verified export with every recipe job a Slurm job; a training whose
+ * jobs wait in Slurm's queue is cancelled and Slurm no longer lists them; and a cluster
+ * whose controller is down says so.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZReceipt, type TReceipt } from "@/contracts/worker";
+import { runCli } from "@/server/testing/cli-process";
+import { makeTestHome, REPO, startTestServer, type TestServer } from "@/server/testing/server-harness";
+import { startSlurmCluster, type SlurmCluster } from "@/server/testing/slurm-cluster";
+import type { ExperimentJson } from "@/server/cli/train/result-json";
+
+const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
+
+function receiptsIn(workerHome: string): TReceipt[] {
+  const dir = path.join(workerHome, "receipts");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => ZReceipt.parse(JSON.parse(readFileSync(path.join(dir, f), "utf8"))));
+}
+
+async function until<T>(what: string, read: () => T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = read();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
+  const home = makeTestHome();
+  let cluster: SlurmCluster;
+  let server: TestServer;
+  let workerHome: string;
+
+  beforeAll(async () => {
+    cluster = await startSlurmCluster();
+    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training"), SLURM_CONF: cluster.conf } });
+  }, 300_000);
+  afterAll(async () => {
+    await server?.stop();
+    await cluster?.stop();
+  });
+
+  it("enrols with computers add --slurm: the probe reports Slurm's version, the partition and a job on its node that reached the worker home", async () => {
+    const bad = await runCli(server.url, ["computers", "add", "bad", "--slurm", "--partition", "debug;rm -rf /", "--json"]).done;
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain("letters, digits and _ . + - only");
+    const viaSsh = await runCli(server.url, ["computers", "add", "far", "--slurm", "--partition", "debug", "--ssh", "login1", "--json"]).done;
+    expect(viaSsh.code).toBe(1);
+    expect(viaSsh.stdout).toContain("not supported yet");
+
+    const added = await runCli(server.url, ["computers", "add", "cluster", "--slurm", "--partition", cluster.partition, "--json"]).done;
+    expect(added.code, added.stderr).toBe(0);
+    const t = JSON.parse(added.stdout) as { id: string; kind: string; probe: { problems: unknown[]; slurm: { version: string; controllerUp: boolean; partitions: { name: string; state: string; cpusPerNode: number }[]; sharedHome: { visible: boolean; node: string } } } };
+    expect(t.kind).toBe("slurm");
+    expect(t.probe.slurm).toMatchObject({ version: "22.05.8", controllerUp: true, sharedHome: { visible: true, node: cluster.node } });
+    expect(t.probe.slurm.partitions).toContainEqual(expect.objectContaining({ name: "debug", state: "up" }));
+    expect(t.probe.problems).toEqual([]);
+    workerHome = path.join(home.home, "computers", "cluster");
+    expect(existsSync(path.join(workerHome, "config.json"))).toBe(true);
+
+    const again = await runCli(server.url, ["computers", "add", "cluster", "--slurm", "--partition", cluster.partition, "--json"]).done;
+    expect(again.code).toBe(1);
+    expect((JSON.parse(again.stdout) as { error: { message: string } }).error.message).toBe('A training computer named "cluster" already exists.');
+    const list = await runCli(server.url, ["computers", "list", "--json"]).done;
+    expect((JSON.parse(list.stdout) as { name: string; kind: string }[]).map((x) => [x.name, x.kind])).toEqual(expect.arrayContaining([["cluster", "slurm"], ["This computer", "local"]]));
+  });
+
+  it("trains penguins on the cluster to a verified export, each recipe job a Slurm job that completed", async () => {
+    const out = path.join(home.scratch, "out");
+    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--out", out, "--json"]).done;
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as ExperimentJson;
+    expect(result).toMatchObject({ status: "succeeded", exportVerified: true });
+    expect(existsSync(result.exportPath!)).toBe(true);
+
+    const runs = receiptsIn(workerHome).filter((r) => r.kind === "run");
+    expect(runs.length).toBeGreaterThan(3);
+    for (const r of runs) {
+      expect(r.state, `${r.recipe}.${r.job}: ${r.detail}`).toBe("succeeded");
+      expect(r.slurm?.partition).toBe("debug");
+      expect(r.launch).toBe("cold");
+    }
+    // slurmctld writes a completion record just after the job ends.
+    const completed = (r: TReceipt) => new RegExp(`^JobId=${r.slurm!.jobId} .*JobState=COMPLETED`, "m").test(cluster.completions());
+    await until("Slurm's completion records", () => runs.every(completed), 30_000);
+  });
+
+  it("cancels a training whose job waits in Slurm's queue: scancel removes it, and the job ends cancelled", async () => {
+    cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=DOWN"]);
+    try {
+      const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
+      const cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--json"]);
+      const waiting = await until("a job waiting in Slurm", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.slurm && r.state === "admitted"));
+      expect(cluster.run("squeue", ["-h", "-j", waiting.slurm!.jobId, "-o", "%T"]).trim()).toBe("PENDING");
+      const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;
+      const exp = (await server.client.experiments.list.query({ projectId: project.id })).find((e) => e.status === "running" || e.status === "queued");
+      await server.client.experiments.cancel.mutate({ id: exp!.id });
+      const ended = await until("the job cancelled", () => receiptsIn(workerHome).find((r) => r.jobId === waiting.jobId && r.state === "cancelled"));
+      expect(ended.reason).toBe("cancel_requested");
+      expect(cluster.run("squeue", ["-h", "-o", "%i"]).trim()).toBe("");
+      const done = await cli.done;
+      expect((JSON.parse(done.stdout) as ExperimentJson).status).toBe("cancelled");
+    } finally {
+      cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=UP"]);
+    }
+  });
+
+  it("a server killed (kill -9) while its job waits, then runs, in Slurm: after a restart the training finishes and no job ran twice", async () => {
+    cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=DOWN"]);
+    const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
+    const cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--json"]);
+    const waiting = await until("a job waiting in Slurm", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.slurm && r.state === "admitted"));
+    const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;
+    const exp = (await server.client.experiments.list.query({ projectId: project.id })).find((e) => e.status === "running" || e.status === "queued")!;
+    cli.child.kill("SIGKILL");
+    await server.kill9();
+    // With no server, Slurm starts the job and its supervisor on the node finishes it.
+    cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=UP"]);
+    await until("the waiting job to end while the server is down", () => receiptsIn(workerHome).find((r) => r.jobId === waiting.jobId && r.state === "succeeded"));
+    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training"), SLURM_CONF: cluster.conf } });
+    let status = "";
+    for (const end = Date.now() + 300_000; Date.now() < end; await new Promise((r) => setTimeout(r, 500))) {
+      status = (await server.client.experiments.get.query({ id: exp.id })).status;
+      if (["succeeded", "failed", "cancelled", "timed_out"].includes(status)) break;
+    }
+    expect(status).toBe("succeeded");
+    const mine = receiptsIn(workerHome).filter((r) => !before.has(r.jobId) && r.kind === "run");
+    expect(mine.every((r) => r.state === "succeeded")).toBe(true);
+    // One Slurm job per worker job, and one worker job per step: nothing was submitted twice.
+    const submitted = cluster.completions().match(/Name=trainyard-j\S+/g) ?? [];
+    expect(new Set(submitted).size).toBe(submitted.length);
+    // A step submitted again after the restart would be a second job with the same intent.
+    expect(mine.length).toBeGreaterThan(3);
+    expect(new Set(mine.map((r) => r.intentHash)).size).toBe(mine.length);
+  });
+
+  it("says plainly when Slurm's controller does not answer", async () => {
+    const { id } = (await server.client.targets.list.query()).find((t) => t.name === "cluster")!;
+    await cluster.stopController();
+    try {
+      const probed = await server.client.targets.probe.mutate({ id });
+      expect(probed.probe!.slurm).toMatchObject({ controllerUp: false });
+      expect(probed.probe!.problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/^Slurm's controller does not answer: .*Unable to contact slurm controller/));
+    } finally {
+      await cluster.startController();
+    }
+  });
+});

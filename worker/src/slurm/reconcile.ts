@@ -1,0 +1,38 @@
+// Crash recovery for a job that runs through Slurm. Its supervisor runs on a compute node,
+// whose processes this machine cannot see: Slurm says whether the job still waits or runs.
+// A job Slurm no longer lists, still active in its receipt, lost its supervisor (cancelled
+// in Slurm, node failure, time limit): Slurm has ended its processes, so it ends here too.
+import type { TReceipt } from "../../../contracts/worker/receipt";
+import type { TSlurmSettings } from "../../../contracts/worker/slurm";
+import { nowIso } from "../fsx";
+import type { Home } from "../home";
+import { transition } from "../jobstate";
+import { updateReceipt } from "../receipts";
+import { runSlurm, slurmJobWhere } from "./commands";
+import { slurmJobName } from "./submit";
+
+/** A job sbatch took whose id the worker did not record (it stopped in between): found by its name. */
+function recordLostId(home: Home, settings: TSlurmSettings, r: TReceipt): TReceipt {
+  const found = runSlurm(settings, "squeue", ["-h", "-n", slurmJobName(r.jobId), "-o", "%i"]);
+  const id = found.ok ? found.stdout.trim().split("\n")[0]?.trim() : "";
+  if (!id || !/^\d+$/.test(id)) return r;
+  return updateReceipt(home, r.jobId, (x) => (x.slurm ? null : { ...x, slurm: { jobId: id, partition: settings.partition, submittedAt: nowIso() } }));
+}
+
+/** null: not a Slurm job (the worker's own process checks apply). */
+export function reconcileSlurmJob(home: Home, r: TReceipt): TReceipt | null {
+  const settings = home.cfg.slurm;
+  if (!r.slurm) {
+    if (!settings || r.kind !== "run" || r.state !== "admitted" || r.supervisor) return null;
+    const found = recordLostId(home, settings, r);
+    if (!found.slurm) return null;
+    r = found;
+  }
+  const job = r.slurm!;
+  const where = slurmJobWhere(settings ?? { partition: job.partition, account: null, qos: null, slurmConf: null }, job.jobId);
+  if (where.where !== "ended") return r;
+  const cancelled = r.cancelRequestedAt !== null;
+  return transition(home, r.jobId, cancelled ? "cancelled" : "failed", cancelled ? "cancel_requested" : "interrupted", () => ({
+    detail: `Slurm job ${job.jobId} ended without its supervisor recording an outcome (cancelled in Slurm, a node failure or its time limit)`,
+  })).receipt;
+}
