@@ -135,14 +135,28 @@ export async function startSlurmCluster(): Promise<SlurmCluster> {
       await Promise.race([exited(slurmd), new Promise((r) => setTimeout(r, 10_000))]);
       slurmd.kill("SIGKILL");
       const pid = existsSync(`${dir}/munged.pid`) ? Number(readFileSync(`${dir}/munged.pid`, "utf8")) : 0;
-      if (pid > 0) {
+      const alive = (p: number) => {
         try {
-          process.kill(pid, "SIGTERM");
+          process.kill(p, 0);
+          return true;
         } catch {
-          // already gone
+          return false;
         }
+      };
+      if (pid > 0 && alive(pid)) process.kill(pid, "SIGTERM");
+      // munged and the last slurmstepd write into the folder while they exit.
+      for (let i = 0; i < 40; i++) {
+        try {
+          if (!(pid > 0 && alive(pid))) {
+            rmSync(dir, { recursive: true, force: true });
+            return;
+          }
+        } catch {
+          // a file appeared while removing: again
+        }
+        await new Promise((r) => setTimeout(r, 250));
       }
-      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 250 });
     },
   };
 }
