@@ -67,6 +67,11 @@ export function ProgressPanel({ exp }: { exp: ExperimentDetailView }) {
           {note}
         </p>
       )}
+      {exp.placement && (
+        <p className="text-sm text-slate-700" data-testid="experiment-placement">
+          Runs on {exp.placement.chosen}, chosen from any computer: {exp.placement.why}
+        </p>
+      )}
       {exp.waiting && !terminal && (
         <p role="status" className="text-sm text-slate-700" data-testid="experiment-waiting">
           {exp.waiting}

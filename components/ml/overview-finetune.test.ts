@@ -23,7 +23,7 @@ function view(status: string, over: Partial<FineTuneView> = {}): FineTuneView {
   return {
     experiment: {
       id: "exp1", projectId: "p1", name: "Fine-tune #1 — smol", status, phase: "training", reason: null, progressNote: null,
-      targetId: "t1", targetName: "This computer", datasetId: "d1", evalDatasetId: null,
+      targetId: "t1", targetName: "This computer", placement: null, datasetId: "d1", evalDatasetId: null,
       settings: ZFineTuneSettings.parse({ base: { kind: "path", path: "/models/smol" }, rank: 8 }),
       startedAt: "2026-12-01T10:00:00.000Z", endedAt: null,
     },

@@ -25,6 +25,8 @@ export const ZSlurmPartition = z.object({
   /** CPUs and memory (MiB) of one node, as sinfo reports them. */
   cpusPerNode: z.number().int().nullable(),
   memoryMibPerNode: z.number().int().nullable(),
+  /** CPUs no job holds now, over all its nodes (sinfo's %C; null when not reported). */
+  idleCpus: z.number().int().nullable().default(null),
   /** GRES of its nodes, e.g. "gpu:2" (null: none). */
   gres: z.string().nullable(),
   nodeNames: z.string(),
@@ -46,6 +48,8 @@ export const ZSlurmProbe = z.object({
   partition: z.string(),
   partitions: z.array(ZSlurmPartition),
   sharedHome: ZSharedHomeCheck.nullable(),
+  /** Jobs waiting in the partition's queue (anyone's); null when Slurm did not say. */
+  pendingJobs: z.number().int().nullable().default(null),
   /** What is wrong, in words (controller down, partition missing); null when nothing is. */
   problem: z.string().nullable(),
 });

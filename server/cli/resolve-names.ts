@@ -10,8 +10,12 @@ export async function resolveProject(conn: Connection, name: string) {
   return found ?? (await withRetry(() => conn.api.projects.create.mutate({ name })));
 }
 
-/** The training computer of that name (case-insensitive; "local" is This computer). */
+/**
+ * The training computer of that name (case-insensitive; "local" is This computer), or "any":
+ * the server chooses, when the work starts, the computer whose live capacity fits.
+ */
 export async function resolveComputer(conn: Connection, name: string): Promise<string> {
+  if (name.toLowerCase() === "any") return "any";
   const targets = await withRetry(() => conn.api.targets.list.query());
   const t = targets.find((x) => x.name.toLowerCase() === name.toLowerCase() || (name === "local" && x.thisComputer));
   if (!t) throw new CliError(`No training computer named "${name}" (have: ${targets.map((x) => x.name).join(", ")}).`);

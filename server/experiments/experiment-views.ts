@@ -9,6 +9,7 @@ import { ZFineTuneSettings } from "./pipelines/lora-settings";
 import { baseModelName } from "./pipelines/lora";
 import { parseFineTuneResults } from "./pipelines/lora-results";
 import { stepJobs } from "./chain-jobs";
+import { ZPlacement, type TPlacement } from "./placement";
 import type { Phase } from "./pipeline";
 import { TABULAR, tabularLookupContext, type TabularStep as StepName } from "./pipelines/tabular";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
@@ -49,6 +50,8 @@ export interface ExperimentListView {
   exportSha256: string | null;
   exportBytes: number | null;
   targetId: string;
+  /** How its computer was chosen, when it was started on "any" computer. */
+  placement: TPlacement | null;
   createdAt: string;
   endedAt: string | null;
   seconds: number;
@@ -157,6 +160,7 @@ export function toListView(e: ExperimentRow): ExperimentListView {
     exportSha256: e.exportSha256,
     exportBytes: e.exportBytes === null ? null : Number(e.exportBytes),
     targetId: e.targetId,
+    placement: parseStoredJson(ZPlacement, e.placement),
     createdAt: e.createdAt.toISOString(),
     endedAt: e.endedAt?.toISOString() ?? null,
     seconds: Math.round((end.getTime() - e.createdAt.getTime()) / 1000),

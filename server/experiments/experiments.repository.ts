@@ -17,6 +17,8 @@ export function experimentsRepository(db: Db = getDb()) {
       targetId: string;
       targetRevision: number;
       workerId: string | null;
+      /** JSON of server/experiments/placement.ts: set when it was started on "any" computer. */
+      placement?: string | null;
       datasetId: string;
       snapshotSha256: string;
       settings: string;

@@ -14,6 +14,7 @@ import { scheduleAdvance } from "./chain-advance";
 import { isExperimentTerminal } from "./experiment-state";
 import { experimentsRepository, type ExperimentRow } from "./experiments.repository";
 import { SEARCH_PART_KINDS, ZStartExperimentInput, type TStartExperimentInput } from "./experiments.schema";
+import { askedComputer, placedOn } from "./placement";
 import { requireTrainable } from "./start-readiness";
 import { toDetailView, toListView, type ExperimentDetailView, type ExperimentListView } from "./experiment-views";
 
@@ -80,8 +81,9 @@ export function experimentsService(db: Db = getDb()) {
   /** `holdoutsAsOf`: server code only (a search's final experiment), never a caller's input. */
   async function start(raw: TStartExperimentInput, holdoutsAsOf?: Date): Promise<ExperimentDetailView> {
     const input = ZStartExperimentInput.parse(raw);
-    const targetId = input.targetId ?? (await defaultTargetId(db, input.projectId));
-    const hash = intentHash({ projectId: input.projectId, datasetId: input.datasetId, targetId, settings: input.settings });
+    const fallback = () => defaultTargetId(db, input.projectId);
+    const asked = await askedComputer(input.targetId, fallback);
+    const hash = intentHash({ projectId: input.projectId, datasetId: input.datasetId, targetId: asked, settings: input.settings });
     const existing = await startedBefore(db, input.opId, hash);
     if (existing) return get(existing.id);
     await requireOpenProject(db, input.projectId);
@@ -90,6 +92,7 @@ export function experimentsService(db: Db = getDb()) {
     if (dataset.status === "failed") throw badInput(`The dataset "${dataset.name}" could not be read; choose another file.`);
     // Hopeless setups (no feature column, a constant or per-row target, tiny classes) stop here, not in a job.
     requireTrainable(dataset, input.settings);
+    const { targetId, placement } = await placedOn(db, asked, fallback);
     const target = await targetsService(db).get(targetId);
     if (!target.enabled) throw badInput(`${target.name} is disabled.`);
     const count = await repo.countInProject(input.projectId);
@@ -101,6 +104,7 @@ export function experimentsService(db: Db = getDb()) {
       targetId,
       targetRevision: target.revision,
       workerId: target.workerId,
+      placement: placement ? JSON.stringify(placement) : null,
       datasetId: dataset.id,
       snapshotSha256: dataset.snapshotSha256,
       settings: JSON.stringify(input.settings),

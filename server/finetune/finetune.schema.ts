@@ -6,6 +6,7 @@
  * contracts in contracts/recipes/llm-lora.ts; this file only composes them.
  */
 import { z } from "zod";
+import type { TPlacement } from "@/server/experiments/placement";
 import { ZFineTuneSettings, FINETUNE_DEFAULTS, ZBaseModelSource, type TBaseModelSource, type TFineTuneSettings } from "@/server/experiments/pipelines/lora-settings";
 import { type LoraBase, type LoraChecks, type LoraPreflight, type LoraReceipt, type LoraTraining } from "@/contracts/recipes/llm-lora";
 import type { RunError } from "@/server/experiments/run-error";
@@ -59,6 +60,8 @@ export interface FineTuneView {
     progressNote: string | null;
     targetId: string;
     targetName: string;
+    /** How its computer was chosen, when it was started on "any" computer. */
+    placement: TPlacement | null;
     datasetId: string;
     evalDatasetId: string | null;
     settings: TFineTuneSettings;

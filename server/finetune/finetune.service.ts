@@ -17,6 +17,7 @@ import { readOutput } from "@/server/jobs/read-output";
 import { targetsService } from "@/server/targets/targets.service";
 import { experimentsRepository, type ExperimentRow } from "@/server/experiments/experiments.repository";
 import { createAndAdvance, defaultTargetId, requireOpenProject, startedBefore } from "@/server/experiments/experiments.service";
+import { askedComputer, placedOn } from "@/server/experiments/placement";
 import { baseModelName, resumedOpId } from "@/server/experiments/pipelines/lora";
 import { checkBaseSource } from "./base-source";
 import {
@@ -56,8 +57,9 @@ export function fineTuneService(db: Db = getDb()) {
 
   async function start(raw: z.input<typeof ZStartFineTuneInput>): Promise<FineTuneView> {
     const input = ZStartFineTuneInput.parse(raw);
-    const targetId = input.targetId ?? (await defaultTargetId(db, input.projectId));
-    const intent = { kind: "finetune", projectId: input.projectId, datasetId: input.datasetId, evalDatasetId: input.evalDatasetId ?? null, targetId, settings: input.settings };
+    const fallback = () => defaultTargetId(db, input.projectId);
+    const asked = await askedComputer(input.targetId, fallback);
+    const intent = { kind: "finetune", projectId: input.projectId, datasetId: input.datasetId, evalDatasetId: input.evalDatasetId ?? null, targetId: asked, settings: input.settings };
     const existing = await startedBefore(db, input.opId, intentHash(intent));
     if (existing) return get(existing.id);
     await requireOpenProject(db, input.projectId);
@@ -66,6 +68,7 @@ export function fineTuneService(db: Db = getDb()) {
       if (input.evalDatasetId === input.datasetId) throw badInput("The evaluation file is the training file: choose another file, or leave it out to hold out a split.", { code: "eval_is_train" });
       await requireExamples(input.projectId, input.evalDatasetId, "evaluation dataset");
     }
+    const { targetId, placement } = await placedOn(db, asked, fallback);
     const target = await targetsService(db).requireTarget(targetId);
     if (!target.enabled) throw badInput(`${target.name} is disabled.`);
     await checkBaseSource(db, target, input.settings.base);
@@ -78,6 +81,7 @@ export function fineTuneService(db: Db = getDb()) {
       name: input.name || `Fine-tune #${count + 1} — ${baseModelName(input.settings.base)}`,
       targetId,
       targetRevision: target.revision,
+      placement: placement ? JSON.stringify(placement) : null,
       workerId: target.workerId,
       datasetId: dataset.id,
       evalDatasetId: input.evalDatasetId ?? null,

@@ -8,6 +8,8 @@ import type { z } from "zod";
 import type { RecipeOutputSchema } from "@/contracts/recipes";
 import { ZLoraBase, ZLoraChecks, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
+import { parseStoredJson } from "@/server/db/stored-json";
+import { ZPlacement } from "@/server/experiments/placement";
 import { isDomainError } from "@/server/errors";
 import { isActive } from "@/server/jobs/job-state";
 import { firstWaiting } from "@/server/jobs/waiting-words";
@@ -148,6 +150,7 @@ export async function toFineTuneView(db: Db, e: ExperimentRow): Promise<FineTune
       progressNote: e.progressNote,
       targetId: e.targetId,
       targetName: target?.name ?? "a deleted computer",
+      placement: parseStoredJson(ZPlacement, e.placement),
       datasetId: e.datasetId,
       evalDatasetId: e.evalDatasetId,
       settings,

@@ -47,6 +47,7 @@ const validation: SearchValidation = {
   revision: 5,
   datasetId: "d1",
   targetId: "local",
+  placement: null,
   spec,
   budget: { wallUsedSeconds: 100.4, wallBudgetSeconds: 240, finalReserveSeconds: 30, trialsBooked: 1, trialsLeft: 1 },
   best: { trialNumber: 1, validationValue: 0.98 },

@@ -10,6 +10,7 @@ import type { Db } from "@/server/db/client";
 import { parseStoredResults } from "@/server/experiments/chain-results";
 import { ZTrialResults } from "@/server/experiments/pipelines/tabular-trial";
 import { BASELINE_RESULTS } from "@/server/experiments/pipelines/baseline-test";
+import { ZPlacement } from "@/server/experiments/placement";
 import { finalReserveSeconds, longestTrialSeconds, wallUsedSeconds } from "./search-budget";
 import { bestTrial, ZSearchOutcome } from "./search-outcome";
 import { specOf } from "./search-advance";
@@ -73,6 +74,8 @@ export function validationView(s: SearchRow, trials: TrialRow[], baselineValidat
     revision: s.revision,
     datasetId: s.datasetId,
     targetId: s.targetId,
+    /** How its computer was chosen, when it was started on "any" computer. */
+    placement: parseStoredJson(ZPlacement, s.placement),
     spec,
     budget: {
       wallUsedSeconds: used,

@@ -18,6 +18,8 @@ export function searchesRepository(db: Db = getDb()) {
       intentHash: string;
       name: string;
       targetId: string;
+      /** JSON of server/experiments/placement.ts: set when it was started on "any" computer. */
+      placement?: string | null;
       datasetId: string;
       snapshotSha256: string;
       spec: string;

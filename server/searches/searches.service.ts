@@ -12,6 +12,7 @@ import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, isDomainError, notFound } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { defaultTargetId, requireOpenProject } from "@/server/experiments/experiments.service";
+import { askedComputer, placedOn } from "@/server/experiments/placement";
 import { experimentsService } from "@/server/experiments/experiments.service";
 import { ZExperimentSettings } from "@/server/experiments/experiments.schema";
 import { profileOf, requireTrainable } from "@/server/experiments/start-readiness";
@@ -76,9 +77,10 @@ export function searchesService(db: Db = getDb()) {
 
   async function start(raw: TStartSearchInput, principal: Principal) {
     const input = ZStartSearchInput.parse(raw);
-    const targetId = input.targetId ?? (await defaultTargetId(db, input.projectId));
+    const fallback = () => defaultTargetId(db, input.projectId);
+    const asked = await askedComputer(input.targetId, fallback);
     const { opId, name, ...intent } = input;
-    const hash = intentHash({ ...intent, targetId });
+    const hash = intentHash({ ...intent, targetId: asked });
     const existing = await repo.findByOpId(opId);
     if (existing) {
       if (existing.intentHash !== hash) throw conflict(`Operation ${opId} already started a different search.`);
@@ -114,6 +116,7 @@ export function searchesService(db: Db = getDb()) {
     if (!settings.success) throw badInput(settings.error.issues.map((i) => i.message).join(" "));
     requireTrainable(dataset, settings.data);
     if (nextReservation(spec, 0) === null) throw badInput(`A ${input.budget.maxWallMinutes} minute budget leaves no room for one trial and the final scoring.`);
+    const { targetId, placement } = await placedOn(db, asked, fallback);
     const target = await targetsService(db).get(targetId);
     if (!target.enabled) throw badInput(`${target.name} is disabled.`);
     const count = await repo.countInProject(input.projectId);
@@ -125,6 +128,7 @@ export function searchesService(db: Db = getDb()) {
         intentHash: hash,
         name: name || `Search #${count + 1} — ${input.target}`,
         targetId,
+        placement: placement ? JSON.stringify(placement) : null,
         datasetId: dataset.id,
         snapshotSha256: dataset.snapshotSha256,
         spec: JSON.stringify(spec),

@@ -180,6 +180,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
   );
   const computer = (await withRetry(() => conn.api.targets.get.query({ id: exp.targetId }))).name;
   log(`Experiment ${exp.id} started on ${computer}: ${exp.name}`);
+  if (exp.placement) log(`Chosen from any computer: ${exp.placement.why}`);
   let lastLine = "";
   const final = await waitUntil(
     () => conn.api.experiments.get.query({ id: exp.id }),

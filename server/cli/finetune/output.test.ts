@@ -37,6 +37,7 @@ function view(over: Partial<FineTuneView> = {}, status = "succeeded"): FineTuneV
       progressNote: null,
       targetId: "t1",
       targetName: "This computer",
+      placement: null,
       datasetId: "d1",
       evalDatasetId: null,
       settings: ZFineTuneSettings.parse({ base: { kind: "path", path: "/models/smol" } }),

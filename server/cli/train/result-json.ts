@@ -13,6 +13,8 @@ export interface ExperimentJson {
   metrics: Record<string, number | null>;
   betterThanBaseline: boolean | null;
   exportPath: string | null;
+  /** `--computer any`: the computer chosen and why ({"chosen", "why", "considered"}); null when one was named. */
+  placement: ExperimentDetailView["placement"];
   /** SHA-256 of the export archive the server verified (it loads and predicts in a fresh Python). */
   exportSha256: string | null;
   exportVerified: boolean;
@@ -41,6 +43,7 @@ export function experimentJson(
     metrics,
     betterThanBaseline: exp.results ? exp.results.comparison.better : null,
     exportPath: extra.exportPath ?? null,
+    placement: exp.placement,
     exportSha256: exp.exportSha256,
     exportVerified: exp.exportSha256 !== null,
     seconds: extra.seconds ?? exp.seconds,

@@ -144,6 +144,43 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     expect(new Set(mine.map((r) => r.intentHash)).size).toBe(mine.length);
   });
 
+  /** Starts a training from the CLI with these extra arguments, reads its experiment once it has one, and cancels it. */
+  async function startedThenCancelled(args: string[]) {
+    const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;
+    const before = new Set((await server.client.experiments.list.query({ projectId: project.id })).map((e) => e.id));
+    const cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--max-minutes", "8", "--json", ...args]);
+    let id: string | undefined;
+    for (const end = Date.now() + 120_000; !id && Date.now() < end; await new Promise((r) => setTimeout(r, 250))) {
+      id = (await server.client.experiments.list.query({ projectId: project.id })).find((e) => !before.has(e.id))?.id;
+    }
+    expect(id, cli.stderr()).toBeDefined();
+    await server.client.experiments.cancel.mutate({ id: id! });
+    const done = await cli.done;
+    return JSON.parse(done.stdout) as ExperimentJson;
+  }
+
+  it("--computer any takes the cluster while its partition has idle CPUs, and This computer once it is full, saying why", async () => {
+    const idle = await startedThenCancelled(["--computer", "any"]);
+    expect(idle.placement).toMatchObject({ chosen: "cluster", why: expect.stringMatching(/^cluster: partition debug has \d+ of \d+ CPUs idle and 0 jobs waiting\./) });
+
+    // Every CPU of the node held by one job, and one more waiting: the partition is full.
+    const cpus = cluster.run("sinfo", ["-h", "-o", "%c"]).trim();
+    const hold = ["--parsable", `--cpus-per-task=${cpus}`, "--mem=100M", "--output=/dev/null", "--wrap", "sleep 600"];
+    const blockers = [cluster.run("sbatch", hold).trim(), cluster.run("sbatch", hold).trim()];
+    try {
+      await until("the partition full", () => cluster.run("squeue", ["-h", "-t", "PENDING", "-o", "%i"]).trim() !== "" && cluster.run("squeue", ["-h", "-t", "RUNNING", "-o", "%i"]).trim() !== "");
+      const full = await startedThenCancelled(["--computer", "any"]);
+      expect(full.placement!.chosen).toBe("This computer");
+      expect(full.placement!.why).toMatch(/^This computer: \d+ of \d+ CPUs free\. Not chosen: cluster: partition debug has 0 of \d+ CPUs idle and 1 job waiting\.$/);
+      expect(full.placement!.considered).toContainEqual({ name: "cluster", fits: false, freeCpus: 0, waiting: 1, why: expect.any(String) });
+    } finally {
+      cluster.run("scancel", blockers);
+    }
+    // A computer named outright is not "placed".
+    const named = await startedThenCancelled(["--computer", "cluster"]);
+    expect(named.placement).toBeNull();
+  });
+
   it("says plainly when Slurm's controller does not answer", async () => {
     const { id } = (await server.client.targets.list.query()).find((t) => t.name === "cluster")!;
     await cluster.stopController();

@@ -5,7 +5,7 @@ import os from "node:os";
 import type { z } from "zod";
 import type { ZProbeRequest } from "../../../contracts/worker/requests";
 import { detectGpus } from "../gpus";
-import { slurmProbe } from "../slurm/probe";
+import { slurmJobCapacity, slurmProbe } from "../slurm/probe";
 import { diskFreeBytes } from "../ledger";
 import { probePythons } from "../python";
 import { discoverRecipes, envReady, listEnvironments, recipeEnvironmentId } from "../recipes";
@@ -62,7 +62,7 @@ export function probe(ctx: Ctx, req: z.output<typeof ZProbeRequest>) {
     cpus: os.cpus().length,
     ramBytes: os.totalmem(),
     diskFreeBytes: diskFreeBytes(home.root),
-    capacity: { cpus: cfg.capacity.cpus, ramGb: cfg.capacity.ramGb, gpus: cfg.capacity.gpus ?? gpus.length },
+    capacity: (slurm && slurmJobCapacity(slurm)) ?? { cpus: cfg.capacity.cpus, ramGb: cfg.capacity.ramGb, gpus: cfg.capacity.gpus ?? gpus.length },
     gpus,
     gpuProblem,
     pythons,

@@ -15,14 +15,16 @@ const PROBE_JOB_SECONDS = 40;
 const int = (s: string | undefined) => (s && /^\d+/.test(s) ? parseInt(s, 10) : null);
 
 function partitions(settings: TSlurmSettings) {
-  const r = runSlurm(settings, "sinfo", ["-h", "-o", "%R|%a|%D|%c|%m|%G|%N"], 15_000);
+  const r = runSlurm(settings, "sinfo", ["-h", "-o", "%R|%a|%D|%c|%m|%G|%N|%C"], 15_000);
   if (!r.ok) return { list: [], error: r.error };
   const list = r.stdout
     .split("\n")
     .filter((l) => l.trim())
     .map((l) => {
-      const [name = "", state = "", nodes, cpus, mem, gres = "", nodeNames = ""] = l.split("|");
-      return { name, state, nodes: int(nodes) ?? 0, cpusPerNode: int(cpus), memoryMibPerNode: int(mem), gres: gres && gres !== "(null)" ? gres : null, nodeNames };
+      const [name = "", state = "", nodes, cpus, mem, gres = "", nodeNames = "", cpuStates = ""] = l.split("|");
+      // %C is allocated/idle/other/total.
+      const idleCpus = int(cpuStates.split("/")[1]);
+      return { name, state, nodes: int(nodes) ?? 0, cpusPerNode: int(cpus), memoryMibPerNode: int(mem), idleCpus, gres: gres && gres !== "(null)" ? gres : null, nodeNames };
     });
   return { list, error: null };
 }
@@ -56,11 +58,11 @@ export function slurmProbe(home: Home, settings: TSlurmSettings, withSharedHome:
   const version = runSlurm(settings, "sinfo", ["--version"], 10_000);
   const versionNumber = version.ok ? (version.stdout.trim().split(/\s+/)[1] ?? version.stdout.trim()) : null;
   if (!version.ok) {
-    return { version: null, controllerUp: false, partition: settings.partition, partitions: [], sharedHome: null, problem: `Slurm's commands do not run here: ${version.error}` };
+    return { version: null, controllerUp: false, partition: settings.partition, partitions: [], sharedHome: null, pendingJobs: null, problem: `Slurm's commands do not run here: ${version.error}` };
   }
   const parts = partitions(settings);
   if (parts.error) {
-    return { version: versionNumber, controllerUp: false, partition: settings.partition, partitions: [], sharedHome: null, problem: `Slurm's controller does not answer: ${parts.error}` };
+    return { version: versionNumber, controllerUp: false, partition: settings.partition, partitions: [], sharedHome: null, pendingJobs: null, problem: `Slurm's controller does not answer: ${parts.error}` };
   }
   const mine = parts.list.find((p) => p.name === settings.partition);
   const problem = !mine
@@ -69,12 +71,25 @@ export function slurmProbe(home: Home, settings: TSlurmSettings, withSharedHome:
       ? `partition "${settings.partition}" is ${mine.state}: jobs wait until it is up`
       : null;
   const sharedHome = withSharedHome && mine ? checkSharedHome(home, settings) : null;
+  const pending = runSlurm(settings, "squeue", ["-h", "-p", settings.partition, "-t", "PENDING", "-o", "%i"], 15_000);
   return {
     version: versionNumber,
     controllerUp: true,
     partition: settings.partition,
     partitions: parts.list,
     sharedHome,
+    pendingJobs: pending.ok ? pending.stdout.split("\n").filter((l) => l.trim()).length : null,
     problem: problem ?? (sharedHome && !sharedHome.visible ? sharedHome.detail : null),
   };
+}
+
+/**
+ * What one job can have on a Slurm computer: a node of its partition (the controller sizes
+ * jobs by it); null when Slurm did not say, and the login node's own capacity applies.
+ */
+export function slurmJobCapacity(slurm: TSlurmProbe): { cpus: number; ramGb: number; gpus: number } | null {
+  const p = slurm.partitions.find((x) => x.name === slurm.partition);
+  if (!p || p.cpusPerNode === null) return null;
+  const gpus = p.gres?.match(/gpu(?::[^:,(]+)?:(\d+)/)?.[1];
+  return { cpus: p.cpusPerNode, ramGb: p.memoryMibPerNode === null ? 0 : Math.floor((p.memoryMibPerNode / 1024) * 10) / 10, gpus: gpus ? Number(gpus) : 0 };
 }

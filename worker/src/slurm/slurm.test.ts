@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { slurmJobCapacity } from "./probe";
 import { batchScript } from "./script";
 import { sbatchResourceArgs } from "./submit";
 
@@ -23,5 +24,21 @@ describe("sbatch's resource flags", () => {
     expect(sbatchResourceArgs({ resources: { cpus: 1.5, ramGb: 2.5 }, deadlineSeconds: 600, graceSeconds: 30 })).toEqual(["--cpus-per-task=2", "--mem=2560M", "--time=12"]);
     expect(sbatchResourceArgs({ resources: { cpus: 4, ramGb: 0, gpus: 2 }, deadlineSeconds: 3600, graceSeconds: 0 })).toEqual(["--cpus-per-task=4", "--gres=gpu:2", "--time=61"]);
     expect(sbatchResourceArgs({ resources: { cpus: 0.5, ramGb: 1, gpuMemoryGb: 8 }, deadlineSeconds: 1, graceSeconds: 0 })).toEqual(["--cpus-per-task=1", "--mem=1024M", "--gres=gpu:1", "--time=2"]);
+  });
+});
+
+describe("a Slurm computer's capacity", () => {
+  const probe = (gres: string | null, cpusPerNode: number | null = 32) => ({
+    version: "22.05.8", controllerUp: true, partition: "gpu", sharedHome: null, pendingJobs: 0, problem: null,
+    partitions: [
+      { name: "cpu", state: "up", nodes: 4, cpusPerNode: 8, memoryMibPerNode: 16000, idleCpus: 32, gres: null, nodeNames: "c[1-4]" },
+      { name: "gpu", state: "up", nodes: 2, cpusPerNode, memoryMibPerNode: 256000, idleCpus: 64, gres, nodeNames: "g[1-2]" },
+    ],
+  });
+  it("is one node of its partition, GPUs read from GRES with or without a type", () => {
+    expect(slurmJobCapacity(probe("gpu:a100:4(S:0-1)"))).toEqual({ cpus: 32, ramGb: 250, gpus: 4 });
+    expect(slurmJobCapacity(probe("gpu:2"))).toEqual({ cpus: 32, ramGb: 250, gpus: 2 });
+    expect(slurmJobCapacity(probe(null))).toEqual({ cpus: 32, ramGb: 250, gpus: 0 });
+    expect(slurmJobCapacity(probe(null, null))).toBeNull();
   });
 });
