@@ -28,15 +28,22 @@ describe("fineTuneVerdict", () => {
 
 describe("trainingProgress", () => {
   it("reads step of planned, tokens/s and time left while training runs", () => {
-    const p = trainingProgress({ step: 3, plannedSteps: 12, trainLoss: [], evalLoss: [], tokensPerSecond: 101.6, etaSeconds: 95, resumedFromStep: null, final: null });
+    const p = trainingProgress({ step: 3, plannedSteps: 12, trainLoss: [], evalLoss: [], tokensPerSecond: 101.6, etaSeconds: 95, resumedFromStep: null, slurmTimeLimits: 0, final: null });
     expect(p.percent).toBe(25);
     expect(p.words).toBe("step 3 of 12 · 102 tokens/s · about 1 min 35 s left");
   });
 
   it("takes training.json's counts once training ended, without a time left", () => {
-    const p = trainingProgress({ step: 1, plannedSteps: 9, trainLoss: [], evalLoss: [], tokensPerSecond: 1, etaSeconds: 30, resumedFromStep: 2, final: training });
+    const p = trainingProgress({ step: 1, plannedSteps: 9, trainLoss: [], evalLoss: [], tokensPerSecond: 1, etaSeconds: 30, resumedFromStep: 2, slurmTimeLimits: 0, final: training });
     expect(p.percent).toBe(100);
     expect(p.words).toMatch(/^step 4 of 4 · \d+ tokens\/s · resumed at step 2$/);
+  });
+
+  it("says when Slurm's time limit stopped training and where it went on", () => {
+    const live = { step: 30, plannedSteps: 60, trainLoss: [], evalLoss: [], tokensPerSecond: 10, etaSeconds: null, final: null };
+    expect(trainingProgress({ ...live, resumedFromStep: 12, slurmTimeLimits: 1 }).words).toBe("step 30 of 60 · 10 tokens/s · stopped at Slurm's time limit, resumed at step 12");
+    expect(trainingProgress({ ...live, resumedFromStep: 20, slurmTimeLimits: 2 }).words).toBe("step 30 of 60 · 10 tokens/s · stopped at Slurm's time limit 2 times, resumed at step 20");
+    expect(trainingProgress({ ...live, resumedFromStep: null, slurmTimeLimits: 1 }).words).toBe("step 30 of 60 · 10 tokens/s · stopped at Slurm's time limit; started again from the beginning");
   });
 
   it("says training has not started before it has any data", () => {

@@ -44,7 +44,10 @@ export function trainingProgress(training: FineTuneView["training"]): TrainingPr
   const tps = training.final?.tokensPerSecond ?? training.tokensPerSecond;
   if (tps !== null) parts.push(`${Math.round(tps)} tokens/s`);
   if (!training.final && training.etaSeconds !== null) parts.push(`about ${formatDuration(training.etaSeconds)} left`);
-  if (training.resumedFromStep !== null) parts.push(`resumed at step ${training.resumedFromStep}`);
+  const stops = training.slurmTimeLimits;
+  const limits = stops > 0 ? `stopped at Slurm's time limit${stops > 1 ? ` ${stops} times` : ""}, ` : "";
+  if (training.resumedFromStep !== null) parts.push(`${limits}resumed at step ${training.resumedFromStep}`);
+  else if (stops > 0) parts.push(`${limits.slice(0, -2)}; started again from the beginning`);
   if (training.final?.stoppedBy === "budget") parts.push("stopped by the time budget (the adapter is the one at that step)");
   const percent = planned ? Math.min(100, Math.round((step / planned) * 100)) : null;
   return { percent, words: parts.join(" · ") };

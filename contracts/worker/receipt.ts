@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ZJobReason, ZJobState } from "./states";
 import { ZResources } from "./requests";
-import { ZSlurmJobRecord } from "./slurm";
+import { ZSlurmAttempt, ZSlurmJobRecord } from "./slurm";
 
 const ZIso = z.string();
 /** A process identified beyond its pid: pid reuse and reboots cannot be confused with it. */
@@ -88,6 +88,8 @@ export const ZReceipt = z.object({
   launch: z.enum(["warm", "cold"]).nullable().default(null),
   /** The Slurm job that runs it, on a Slurm computer (null elsewhere, and before sbatch answered). */
   slurm: ZSlurmJobRecord.nullable().default(null),
+  /** Earlier Slurm jobs of this job, stopped at a time limit and continued (empty elsewhere). */
+  slurmAttempts: z.array(ZSlurmAttempt).default([]),
   usage: ZUsage,
   report: z.unknown().nullable(),
   outputSha256: z.string().nullable(),

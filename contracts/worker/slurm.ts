@@ -58,3 +58,20 @@ export type TSlurmProbe = z.infer<typeof ZSlurmProbe>;
 /** The Slurm job that runs a worker job: its id, and where it was sent. */
 export const ZSlurmJobRecord = z.object({ jobId: z.string(), partition: z.string(), submittedAt: z.string() });
 export type TSlurmJobRecord = z.infer<typeof ZSlurmJobRecord>;
+
+/**
+ * An attempt of a job on a Slurm computer that ended before the job did: Slurm's time limit
+ * came (SIGUSR1 90 s before it), the recipe was stopped (a recipe that checkpoints saved
+ * one), and the job went on as a new Slurm job. The job's receipt keeps them in order.
+ */
+export const ZSlurmAttempt = z.object({
+  slurmJobId: z.string(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string(),
+  reason: z.literal("time_limit"),
+});
+export type TSlurmAttempt = z.infer<typeof ZSlurmAttempt>;
+
+/** What the controller keeps of a job's Slurm jobs (Job.slurm): the current one and the attempts before it. */
+export const ZJobSlurm = ZSlurmJobRecord.extend({ attempts: z.array(ZSlurmAttempt) });
+export type TJobSlurm = z.infer<typeof ZJobSlurm>;

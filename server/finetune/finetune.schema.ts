@@ -90,6 +90,8 @@ export interface FineTuneView {
     etaSeconds: number | null;
     /** Set when the attempt continued from a checkpoint. */
     resumedFromStep: number | null;
+    /** On a Slurm computer: how many times training reached Slurm's time limit and went on as a new Slurm job. */
+    slurmTimeLimits: number;
     final: LoraTraining | null;
   } | null;
   /** The trusted receipt: base vs adapter on the same evaluation examples. */

@@ -9,6 +9,7 @@ import type { RecipeOutputSchema } from "@/contracts/recipes";
 import { ZLoraBase, ZLoraChecks, ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
+import { ZJobSlurm } from "@/contracts/worker";
 import { ZPlacement } from "@/server/experiments/placement";
 import { isDomainError } from "@/server/errors";
 import { isActive } from "@/server/jobs/job-state";
@@ -99,6 +100,7 @@ async function trainingView(db: Db, e: ExperimentRow, train: StepJob | undefined
   if (!train) return null;
   const final = stored ?? (await outputOf(db, train, "training.json", ZLoraTraining));
   const live = await liveTraining(db, train);
+  const slurmTimeLimits = parseStoredJson(ZJobSlurm, train.slurm)?.attempts.length ?? 0;
   if (final) {
     return {
       step: final.steps,
@@ -108,6 +110,7 @@ async function trainingView(db: Db, e: ExperimentRow, train: StepJob | undefined
       tokensPerSecond: final.tokensPerSecond,
       etaSeconds: null,
       resumedFromStep: final.resumedFromStep,
+      slurmTimeLimits,
       final,
     };
   }
@@ -120,6 +123,7 @@ async function trainingView(db: Db, e: ExperimentRow, train: StepJob | undefined
     tokensPerSecond: live.tokensPerSecond,
     etaSeconds: isActive(train.state) ? live.etaSeconds : null,
     resumedFromStep: live.resumedFromStep,
+    slurmTimeLimits,
     final: null,
   };
 }

@@ -35,6 +35,8 @@ export interface JobPatch {
   /** JSON ZWaitingFor, as the worker's receipt says it. */
   waitingFor?: string | null;
   workerJobId?: string;
+  /** JSON ZJobSlurm, from the receipt of a job on a Slurm computer. */
+  slurm?: string | null;
   startedAt?: Date | null;
   endedAt?: Date | null;
   unreachableSince?: Date | null;

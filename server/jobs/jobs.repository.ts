@@ -1,6 +1,7 @@
 /** Prisma access for jobs; results leave as plain objects (rows or views). */
 import { getDb, type Db } from "@/server/db/client";
-import type { JobState } from "@/contracts/worker";
+import { ZJobSlurm, type JobState } from "@/contracts/worker";
+import { parseStoredJson } from "@/server/db/stored-json";
 import { ACTIVE_STATES } from "./job-state";
 import { parseWaitingFor } from "./waiting-words";
 import type { JobDetailView, JobFields, JobView } from "./jobs.schema";
@@ -16,6 +17,8 @@ export interface JobRow extends JobFields {
   report: string | null;
   /** JSON ZWaitingFor from the worker's receipt (read with parseWaitingFor). */
   waitingFor: string | null;
+  /** JSON ZJobSlurm: its Slurm jobs, on a Slurm computer. */
+  slurm: string | null;
   createdAt: Date;
   startedAt: Date | null;
   endedAt: Date | null;
@@ -55,6 +58,7 @@ export function toJobView(j: JobRow & { target: { name: string } }): JobView {
     detail: j.detail,
     queuedReason: j.queuedReason,
     waitingFor: parseWaitingFor(j.waitingFor),
+    slurm: parseStoredJson(ZJobSlurm, j.slurm),
     // The words without the holders' names; jobs.service adds those (waiting-words.ts).
     waiting: j.state === "queued" ? j.queuedReason : null,
     workerJobId: j.workerJobId,

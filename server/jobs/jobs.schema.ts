@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JOB_STATES, type TWaitingFor } from "@/contracts/worker";
+import { JOB_STATES, type TJobSlurm, type TWaitingFor } from "@/contracts/worker";
 
 const MAX_DEADLINE_S = 30 * 24 * 3600;
 
@@ -76,6 +76,8 @@ export interface JobView extends JobFields {
   targetName: string;
   /** What a queued job waits for, typed, as its worker said (contracts/worker ZWaitingFor); null otherwise. */
   waitingFor: TWaitingFor | null;
+  /** On a Slurm computer: its Slurm job, and the earlier ones stopped at a time limit. */
+  slurm: TJobSlurm | null;
   /**
    * Why a queued job has not started, in words for people (waiting-words.ts): which job
    * holds what it needs, else the worker's or the controller's words; null unless queued.

@@ -33,6 +33,7 @@ const toDate = (s: string | null) => (s ? new Date(s) : null);
 export async function applyReceipt(db: Db, job: JobRow, r: TReceipt): Promise<void> {
   const patch: JobPatch = {
     workerJobId: r.jobId,
+    slurm: r.slurm ? JSON.stringify({ ...r.slurm, attempts: r.slurmAttempts }) : null,
     queuedReason: r.queuedReason,
     waitingFor: r.waitingFor ? JSON.stringify(r.waitingFor) : null,
     detail: r.detail,
@@ -52,6 +53,7 @@ export async function applyReceipt(db: Db, job: JobRow, r: TReceipt): Promise<vo
   }
   const changed =
     job.workerJobId !== r.jobId ||
+    job.slurm !== patch.slurm ||
     job.queuedReason !== r.queuedReason ||
     job.waitingFor !== patch.waitingFor ||
     job.detail !== r.detail ||

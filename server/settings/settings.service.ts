@@ -24,6 +24,7 @@ import {
   type TUploadTestFaults,
 } from "./settings.schema";
 import { rootRefusal, type RootRuleContext } from "./root-rules";
+import { slurmWorkerHomes } from "@/server/targets/slurm/slurm-homes";
 import { syncWorkerAllowedRoots } from "./worker-roots";
 
 export const DATA_SETTINGS_KEY = "data";
@@ -126,7 +127,18 @@ export function settingsService(db?: Db, opts: { workerHome?: string | null; rul
 
   async function get(): Promise<SettingsView> {
     const { values, revision, refusedRoots } = await read();
-    return { values, revision, explanation: ALLOWED_ROOTS_EXPLANATION, workerConfigInSync: syncWorker(values.allowedRoots), refusedRoots };
+    const inSync = syncWorker(values.allowedRoots);
+    // Slurm computers whose login node this is read this machine's folders too.
+    if (opts.workerHome === undefined) {
+      for (const home of await slurmWorkerHomes(db)) {
+        try {
+          syncWorkerAllowedRoots(home, values.allowedRoots);
+        } catch (err) {
+          console.error(`allowed folders not written for the Slurm worker in ${home}: ${(err as Error).message}`);
+        }
+      }
+    }
+    return { values, revision, explanation: ALLOWED_ROOTS_EXPLANATION, workerConfigInSync: inSync, refusedRoots };
   }
 
   async function update(raw: TUpdateSettingsInput): Promise<SettingsView> {

@@ -69,11 +69,12 @@ async function main(): Promise<number> {
     const jobId = arg("--job");
     if (!jobId) return 64;
     const loaded = loadConfig(homeArg);
+    const inSlurm = process.argv.includes("--in-slurm") ? { slurmJobId: process.env.SLURM_JOB_ID ?? "" } : null;
     // On a compute node a warm runner would be the login node's: a Slurm job starts cold.
-    const cfg = process.argv.includes("--in-slurm") ? { ...loaded, warm: { ...loaded.warm, enabled: false } } : loaded;
+    const cfg = inSlurm ? { ...loaded, warm: { ...loaded.warm, enabled: false } } : loaded;
     const home = new Home(cfg);
     if (process.argv.includes("--reap")) await reap(home, cfg, jobId);
-    else await supervise(home, cfg, jobId);
+    else await supervise(home, cfg, jobId, inSlurm);
     return 0;
   }
   process.stderr.write(`unknown command ${JSON.stringify(cmd)}; use control, supervise or version\n`);

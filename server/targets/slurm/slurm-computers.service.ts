@@ -11,7 +11,7 @@ import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { localWorkerSettings } from "../local/local-target";
-import { mergeWorkerConfig } from "../local/worker-config-file";
+import { mergeWorkerConfig, readWorkerConfig } from "../local/worker-config-file";
 import { targetsRepository } from "../targets.repository";
 import { targetsService } from "../targets.service";
 import type { TargetDetailView } from "../targets.schema";
@@ -44,6 +44,8 @@ export function slurmComputersService(db: Db = getDb()) {
       // Environments are built where the compute nodes see them: in its own home, unless this server shares one folder for all.
       envsDir: rt.config.envsDir ?? path.join(workerHome, "envs"),
       slurm: config.slurm,
+      // The owner's allowed folders (Settings → Data), as This computer's worker has them.
+      allowedRoots: readWorkerConfig(rt.home.workerHome).allowedRoots ?? [],
     });
     const t = await repo.create(input.name, "slurm", JSON.stringify(config));
     publish({ type: "target.changed", targetId: t.id });

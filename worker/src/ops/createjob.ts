@@ -98,6 +98,7 @@ export function createJob(ctx: Ctx, spec: NewJob, reuseJobId?: string): TReceipt
     recipeProcess: null,
     launch: null,
     slurm: null,
+    slurmAttempts: [],
     usage: { wallSeconds: null, cpuSeconds: null, peakRssBytes: null, peakPssBytes: null, outputBytes: null },
     report: null,
     outputSha256: null,

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { slurmJobCapacity } from "./probe";
 import { batchScript } from "./script";
-import { sbatchResourceArgs } from "./submit";
+import { sbatchResourceArgs, slurmMinutes } from "./submit";
 
 describe("the batch script", () => {
   it("passes every argument to the supervisor as one word, whatever it contains", () => {
@@ -24,6 +24,24 @@ describe("sbatch's resource flags", () => {
     expect(sbatchResourceArgs({ resources: { cpus: 1.5, ramGb: 2.5 }, deadlineSeconds: 600, graceSeconds: 30 })).toEqual(["--cpus-per-task=2", "--mem=2560M", "--time=12"]);
     expect(sbatchResourceArgs({ resources: { cpus: 4, ramGb: 0, gpus: 2 }, deadlineSeconds: 3600, graceSeconds: 0 })).toEqual(["--cpus-per-task=4", "--gres=gpu:2", "--time=61"]);
     expect(sbatchResourceArgs({ resources: { cpus: 0.5, ramGb: 1, gpuMemoryGb: 8 }, deadlineSeconds: 1, graceSeconds: 0 })).toEqual(["--cpus-per-task=1", "--mem=1024M", "--gres=gpu:1", "--time=2"]);
+  });
+
+  it("cap the time limit at the partition's MaxTime (the job goes on as new Slurm jobs past it)", () => {
+    const long = { resources: { cpus: 1, ramGb: 0 }, deadlineSeconds: 10 * 3600, graceSeconds: 30 };
+    expect(sbatchResourceArgs(long, 240)).toContain("--time=240");
+    expect(sbatchResourceArgs(long, null)).toContain("--time=602");
+    expect(sbatchResourceArgs({ ...long, deadlineSeconds: 60 }, 240)).toContain("--time=3");
+  });
+
+  it("read Slurm's time format", () => {
+    expect(slurmMinutes("infinite")).toBeNull();
+    expect(slurmMinutes("UNLIMITED")).toBeNull();
+    expect(slurmMinutes("30")).toBe(30);
+    expect(slurmMinutes("30:30")).toBe(30.5);
+    expect(slurmMinutes("4:00:00")).toBe(240);
+    expect(slurmMinutes("1-00:00:00")).toBe(1440);
+    expect(slurmMinutes("2-12")).toBe(2 * 1440 + 720);
+    expect(slurmMinutes("1-2:30")).toBe(1440 + 150);
   });
 });
 

@@ -22,13 +22,32 @@ import { startRecipe } from "./start-recipe";
 import { UsageSampler } from "./usage";
 import { runImport } from "./import-job";
 import { discardOutputs, finish } from "./finish";
+import { continueAsNewSlurmJob } from "../slurm/submit";
+
+/** How many Slurm jobs one job may run as, one after another's time limit. */
+const MAX_SLURM_ATTEMPTS = 20;
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export async function supervise(home: Home, cfg: WorkerConfig, jobId: string): Promise<void> {
+/** The supervisor of a Slurm batch job (`--in-slurm`): its time limit is a signal, and a job may run in several. */
+export interface SlurmRun {
+  slurmJobId: string;
+}
+
+export async function supervise(home: Home, cfg: WorkerConfig, jobId: string, inSlurm: SlurmRun | null = null): Promise<void> {
   configureFaults(cfg.testFaults);
   const me = identityOf(process.pid);
   const r0 = readReceipt(home, jobId);
+  // A job continued after a time limit is still `running`: its new Slurm job carries it on.
+  const continued = inSlurm !== null && r0.state === "running" && r0.slurm?.jobId === inSlurm.slurmJobId && r0.slurmAttempts.length > 0;
+  if (continued) {
+    try {
+      await continueRun(home, cfg, updateReceipt(home, jobId, (x) => ({ ...x, supervisor: me })), inSlurm);
+    } finally {
+      startWhatFits(home, cfg);
+    }
+    return;
+  }
   if (r0.state !== "admitted") return; // already claimed, finished or cancelled
   if (r0.supervisor && r0.supervisor.pid !== process.pid && isAlive(r0.supervisor)) return;
   const p = jobPaths(home.jobDir(jobId));
@@ -69,7 +88,7 @@ export async function supervise(home: Home, cfg: WorkerConfig, jobId: string): P
       deadlineAt: new Date(startedAt.getTime() + r0.deadlineSeconds * 1000).toISOString(),
     }), ["admitted"]);
     if (!claim.changed) return;
-    await runRecipe(home, cfg, claim.receipt, p, command);
+    await runRecipe(home, cfg, claim.receipt, p, command, inSlurm);
   } catch (err) {
     if (!isEnospc(err)) throw err;
     // The disk filled before the recipe started (or while recording it): free the reserve
@@ -97,8 +116,25 @@ async function corruptInput(home: Home, refs: string[]): Promise<string | null> 
   return null;
 }
 
-async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths, command: Command): Promise<void> {
+/** A later attempt of a job on a Slurm computer: the same command; the recipe finds its own checkpoints, if it saved any. */
+async function continueRun(home: Home, cfg: WorkerConfig, r: TReceipt, inSlurm: SlurmRun): Promise<void> {
+  const p = jobPaths(r.jobDir);
+  let command: Command;
+  try {
+    command = buildCommand(cfg, r, p);
+  } catch (err) {
+    transition(home, r.jobId, "failed", "launch_failed", () => ({ detail: (err as Error).message }), ["running"]);
+    return;
+  }
+  const saved = fs.existsSync(p.checkpointDir) && fs.readdirSync(p.checkpointDir).length > 0;
+  const note = `attempt ${r.slurmAttempts.length + 1}, Slurm job ${inSlurm.slurmJobId}, after Slurm's time limit: ${saved ? "the recipe resumes from its checkpoint" : "the recipe starts again from the beginning (it saved no checkpoint)"}`;
+  await runRecipe(home, cfg, r, p, command, inSlurm, note);
+}
+
+async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths, command: Command, inSlurm: SlurmRun | null, firstNote?: string): Promise<void> {
+  const attemptStartedAt = new Date().toISOString();
   const log = new CappedLog(p.logFile, cfg.logCapBytes);
+  if (firstNote) log.note(firstNote);
   const oomBefore = cgroupOomKills();
   const graceMs = r.graceSeconds * 1000;
   const deadline = Date.parse(r.deadlineAt ?? "") || Number.POSITIVE_INFINITY;
@@ -118,6 +154,8 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     signalJobGroup(leader, "SIGTERM");
     killAt = Date.now() + graceMs;
   };
+  // sbatch --signal=B:USR1@90: Slurm's time limit is 90 s away.
+  if (inSlurm) process.once("SIGUSR1", () => beginStop("time_limit", "Slurm's time limit is near (SIGUSR1)"));
   const onDiskFull = (err: unknown) => {
     logBroken = true;
     home.freeReserve();
@@ -188,5 +226,12 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
   // A killed serving process leaves its socket behind; nothing may connect to a stale one.
   if (command.resident) fs.rmSync(command.resident.runDir, { recursive: true, force: true });
   if (!fs.existsSync(jobDir)) return; // the home is gone: no receipt to write, no queue to start
+  if (stop === "time_limit" && cfg.slurm && Date.now() < deadline) {
+    const now = readReceipt(home, r.jobId);
+    // A limit too short to get anywhere must not become an endless chain of Slurm jobs.
+    const refused = now.slurmAttempts.length + 1 >= MAX_SLURM_ATTEMPTS ? `${MAX_SLURM_ATTEMPTS} Slurm jobs in a row reached their time limit` : continueAsNewSlurmJob(home, cfg.slurm, now, attemptStartedAt);
+    if (refused === null) return;
+    detail = `stopped at Slurm's time limit, and the job could not go on: ${refused}`;
+  }
   await finish(home, cfg, r, p, { exit: proc.exit() ?? { kind: "launch_failed" }, stop, sampler, log, oomBefore, detail: detail ?? proc.detail() });
 }
