@@ -108,6 +108,7 @@ export async function startSlurmCluster(): Promise<SlurmCluster> {
   const answers = () => spawnSync("sinfo", ["-h", "-o", "%T"], { env, encoding: "utf8", timeout: 10_000 });
   let ctld: ChildProcess | null = null;
   const startController = async () => {
+    if (ctld) return;
     ctld = spawn("slurmctld", ["-D", "-i"], { env, stdio: "ignore" });
     await waitFor("slurmctld did not answer", () => answers().status === 0, 30_000, logs);
   };

@@ -18,6 +18,7 @@ import { listReceipts, updateReceipt } from "./receipts";
 import { discoverRecipes } from "./recipes";
 import { transition } from "./jobstate";
 import { launchSupervisor } from "./launch";
+import { slurmControllerProblem } from "./slurm/commands";
 import { slurmFor } from "./slurm/placement";
 import { submitToSlurm } from "./slurm/submit";
 import { reconcileJob } from "./reconcile";
@@ -228,8 +229,14 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
       let reservation = ledger.reservations[q.jobId] ?? null; // reserved before a crash
       let reason = "";
       let waitingFor: TWaitingFor | null = null;
-      // Slurm keeps a Slurm computer's queue: its jobs hold nothing in this ledger.
-      if (!reservation && slurmFor(cfg, { kind: q.kind, resident: isResident(q.recipe) })) reservation = NO_RESERVATION;
+      // Slurm keeps a Slurm computer's queue: its jobs hold nothing in this ledger, and wait here only while Slurm cannot take them.
+      const slurm = reservation ? null : slurmFor(cfg, { kind: q.kind, resident: isResident(q.recipe) });
+      if (slurm) {
+        const down = slurmControllerProblem(slurm, home.p("slurm-controller.json"));
+        if (down) waits(q, down);
+        else admit(q, NO_RESERVATION);
+        continue;
+      }
       if (!reservation && diskLow) reason = diskLow;
       else if (!reservation) ({ reservation, reason, waitingFor } = fit(cfg, ledger, ledgerResources(q.resources, q.kind !== "prepare" && isResident(q.recipe))));
       if (!reservation) {

@@ -181,15 +181,29 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     expect(named.placement).toBeNull();
   });
 
-  it("says plainly when Slurm's controller does not answer", async () => {
+  it("says plainly when Slurm's controller does not answer, and a training waits for it instead of failing", async () => {
     const { id } = (await server.client.targets.list.query()).find((t) => t.name === "cluster")!;
     await cluster.stopController();
+    let cli: ReturnType<typeof runCli> | null = null;
     try {
       const probed = await server.client.targets.probe.mutate({ id });
       expect(probed.probe!.slurm).toMatchObject({ controllerUp: false });
       expect(probed.probe!.problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/^Slurm's controller does not answer: .*Unable to contact slurm controller/));
+
+      const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
+      cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--json"]);
+      const held = await until("a job held while Slurm is down", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.state === "queued" && r.queuedReason?.startsWith("Slurm's controller does not answer")));
+      expect(held.slurm).toBeNull();
+      await cluster.startController();
+      // Once it answers, the same job goes to Slurm.
+      await until("the held job handed to Slurm", () => receiptsIn(workerHome).find((r) => r.jobId === held.jobId && r.slurm !== null), 90_000);
     } finally {
       await cluster.startController();
+      const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;
+      for (const e of await server.client.experiments.list.query({ projectId: project.id })) {
+        if (e.status === "running") await server.client.experiments.cancel.mutate({ id: e.id });
+      }
+      await cli?.done;
     }
   });
 });

@@ -1,6 +1,7 @@
 // Slurm's own commands, run as argv (never through a shell) with the cluster's slurm.conf.
 // Every call has a time limit: a controller that does not answer must not hang the worker.
 import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { TSlurmSettings } from "../../../contracts/worker/slurm";
 
 export interface SlurmAnswer {
@@ -47,3 +48,28 @@ export function slurmJobWhere(settings: TSlurmSettings, slurmJobId: string): Slu
 export function scancel(settings: TSlurmSettings, slurmJobId: string): SlurmAnswer {
   return runSlurm(settings, "scancel", [slurmJobId]);
 }
+
+/**
+ * Why Slurm cannot take jobs now (its controller does not answer), or null. Asked before a
+ * job is handed to sbatch, so an outage keeps jobs queued here, saying so, instead of
+ * failing them; the answer is kept for a few seconds in the worker home, because a
+ * controller that is down makes each question wait for Slurm's timeout.
+ */
+export function slurmControllerProblem(settings: TSlurmSettings, cacheFile: string): string | null {
+  try {
+    const cached = JSON.parse(readFileSync(cacheFile, "utf8")) as { at: number; problem: string | null };
+    if (Date.now() - cached.at < CONTROLLER_CHECK_MS) return cached.problem;
+  } catch {
+    // none yet, or unreadable: ask
+  }
+  const r = runSlurm(settings, "sinfo", ["-h", "-p", settings.partition, "-o", "%a"], 15_000);
+  const problem = r.ok ? null : `Slurm's controller does not answer (${r.error}); the job waits here until it does`;
+  try {
+    writeFileSync(cacheFile, JSON.stringify({ at: Date.now(), problem }));
+  } catch {
+    // not kept: asked again next time
+  }
+  return problem;
+}
+
+const CONTROLLER_CHECK_MS = 10_000;
