@@ -8,7 +8,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./server-harness";
@@ -45,6 +45,35 @@ async function waitFor(what: string, check: () => boolean, timeoutMs: number, lo
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+/** slurmstepd processes of the cluster whose folder is `dir`: they inherit slurmd's SLURM_CONF, or hold files there. */
+function stepDaemonsOf(dir: string): number[] {
+  const read = (f: string) => {
+    try {
+      return readFileSync(f, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  const inDir = (link: string) => {
+    try {
+      return readlinkSync(link).startsWith(dir);
+    } catch {
+      return false;
+    }
+  };
+  const fds = (n: string) => {
+    try {
+      return readdirSync(`/proc/${n}/fd`);
+    } catch {
+      return [];
+    }
+  };
+  return readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n) && read(`/proc/${n}/comm`).trim() === "slurmstepd")
+    .filter((n) => read(`/proc/${n}/environ`).includes(`SLURM_CONF=${dir}/`) || fds(n).some((fd) => inDir(`/proc/${n}/fd/${fd}`)))
+    .map(Number);
 }
 
 export async function startSlurmCluster(): Promise<SlurmCluster> {
@@ -131,10 +160,19 @@ export async function startSlurmCluster(): Promise<SlurmCluster> {
     startController,
     async stop() {
       spawnSync("scancel", ["--full", "--user=root"], { env, timeout: 10_000 });
-      await stopController();
+      await waitFor("the jobs to end", () => (spawnSync("squeue", ["-h"], { env, encoding: "utf8", timeout: 10_000 }).stdout ?? "").trim() === "", 15_000, logs).catch(() => undefined);
       slurmd.kill("SIGTERM");
       await Promise.race([exited(slurmd), new Promise((r) => setTimeout(r, 10_000))]);
       slurmd.kill("SIGKILL");
+      // A job step's slurmstepd outlives slurmd: end this cluster's (those with files in its folder).
+      for (const pid of stepDaemonsOf(dir)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // gone meanwhile
+        }
+      }
+      await stopController();
       const pid = existsSync(`${dir}/munged.pid`) ? Number(readFileSync(`${dir}/munged.pid`, "utf8")) : 0;
       const alive = (p: number) => {
         try {

@@ -163,18 +163,19 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     const idle = await startedThenCancelled(["--computer", "any"]);
     expect(idle.placement).toMatchObject({ chosen: "cluster", why: expect.stringMatching(/^cluster: partition debug has \d+ of \d+ CPUs idle and 0 jobs waiting\./) });
 
-    // Every CPU of the node held by one job, and one more waiting: the partition is full.
-    const cpus = cluster.run("sinfo", ["-h", "-o", "%c"]).trim();
-    const hold = ["--parsable", `--cpus-per-task=${cpus}`, "--mem=100M", "--output=/dev/null", "--wrap", "sleep 600"];
-    const blockers = [cluster.run("sbatch", hold).trim(), cluster.run("sbatch", hold).trim()];
+    // The partition full: its node takes no more jobs (drained: every CPU unavailable, deterministically, where
+    // jobs holding the CPUs could end or be requeued meanwhile), and one job waits.
+    cluster.run("scontrol", ["update", `NodeName=${cluster.node}`, "State=DRAIN", "Reason=the test fills the partition"]);
+    const waiting = cluster.run("sbatch", ["--parsable", "--cpus-per-task=1", "--mem=100M", "--output=/dev/null", "--wrap", "sleep 600"]).trim();
     try {
-      await until("the partition full", () => cluster.run("squeue", ["-h", "-t", "PENDING", "-o", "%i"]).trim() !== "" && cluster.run("squeue", ["-h", "-t", "RUNNING", "-o", "%i"]).trim() !== "");
+      await until("the partition full", () => cluster.run("squeue", ["-h", "-t", "PENDING", "-o", "%i"]).trim() === waiting && cluster.run("sinfo", ["-h", "-o", "%C"]).trim().split("/")[1] === "0");
       const full = await startedThenCancelled(["--computer", "any"]);
       expect(full.placement!.chosen).toBe("This computer");
       expect(full.placement!.why).toMatch(/^This computer: \d+ of \d+ CPUs free\. Not chosen: cluster: partition debug has 0 of \d+ CPUs idle and 1 job waiting\.$/);
       expect(full.placement!.considered).toContainEqual({ name: "cluster", fits: false, freeCpus: 0, waiting: 1, why: expect.any(String) });
     } finally {
-      cluster.run("scancel", blockers);
+      cluster.run("scancel", [waiting]);
+      cluster.run("scontrol", ["update", `NodeName=${cluster.node}`, "State=RESUME"]);
     }
     // A computer named outright is not "placed".
     const named = await startedThenCancelled(["--computer", "cluster"]);
@@ -192,11 +193,16 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
 
       const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
       cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--json"]);
-      const held = await until("a job held while Slurm is down", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.state === "queued" && r.queuedReason?.startsWith("Slurm's controller does not answer")));
+      const held = await until("a job held while Slurm is down", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.state === "queued" && r.queuedReason?.startsWith("Slurm's controller does not answer"))).catch((err: Error) => {
+        throw new Error(`${err.message}; the CLI said: ${cli!.stderr()}; new receipts: ${JSON.stringify(receiptsIn(workerHome).filter((r) => !before.has(r.jobId)).map((r) => [r.recipe, r.job, r.state, r.queuedReason, r.detail]))}`);
+      });
       expect(held.slurm).toBeNull();
       await cluster.startController();
       // Once it answers, the same job goes to Slurm.
-      await until("the held job handed to Slurm", () => receiptsIn(workerHome).find((r) => r.jobId === held.jobId && r.slurm !== null), 90_000);
+      await until("the held job handed to Slurm", () => receiptsIn(workerHome).find((r) => r.jobId === held.jobId && r.slurm !== null), 180_000).catch((err: Error) => {
+        const r = receiptsIn(workerHome).find((x) => x.jobId === held.jobId);
+        throw new Error(`${err.message}; the job: ${JSON.stringify([r?.state, r?.queuedReason, r?.detail])}; sinfo: ${cluster.run("sinfo", [])}; squeue: ${cluster.run("squeue", [])}; server: ${server.output().slice(-1500)}`);
+      });
     } finally {
       await cluster.startController();
       const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;

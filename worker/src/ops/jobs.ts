@@ -27,7 +27,11 @@ export function jobIdForOp(ctx: Ctx, opId: string): string {
 export function currentReceipt(ctx: Ctx, jobId: string): TReceipt {
   const before = readReceipt(ctx.home, jobId);
   const after = reconcileJob(ctx.home, before);
-  if (after.state !== before.state) startWhatFits(ctx.home, ctx.cfg);
+  // A Slurm computer's queued job waits for Slurm's controller, and nothing else ends to move the queue: asking moves it.
+  if (after.state !== before.state || (after.state === "queued" && ctx.cfg.slurm)) {
+    startWhatFits(ctx.home, ctx.cfg);
+    return after.state === "queued" ? readReceipt(ctx.home, jobId) : after;
+  }
   return after;
 }
 
