@@ -90,6 +90,8 @@ export const ZReceipt = z.object({
   slurm: ZSlurmJobRecord.nullable().default(null),
   /** Earlier Slurm jobs of this job, stopped at a time limit and continued (empty elsewhere). */
   slurmAttempts: z.array(ZSlurmAttempt).default([]),
+  /** sbatch did not reach Slurm's controller for this admitted job: it is sent again once the controller answers. */
+  slurmRetry: z.object({ error: z.string(), at: ZIso }).nullable().default(null),
   usage: ZUsage,
   report: z.unknown().nullable(),
   outputSha256: z.string().nullable(),

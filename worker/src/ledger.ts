@@ -200,6 +200,10 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
         if (r && !r.reservationReleasedAt) updateReceipt(home, jobId, (x) => ({ ...x, reservationReleasedAt: nowIso() }));
       }
     }
+    // Admitted jobs whose sbatch did not reach Slurm's controller go now, if it answers.
+    for (const r of receipts.filter((x) => x.state === "admitted" && x.slurmRetry && !x.slurm)) {
+      if (cfg.slurm && !slurmControllerProblem(cfg.slurm, home.p("slurm-controller.json"))) submitToSlurm(home, cfg.slurm, r);
+    }
     receipts = receipts.filter((r) => r.state === "queued").sort(queueOrder);
     const free = diskFreeBytes(home.root);
     const diskLow = free !== null && free < cfg.minFreeDiskBytes ? `disk_low: ${free} bytes free in ${home.root}, below minFreeDiskBytes ${cfg.minFreeDiskBytes}` : null;

@@ -198,11 +198,12 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
       });
       expect(held.slurm).toBeNull();
       await cluster.startController();
-      // Once it answers, the same job goes to Slurm.
+      // Once it answers, the same job goes to Slurm, and nothing of the training failed because Slurm was away.
+      const newJobs = () => receiptsIn(workerHome).filter((r) => !before.has(r.jobId));
       await until("the held job handed to Slurm", () => receiptsIn(workerHome).find((r) => r.jobId === held.jobId && r.slurm !== null), 180_000).catch((err: Error) => {
-        const r = receiptsIn(workerHome).find((x) => x.jobId === held.jobId);
-        throw new Error(`${err.message}; the job: ${JSON.stringify([r?.state, r?.queuedReason, r?.detail])}; sinfo: ${cluster.run("sinfo", [])}; squeue: ${cluster.run("squeue", [])}; server: ${server.output().slice(-1500)}`);
+        throw new Error(`${err.message}; its jobs: ${JSON.stringify(newJobs().map((r) => [r.recipe, r.job, r.state, r.reason, r.queuedReason, r.detail, r.slurmRetry]))}; sinfo: ${cluster.run("sinfo", [])}`);
       });
+      expect(newJobs().filter((r) => r.state === "failed").map((r) => r.detail)).toEqual([]);
     } finally {
       await cluster.startController();
       const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;

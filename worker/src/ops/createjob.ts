@@ -99,6 +99,7 @@ export function createJob(ctx: Ctx, spec: NewJob, reuseJobId?: string): TReceipt
     launch: null,
     slurm: null,
     slurmAttempts: [],
+    slurmRetry: null,
     usage: { wallSeconds: null, cpuSeconds: null, peakRssBytes: null, peakPssBytes: null, outputBytes: null },
     report: null,
     outputSha256: null,

@@ -28,9 +28,10 @@ export function currentReceipt(ctx: Ctx, jobId: string): TReceipt {
   const before = readReceipt(ctx.home, jobId);
   const after = reconcileJob(ctx.home, before);
   // A Slurm computer's queued job waits for Slurm's controller, and nothing else ends to move the queue: asking moves it.
-  if (after.state !== before.state || (after.state === "queued" && ctx.cfg.slurm)) {
+  const waitsForSlurm = ctx.cfg.slurm !== null && (after.state === "queued" || after.slurmRetry !== null);
+  if (after.state !== before.state || waitsForSlurm) {
     startWhatFits(ctx.home, ctx.cfg);
-    return after.state === "queued" ? readReceipt(ctx.home, jobId) : after;
+    return waitsForSlurm ? readReceipt(ctx.home, jobId) : after;
   }
   return after;
 }

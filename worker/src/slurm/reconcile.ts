@@ -25,7 +25,8 @@ export function reconcileSlurmJob(home: Home, r: TReceipt): TReceipt | null {
   if (!r.slurm) {
     if (!settings || r.kind !== "run" || r.state !== "admitted" || r.supervisor) return null;
     const found = recordLostId(home, settings, r);
-    if (!found.slurm) return null;
+    // Not sent yet: sbatch did not reach the controller (the ledger sends it again).
+    if (!found.slurm) return found.slurmRetry ? found : null;
     r = found;
   }
   const job = r.slurm!;

@@ -76,13 +76,25 @@ function sbatchJob(home: Home, settings: TSlurmSettings, r: TReceipt): { jobId: 
   return { jobId };
 }
 
+/** sbatch's words when it could not talk to Slurm's controller (a restart, a busy controller): worth sending again. */
+const UNREACHED = /Unable to contact slurm controller|Socket timed out|Zero Bytes were transmitted|Connection refused|Transport endpoint|did not answer in/i;
+
+/**
+ * Hands an admitted job to Slurm. A refusal fails the job with Slurm's words; sbatch that
+ * did not reach the controller leaves it admitted with `slurmRetry`, and the ledger sends it
+ * again once the controller answers (startWhatFits).
+ */
 export function submitToSlurm(home: Home, settings: TSlurmSettings, r: TReceipt): void {
   const sent = sbatchJob(home, settings, r);
   if ("error" in sent) {
+    if (UNREACHED.test(sent.error)) {
+      updateReceipt(home, r.jobId, (x) => (x.state === "admitted" && !x.slurm ? { ...x, slurmRetry: { error: sent.error, at: nowIso() } } : null));
+      return;
+    }
     transition(home, r.jobId, "failed", "launch_failed", () => ({ detail: sent.error }), ["admitted"]);
     return;
   }
-  updateReceipt(home, r.jobId, (x) => ({ ...x, slurm: { jobId: sent.jobId, partition: settings.partition, submittedAt: nowIso() } }));
+  updateReceipt(home, r.jobId, (x) => ({ ...x, slurmRetry: null, slurm: { jobId: sent.jobId, partition: settings.partition, submittedAt: nowIso() } }));
 }
 
 /**
