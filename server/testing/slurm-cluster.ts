@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "./server-harness";
+import { freePort, waitFor } from "./server-harness";
 
 export interface SlurmCluster {
   /** slurm.conf: the SLURM_CONF a server (and its worker) uses to reach this cluster. */
@@ -33,14 +33,6 @@ function which(bin: string): boolean {
   return spawnSync("sh", ["-c", `command -v ${bin}`], { encoding: "utf8" }).status === 0;
 }
 
-async function waitFor(what: string, check: () => boolean, timeoutMs: number, log: () => string): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what} within ${timeoutMs / 1000} s:\n${log()}`);
-}
 
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -134,16 +126,21 @@ export async function startSlurmCluster(): Promise<SlurmCluster> {
     if (r.status !== 0) throw new Error(`${command} ${args.join(" ")}: ${r.stderr || r.error?.message}`);
     return r.stdout;
   };
+  /** server-harness's waitFor, with the cluster's logs when it gives up. */
+  const waitOrSay = (what: string, check: () => boolean, timeoutMs: number) =>
+    waitFor(what, check, timeoutMs, 200).catch((err: Error) => {
+      throw new Error(`${err.message}:\n${logs()}`);
+    });
   const answers = () => spawnSync("sinfo", ["-h", "-o", "%T"], { env, encoding: "utf8", timeout: 10_000 });
   let ctld: ChildProcess | null = null;
   const startController = async () => {
     if (ctld) return;
     ctld = spawn("slurmctld", ["-D", "-i"], { env, stdio: "ignore" });
-    await waitFor("slurmctld did not answer", () => answers().status === 0, 30_000, logs);
+    await waitOrSay("slurmctld to answer", () => answers().status === 0, 30_000);
   };
   await startController();
   const slurmd = spawn("slurmd", ["-D", "-N", node], { env, stdio: "ignore" });
-  await waitFor("the node did not become idle", () => /idle/.test(answers().stdout ?? ""), 60_000, logs);
+  await waitOrSay("the node to become idle", () => /idle/.test(answers().stdout ?? ""), 60_000);
   const stopController = async () => {
     if (!ctld) return;
     ctld.kill("SIGKILL");
@@ -160,7 +157,7 @@ export async function startSlurmCluster(): Promise<SlurmCluster> {
     startController,
     async stop() {
       spawnSync("scancel", ["--full", "--user=root"], { env, timeout: 10_000 });
-      await waitFor("the jobs to end", () => (spawnSync("squeue", ["-h"], { env, encoding: "utf8", timeout: 10_000 }).stdout ?? "").trim() === "", 15_000, logs).catch(() => undefined);
+      await waitFor("the jobs to end", () => (spawnSync("squeue", ["-h"], { env, encoding: "utf8", timeout: 10_000 }).stdout ?? "").trim() === "", 15_000, 200).catch(() => undefined);
       slurmd.kill("SIGTERM");
       await Promise.race([exited(slurmd), new Promise((r) => setTimeout(r, 10_000))]);
       slurmd.kill("SIGKILL");

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZReceipt, type TReceipt } from "@/contracts/worker";
 import { runCli } from "@/server/testing/cli-process";
-import { makeTestHome, REPO, startTestServer, type TestServer } from "@/server/testing/server-harness";
+import { makeTestHome, REPO, startTestServer, waitFor, type TestServer } from "@/server/testing/server-harness";
 import { startSlurmCluster, type SlurmCluster } from "@/server/testing/slurm-cluster";
 import type { ExperimentJson } from "@/server/cli/train/result-json";
 
@@ -25,15 +25,6 @@ function receiptsIn(workerHome: string): TReceipt[] {
     .map((f) => ZReceipt.parse(JSON.parse(readFileSync(path.join(dir, f), "utf8"))));
 }
 
-async function until<T>(what: string, read: () => T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = read();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
   const home = makeTestHome();
@@ -92,7 +83,7 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     }
     // slurmctld writes a completion record just after the job ends.
     const completed = (r: TReceipt) => new RegExp(`^JobId=${r.slurm!.jobId} .*JobState=COMPLETED`, "m").test(cluster.completions());
-    await until("Slurm's completion records", () => runs.every(completed), 30_000);
+    await waitFor("Slurm's completion records", () => runs.every(completed), 30_000);
   });
 
   it("cancels a training whose job waits in Slurm's queue: scancel removes it, and the job ends cancelled", async () => {
@@ -100,13 +91,15 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     try {
       const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
       const cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--json"]);
-      const waiting = await until("a job waiting in Slurm", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.slurm && r.state === "admitted"));
+      const waiting = await waitFor("a job waiting in Slurm", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.slurm && r.state === "admitted"));
       expect(cluster.run("squeue", ["-h", "-j", waiting.slurm!.jobId, "-o", "%T"]).trim()).toBe("PENDING");
       const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;
       const exp = (await server.client.experiments.list.query({ projectId: project.id })).find((e) => e.status === "running" || e.status === "queued");
       await server.client.experiments.cancel.mutate({ id: exp!.id });
-      const ended = await until("the job cancelled", () => receiptsIn(workerHome).find((r) => r.jobId === waiting.jobId && r.state === "cancelled"));
+      const ended = await waitFor("the job cancelled", () => receiptsIn(workerHome).find((r) => r.jobId === waiting.jobId && r.state === "cancelled"));
       expect(ended.reason).toBe("cancel_requested");
+      // Every job of the training is cancelled in Slurm too (the experiment's other step may still be on its way out).
+      await waitFor("Slurm to list none of its jobs", () => cluster.run("squeue", ["-h", "-o", "%i"]).trim() === "", 30_000);
       expect(cluster.run("squeue", ["-h", "-o", "%i"]).trim()).toBe("");
       const done = await cli.done;
       expect((JSON.parse(done.stdout) as ExperimentJson).status).toBe("cancelled");
@@ -119,14 +112,14 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=DOWN"]);
     const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
     const cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--json"]);
-    const waiting = await until("a job waiting in Slurm", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.slurm && r.state === "admitted"));
+    const waiting = await waitFor("a job waiting in Slurm", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.slurm && r.state === "admitted"));
     const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;
     const exp = (await server.client.experiments.list.query({ projectId: project.id })).find((e) => e.status === "running" || e.status === "queued")!;
     cli.child.kill("SIGKILL");
     await server.kill9();
     // With no server, Slurm starts the job and its supervisor on the node finishes it.
     cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=UP"]);
-    await until("the waiting job to end while the server is down", () => receiptsIn(workerHome).find((r) => r.jobId === waiting.jobId && r.state === "succeeded"));
+    await waitFor("the waiting job to end while the server is down", () => receiptsIn(workerHome).find((r) => r.jobId === waiting.jobId && r.state === "succeeded"));
     server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training"), SLURM_CONF: cluster.conf } });
     let status = "";
     for (const end = Date.now() + 300_000; Date.now() < end; await new Promise((r) => setTimeout(r, 500))) {
@@ -168,7 +161,7 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     cluster.run("scontrol", ["update", `NodeName=${cluster.node}`, "State=DRAIN", "Reason=the test fills the partition"]);
     const waiting = cluster.run("sbatch", ["--parsable", "--cpus-per-task=1", "--mem=100M", "--output=/dev/null", "--wrap", "sleep 600"]).trim();
     try {
-      await until("the partition full", () => cluster.run("squeue", ["-h", "-t", "PENDING", "-o", "%i"]).trim() === waiting && cluster.run("sinfo", ["-h", "-o", "%C"]).trim().split("/")[1] === "0");
+      await waitFor("the partition full", () => cluster.run("squeue", ["-h", "-t", "PENDING", "-o", "%i"]).trim() === waiting && cluster.run("sinfo", ["-h", "-o", "%C"]).trim().split("/")[1] === "0");
       const full = await startedThenCancelled(["--computer", "any"]);
       expect(full.placement!.chosen).toBe("This computer");
       expect(full.placement!.why).toMatch(/^This computer: \d+ of \d+ CPUs free\. Not chosen: cluster: partition debug has 0 of \d+ CPUs idle and 1 job waiting\.$/);
@@ -193,14 +186,14 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
 
       const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
       cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--json"]);
-      const held = await until("a job held while Slurm is down", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.state === "queued" && r.queuedReason?.startsWith("Slurm's controller does not answer"))).catch((err: Error) => {
+      const held = await waitFor("a job held while Slurm is down", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.state === "queued" && r.queuedReason?.startsWith("Slurm's controller does not answer"))).catch((err: Error) => {
         throw new Error(`${err.message}; the CLI said: ${cli!.stderr()}; new receipts: ${JSON.stringify(receiptsIn(workerHome).filter((r) => !before.has(r.jobId)).map((r) => [r.recipe, r.job, r.state, r.queuedReason, r.detail]))}`);
       });
       expect(held.slurm).toBeNull();
       await cluster.startController();
       // Once it answers, the same job goes to Slurm, and nothing of the training failed because Slurm was away.
       const newJobs = () => receiptsIn(workerHome).filter((r) => !before.has(r.jobId));
-      await until("the held job handed to Slurm", () => receiptsIn(workerHome).find((r) => r.jobId === held.jobId && r.slurm !== null), 180_000).catch((err: Error) => {
+      await waitFor("the held job handed to Slurm", () => receiptsIn(workerHome).find((r) => r.jobId === held.jobId && r.slurm !== null), 180_000).catch((err: Error) => {
         throw new Error(`${err.message}; its jobs: ${JSON.stringify(newJobs().map((r) => [r.recipe, r.job, r.state, r.reason, r.queuedReason, r.detail, r.slurmRetry]))}; sinfo: ${cluster.run("sinfo", [])}`);
       });
       expect(newJobs().filter((r) => r.state === "failed").map((r) => r.detail)).toEqual([]);
