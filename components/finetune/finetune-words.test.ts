@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ZLoraPreflight, ZLoraReceipt, ZLoraTraining } from "@/contracts/recipes/llm-lora";
 import { fieldErrors, fineTuneVerdict, insideRoots, preflightWords, trainingProgress } from "./finetune-words";
+import { NO_SLURM_STOPS } from "@/server/finetune/finetune.schema";
 
 // The recipe's own outputs (contracts/recipes/fixtures/llm-lora, written by make_fixtures.py from real runs).
 const fixture = (name: string) => JSON.parse(readFileSync(path.resolve("contracts/recipes/fixtures", name), "utf8"));
@@ -28,22 +29,29 @@ describe("fineTuneVerdict", () => {
 
 describe("trainingProgress", () => {
   it("reads step of planned, tokens/s and time left while training runs", () => {
-    const p = trainingProgress({ step: 3, plannedSteps: 12, trainLoss: [], evalLoss: [], tokensPerSecond: 101.6, etaSeconds: 95, resumedFromStep: null, slurmTimeLimits: 0, final: null });
+    const p = trainingProgress({ step: 3, plannedSteps: 12, trainLoss: [], evalLoss: [], tokensPerSecond: 101.6, etaSeconds: 95, resumedFromStep: null, slurmStops: NO_SLURM_STOPS, final: null });
     expect(p.percent).toBe(25);
     expect(p.words).toBe("step 3 of 12 · 102 tokens/s · about 1 min 35 s left");
   });
 
   it("takes training.json's counts once training ended, without a time left", () => {
-    const p = trainingProgress({ step: 1, plannedSteps: 9, trainLoss: [], evalLoss: [], tokensPerSecond: 1, etaSeconds: 30, resumedFromStep: 2, slurmTimeLimits: 0, final: training });
+    const p = trainingProgress({ step: 1, plannedSteps: 9, trainLoss: [], evalLoss: [], tokensPerSecond: 1, etaSeconds: 30, resumedFromStep: 2, slurmStops: NO_SLURM_STOPS, final: training });
     expect(p.percent).toBe(100);
     expect(p.words).toMatch(/^step 4 of 4 · \d+ tokens\/s · resumed at step 2$/);
   });
 
   it("says when Slurm's time limit stopped training and where it went on", () => {
     const live = { step: 30, plannedSteps: 60, trainLoss: [], evalLoss: [], tokensPerSecond: 10, etaSeconds: null, final: null };
-    expect(trainingProgress({ ...live, resumedFromStep: 12, slurmTimeLimits: 1 }).words).toBe("step 30 of 60 · 10 tokens/s · stopped at Slurm's time limit, resumed at step 12");
-    expect(trainingProgress({ ...live, resumedFromStep: 20, slurmTimeLimits: 2 }).words).toBe("step 30 of 60 · 10 tokens/s · stopped at Slurm's time limit 2 times, resumed at step 20");
-    expect(trainingProgress({ ...live, resumedFromStep: null, slurmTimeLimits: 1 }).words).toBe("step 30 of 60 · 10 tokens/s · stopped at Slurm's time limit; started again from the beginning");
+    expect(trainingProgress({ ...live, resumedFromStep: 12, slurmStops: { time_limit: 1, preempted: 0 } }).words).toBe("step 30 of 60 · 10 tokens/s · stopped at Slurm's time limit, resumed at step 12");
+    expect(trainingProgress({ ...live, resumedFromStep: 20, slurmStops: { time_limit: 2, preempted: 0 } }).words).toBe("step 30 of 60 · 10 tokens/s · stopped at Slurm's time limit 2 times, resumed at step 20");
+    expect(trainingProgress({ ...live, resumedFromStep: null, slurmStops: { time_limit: 1, preempted: 0 } }).words).toBe("step 30 of 60 · 10 tokens/s · stopped at Slurm's time limit; started again from the beginning");
+  });
+
+  it("says when Slurm preempted training, alone or besides a time limit", () => {
+    const live = { step: 30, plannedSteps: 60, trainLoss: [], evalLoss: [], tokensPerSecond: 10, etaSeconds: null, final: null };
+    expect(trainingProgress({ ...live, resumedFromStep: 12, slurmStops: { time_limit: 0, preempted: 1 } }).words).toBe("step 30 of 60 · 10 tokens/s · preempted by Slurm, resumed at step 12");
+    expect(trainingProgress({ ...live, resumedFromStep: 25, slurmStops: { time_limit: 1, preempted: 3 } }).words).toBe("step 30 of 60 · 10 tokens/s · stopped at Slurm's time limit and preempted by Slurm 3 times, resumed at step 25");
+    expect(trainingProgress({ ...live, resumedFromStep: null, slurmStops: { time_limit: 0, preempted: 1 } }).words).toBe("step 30 of 60 · 10 tokens/s · preempted by Slurm; started again from the beginning");
   });
 
   it("says training has not started before it has any data", () => {

@@ -6,7 +6,7 @@
 import type { LoraPreflight, LoraReceipt } from "@/contracts/recipes/llm-lora";
 import { formatBytes } from "@/contracts/vocabulary";
 import { formatDuration } from "@/components/experiment/format";
-import type { FineTuneView } from "@/server/finetune/finetune.schema";
+import type { FineTuneView, SlurmStops } from "@/server/finetune/finetune.schema";
 
 const nll = (v: number) => v.toFixed(3);
 const ppl = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(2));
@@ -36,6 +36,16 @@ export interface TrainingProgress {
   words: string;
 }
 
+const times = (n: number) => (n > 1 ? ` ${n} times` : "");
+
+/** "stopped at Slurm's time limit", "preempted by Slurm 2 times", both joined; "" when neither. */
+function slurmStopWords(stops: SlurmStops): string {
+  const words = [];
+  if (stops.time_limit > 0) words.push(`stopped at Slurm's time limit${times(stops.time_limit)}`);
+  if (stops.preempted > 0) words.push(`preempted by Slurm${times(stops.preempted)}`);
+  return words.join(" and ");
+}
+
 export function trainingProgress(training: FineTuneView["training"]): TrainingProgress {
   if (!training) return { percent: null, words: "Training has not started yet." };
   const planned = training.final?.plannedSteps ?? training.plannedSteps;
@@ -44,10 +54,9 @@ export function trainingProgress(training: FineTuneView["training"]): TrainingPr
   const tps = training.final?.tokensPerSecond ?? training.tokensPerSecond;
   if (tps !== null) parts.push(`${Math.round(tps)} tokens/s`);
   if (!training.final && training.etaSeconds !== null) parts.push(`about ${formatDuration(training.etaSeconds)} left`);
-  const stops = training.slurmTimeLimits;
-  const limits = stops > 0 ? `stopped at Slurm's time limit${stops > 1 ? ` ${stops} times` : ""}, ` : "";
-  if (training.resumedFromStep !== null) parts.push(`${limits}resumed at step ${training.resumedFromStep}`);
-  else if (stops > 0) parts.push(`${limits.slice(0, -2)}; started again from the beginning`);
+  const stopped = slurmStopWords(training.slurmStops);
+  if (training.resumedFromStep !== null) parts.push(`${stopped ? `${stopped}, ` : ""}resumed at step ${training.resumedFromStep}`);
+  else if (stopped) parts.push(`${stopped}; started again from the beginning`);
   if (training.final?.stoppedBy === "budget") parts.push("stopped by the time budget (the adapter is the one at that step)");
   const percent = planned ? Math.min(100, Math.round((step / planned) * 100)) : null;
   return { percent, words: parts.join(" · ") };

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ZLoraChecks, ZLoraTraining } from "@/contracts/recipes/llm-lora";
-import { ZFineTuneSettings, type FineTuneView } from "@/server/finetune/finetune.schema";
+import { NO_SLURM_STOPS, ZFineTuneSettings, type FineTuneView } from "@/server/finetune/finetune.schema";
 import { REPO } from "@/server/testing/server-harness";
 import { fineTuneBetterWords, fineTuneCostWords, fineTuneImprovingWords } from "./overview-finetune";
 
@@ -59,7 +59,7 @@ describe("the project Overview for a fine-tuning experiment", () => {
   });
 
   it("says the cost as the run's time and its training throughput", () => {
-    const t = { step: training.steps, plannedSteps: training.plannedSteps, trainLoss: [], evalLoss: [], tokensPerSecond: training.tokensPerSecond, etaSeconds: null, resumedFromStep: null, slurmTimeLimits: 0, final: training };
+    const t = { step: training.steps, plannedSteps: training.plannedSteps, trainLoss: [], evalLoss: [], tokensPerSecond: training.tokensPerSecond, etaSeconds: null, resumedFromStep: null, slurmStops: NO_SLURM_STOPS, final: training };
     expect(fineTuneCostWords(view("succeeded", { training: t }), 125)).toBe(`2 min 5 s in total on This computer; ${training.steps} training steps at ${Math.round(training.tokensPerSecond)} tokens/s.`);
   });
 });

@@ -60,15 +60,20 @@ export const ZSlurmJobRecord = z.object({ jobId: z.string(), partition: z.string
 export type TSlurmJobRecord = z.infer<typeof ZSlurmJobRecord>;
 
 /**
- * An attempt of a job on a Slurm computer that ended before the job did: Slurm's time limit
- * came (SIGUSR1 90 s before it), the recipe was stopped (a recipe that checkpoints saved
- * one), and the job went on as a new Slurm job. The job's receipt keeps them in order.
+ * An attempt of a job on a Slurm computer that ended before the job did. `time_limit`:
+ * Slurm's time limit came (SIGUSR1 90 s before it), the recipe was stopped (a recipe that
+ * checkpoints saved one) and the job went on as a new Slurm job. `preempted`: Slurm stopped
+ * the job (SIGTERM: preemption, a requeue, a node's failure) and started the same Slurm job
+ * again (`--requeue`); `startedAt` is null when its supervisor was killed before it could
+ * record the attempt, and the next one recorded it. The job's receipt keeps them in order.
  */
+export const ZSlurmAttemptReason = z.enum(["time_limit", "preempted"]);
+export type TSlurmAttemptReason = z.infer<typeof ZSlurmAttemptReason>;
 export const ZSlurmAttempt = z.object({
   slurmJobId: z.string(),
   startedAt: z.string().nullable(),
   endedAt: z.string(),
-  reason: z.literal("time_limit"),
+  reason: ZSlurmAttemptReason,
 });
 export type TSlurmAttempt = z.infer<typeof ZSlurmAttempt>;
 

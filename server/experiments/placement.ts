@@ -11,12 +11,12 @@
 import { z } from "zod";
 import type { Db } from "@/server/db/client";
 import { badInput } from "@/server/errors";
+import { ANY_COMPUTER } from "@/server/targets/computer-names";
 import { targetsService } from "@/server/targets/targets.service";
 import type { TargetView, TProbe } from "@/server/targets/targets.schema";
 import { freeCpus } from "./chain-jobs";
 
-/** What "any" may be asked as, wherever a computer is chosen. */
-export const ANY_COMPUTER = "any";
+export { ANY_COMPUTER } from "@/server/targets/computer-names";
 
 export const ZComputerFit = z.object({
   name: z.string(),

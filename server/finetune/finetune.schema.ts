@@ -7,6 +7,11 @@
  */
 import { z } from "zod";
 import type { TPlacement } from "@/server/experiments/placement";
+import type { TSlurmAttempt } from "@/contracts/worker/slurm";
+
+/** How many times training stopped on a Slurm computer and went on, by why. */
+export type SlurmStops = Record<TSlurmAttempt["reason"], number>;
+export const NO_SLURM_STOPS: SlurmStops = { time_limit: 0, preempted: 0 };
 import { ZFineTuneSettings, FINETUNE_DEFAULTS, ZBaseModelSource, type TBaseModelSource, type TFineTuneSettings } from "@/server/experiments/pipelines/lora-settings";
 import { type LoraBase, type LoraChecks, type LoraPreflight, type LoraReceipt, type LoraTraining } from "@/contracts/recipes/llm-lora";
 import type { RunError } from "@/server/experiments/run-error";
@@ -90,8 +95,8 @@ export interface FineTuneView {
     etaSeconds: number | null;
     /** Set when the attempt continued from a checkpoint. */
     resumedFromStep: number | null;
-    /** On a Slurm computer: how many times training reached Slurm's time limit and went on as a new Slurm job. */
-    slurmTimeLimits: number;
+    /** On a Slurm computer: how many times training stopped there and went on, by why (time limit: as a new Slurm job; preempted: the same one, requeued). */
+    slurmStops: SlurmStops;
     final: LoraTraining | null;
   } | null;
   /** The trusted receipt: base vs adapter on the same evaluation examples. */

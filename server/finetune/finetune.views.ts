@@ -20,7 +20,7 @@ import type { StepJob } from "@/server/experiments/chain-jobs";
 import { experimentsRepository, type ExperimentRow } from "@/server/experiments/experiments.repository";
 import { isExperimentTerminal } from "@/server/experiments/experiment-state";
 import { LORA } from "@/server/experiments/pipelines/lora";
-import { ZFineTuneSettings, type FineTuneView, type LossPoint } from "./finetune.schema";
+import { NO_SLURM_STOPS, ZFineTuneSettings, type FineTuneView, type LossPoint } from "./finetune.schema";
 import { parseFineTuneResults, withoutFiles } from "@/server/experiments/pipelines/lora-results";
 import { fineTuneJobs, trainedAdapterOf, type FineTuneJobs } from "@/server/experiments/pipelines/lora-adapter";
 import { liveTraining } from "./training-progress";
@@ -100,7 +100,8 @@ async function trainingView(db: Db, e: ExperimentRow, train: StepJob | undefined
   if (!train) return null;
   const final = stored ?? (await outputOf(db, train, "training.json", ZLoraTraining));
   const live = await liveTraining(db, train);
-  const slurmTimeLimits = parseStoredJson(ZJobSlurm, train.slurm)?.attempts.length ?? 0;
+  const slurmStops = { ...NO_SLURM_STOPS };
+  for (const a of parseStoredJson(ZJobSlurm, train.slurm)?.attempts ?? []) slurmStops[a.reason] += 1;
   if (final) {
     return {
       step: final.steps,
@@ -110,7 +111,7 @@ async function trainingView(db: Db, e: ExperimentRow, train: StepJob | undefined
       tokensPerSecond: final.tokensPerSecond,
       etaSeconds: null,
       resumedFromStep: final.resumedFromStep,
-      slurmTimeLimits,
+      slurmStops,
       final,
     };
   }
@@ -123,7 +124,7 @@ async function trainingView(db: Db, e: ExperimentRow, train: StepJob | undefined
     tokensPerSecond: live.tokensPerSecond,
     etaSeconds: isActive(train.state) ? live.etaSeconds : null,
     resumedFromStep: live.resumedFromStep,
-    slurmTimeLimits,
+    slurmStops,
     final: null,
   };
 }

@@ -13,7 +13,7 @@ import { jobsService } from "@/server/jobs/jobs.service";
 import type { FineTuneView } from "./finetune.schema";
 
 /** The live part of FineTuneView.training: what the events say before training.json exists. */
-export type LiveTraining = Omit<NonNullable<FineTuneView["training"]>, "final" | "slurmTimeLimits">;
+export type LiveTraining = Omit<NonNullable<FineTuneView["training"]>, "final" | "slurmStops">;
 
 const num = z.number().finite();
 const ZEvent = z.discriminatedUnion("type", [

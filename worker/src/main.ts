@@ -69,7 +69,7 @@ async function main(): Promise<number> {
     const jobId = arg("--job");
     if (!jobId) return 64;
     const loaded = loadConfig(homeArg);
-    const inSlurm = process.argv.includes("--in-slurm") ? { slurmJobId: process.env.SLURM_JOB_ID ?? "" } : null;
+    const inSlurm = process.argv.includes("--in-slurm") ? { slurmJobId: process.env.SLURM_JOB_ID ?? "", restartCount: Number(process.env.SLURM_RESTART_COUNT ?? 0) || 0 } : null;
     // On a compute node a warm runner would be the login node's: a Slurm job starts cold.
     const cfg = inSlurm ? { ...loaded, warm: { ...loaded.warm, enabled: false } } : loaded;
     const home = new Home(cfg);

@@ -69,7 +69,7 @@ const training = (over: Partial<NonNullable<FineTuneView["training"]>> = {}): No
   tokensPerSecond: 118.4,
   etaSeconds: 190,
   resumedFromStep: null,
-  slurmTimeLimits: 0,
+  slurmStops: { time_limit: 0, preempted: 0 },
   final: null,
   ...over,
 });

@@ -8,10 +8,11 @@
 import path from "node:path";
 import { controllerRuntime } from "@/server/config/runtime";
 import { getDb, type Db } from "@/server/db/client";
-import { badInput, conflict } from "@/server/errors";
+import { badInput } from "@/server/errors";
 import { publish } from "@/server/events/bus";
 import { localWorkerSettings } from "../local/local-target";
 import { mergeWorkerConfig, readWorkerConfig } from "../local/worker-config-file";
+import { assertComputerNameFree } from "../computer-names";
 import { targetsRepository } from "../targets.repository";
 import { targetsService } from "../targets.service";
 import type { TargetDetailView } from "../targets.schema";
@@ -30,7 +31,7 @@ export function slurmComputersService(db: Db = getDb()) {
         `A Slurm cluster reached over SSH (--ssh ${input.ssh}) is not supported yet. Run Trainyard on a login node of the cluster and add it there without --ssh, or add the login node as an SSH server to train on that node itself.`,
       );
     }
-    if (await repo.findByName(input.name)) throw conflict(`A training computer named "${input.name}" already exists.`);
+    await assertComputerNameFree(repo, input.name);
     const rt = controllerRuntime();
     const workerHome = input.workerHome ?? path.join(rt.home.root, "computers", slug(input.name));
     const local = localWorkerSettings(rt);

@@ -48,6 +48,10 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     const viaSsh = await runCli(server.url, ["computers", "add", "far", "--slurm", "--partition", "debug", "--ssh", "login1", "--json"]).done;
     expect(viaSsh.code).toBe(1);
     expect(viaSsh.stdout).toContain("not supported yet");
+    // "any" is what --computer any means: no computer may take the name.
+    const any = await runCli(server.url, ["computers", "add", "Any", "--slurm", "--partition", "debug", "--json"]).done;
+    expect(any.code).toBe(1);
+    expect((JSON.parse(any.stdout) as { error: { message: string } }).error.message).toContain("--computer any already means any computer that fits");
 
     const added = await runCli(server.url, ["computers", "add", "cluster", "--slurm", "--partition", cluster.partition, "--json"]).done;
     expect(added.code, added.stderr).toBe(0);
@@ -135,6 +139,21 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     // A step submitted again after the restart would be a second job with the same intent.
     expect(mine.length).toBeGreaterThan(3);
     expect(new Set(mine.map((r) => r.intentHash)).size).toBe(mine.length);
+  });
+
+  it("a running job that Slurm stops and does not start again (scancel outside Trainyard) ends failed, saying so", async () => {
+    const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
+    const cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--json"]);
+    const training = await waitFor("the training job running in Slurm", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.recipe === "tabular" && r.job === "train" && r.state === "running" && r.recipeProcess), 240_000);
+    // Every job is sent with --requeue: it is Slurm that decides whether a stopped job starts again.
+    expect(cluster.run("scontrol", ["show", "job", training.slurm!.jobId])).toMatch(/Requeue=1/);
+    cluster.run("scancel", [training.slurm!.jobId]);
+    const ended = await waitFor("the job to end", () => receiptsIn(workerHome).find((r) => r.jobId === training.jobId && r.state !== "running"), 120_000);
+    expect(ended).toMatchObject({ state: "failed", reason: "interrupted", slurmAttempts: [{ slurmJobId: training.slurm!.jobId, reason: "preempted" }] });
+    expect(ended.detail).toBe(`Slurm stopped Slurm job ${training.slurm!.jobId} (SIGTERM) and did not start it again: it was cancelled in Slurm, or preempted on a partition that does not requeue`);
+    const done = await cli.done;
+    const result = JSON.parse(done.stdout) as ExperimentJson;
+    expect(result.status).toBe("failed");
   });
 
   /** Starts a training from the CLI with these extra arguments, reads its experiment once it has one, and cancels it. */

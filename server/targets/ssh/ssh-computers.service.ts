@@ -9,6 +9,7 @@ import { controllerRuntime, workerBundlePath } from "@/server/config/runtime";
 import { getDb, type Db } from "@/server/db/client";
 import { badInput, conflict, unavailable } from "@/server/errors";
 import { publish } from "@/server/events/bus";
+import { assertComputerNameFree } from "../computer-names";
 import { targetsRepository, type TargetRow } from "../targets.repository";
 import { parseProbe, targetsService, toTargetView } from "../targets.service";
 import type { TargetDetailView, TProbe } from "../targets.schema";
@@ -70,11 +71,6 @@ export function sshComputersService(db: Db = getDb()) {
     return t;
   }
 
-  async function nameFree(name: string, exceptId?: string) {
-    const other = await repo.findByName(name);
-    if (other && other.id !== exceptId) throw conflict(`A training computer named "${name}" already exists.`);
-  }
-
   async function detail(id: string): Promise<TargetDetailView> {
     const t = await targets.requireTarget(id);
     return { ...toTargetView(t, await repo.list()), probe: parseProbe(t.probe) };
@@ -82,7 +78,7 @@ export function sshComputersService(db: Db = getDb()) {
 
   async function add(raw: TAddServerInput): Promise<TargetDetailView> {
     const input = ZAddServerInput.parse(raw);
-    await nameFree(input.name);
+    await assertComputerNameFree(repo, input.name);
     const config = await configFrom(input.connection, input.workerDir, input.nodePath);
     const t = await repo.create(input.name, "ssh", JSON.stringify(config));
     publish({ type: "target.changed", targetId: t.id });
@@ -92,7 +88,7 @@ export function sshComputersService(db: Db = getDb()) {
   async function update(raw: TUpdateServerInput): Promise<TargetDetailView> {
     const input = ZUpdateServerInput.parse(raw);
     const t = await requireSsh(input.id);
-    await nameFree(input.name, t.id);
+    await assertComputerNameFree(repo, input.name, t.id);
     const next = await configFrom(input.connection, input.workerDir, input.nodePath);
     const reachChanged = !sameReach(sshConfigOf(t), next);
     if (reachChanged && (await repo.countUnsettledJobs(t.id)) > 0) {

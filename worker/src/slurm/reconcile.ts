@@ -1,13 +1,15 @@
 // Crash recovery for a job that runs through Slurm. Its supervisor runs on a compute node,
 // whose processes this machine cannot see: Slurm says whether the job still waits or runs.
 // A job Slurm no longer lists, still active in its receipt, lost its supervisor (cancelled
-// in Slurm, node failure, time limit): Slurm has ended its processes, so it ends here too.
+// in Slurm, node failure, time limit, a preemption it did not requeue): Slurm has ended its
+// processes, so it ends here too.
 import type { TReceipt } from "../../../contracts/worker/receipt";
 import type { TSlurmSettings } from "../../../contracts/worker/slurm";
 import { nowIso } from "../fsx";
 import type { Home } from "../home";
 import { transition } from "../jobstate";
 import { updateReceipt } from "../receipts";
+import { stoppedBySlurm } from "./attempts";
 import { runSlurm, slurmJobWhere } from "./commands";
 import { slurmJobName } from "./submit";
 
@@ -33,7 +35,8 @@ export function reconcileSlurmJob(home: Home, r: TReceipt): TReceipt | null {
   const where = slurmJobWhere(settings ?? { partition: job.partition, account: null, qos: null, slurmConf: null }, job.jobId);
   if (where.where !== "ended") return r;
   const cancelled = r.cancelRequestedAt !== null;
-  return transition(home, r.jobId, cancelled ? "cancelled" : "failed", cancelled ? "cancel_requested" : "interrupted", () => ({
-    detail: `Slurm job ${job.jobId} ended without its supervisor recording an outcome (cancelled in Slurm, a node failure or its time limit)`,
-  })).receipt;
+  const detail = stoppedBySlurm(r)
+    ? `Slurm stopped Slurm job ${job.jobId} (SIGTERM) and did not start it again: it was cancelled in Slurm, or preempted on a partition that does not requeue`
+    : `Slurm job ${job.jobId} ended without its supervisor recording an outcome (cancelled in Slurm, a node failure or its time limit)`;
+  return transition(home, r.jobId, cancelled ? "cancelled" : "failed", cancelled ? "cancel_requested" : "interrupted", () => ({ detail })).receipt;
 }

@@ -11,6 +11,7 @@ import type { Home } from "../home";
 import { transition } from "../jobstate";
 import { updateReceipt } from "../receipts";
 import { runSlurm } from "./commands";
+import { recordSlurmAttempt } from "./attempts";
 import { batchScript } from "./script";
 
 /** Slurm's job name for a worker job: how a job sbatch accepted is found when its id was not recorded. */
@@ -62,9 +63,11 @@ function sbatchJob(home: Home, settings: TSlurmSettings, r: TReceipt): { jobId: 
     ...sbatchResourceArgs(r, partitionMaxMinutes(settings)),
     "--nodes=1",
     // 90 s before the time limit the supervisor is told, stops the recipe (which saves a
-    // checkpoint if it can) and continues the job as a new Slurm job (next-attempt.ts).
+    // checkpoint if it can) and continues the job as a new Slurm job (continueAsNewSlurmJob).
     "--signal=B:USR1@90",
-    "--no-requeue",
+    // Preempted (or its node lost), the same Slurm job starts again; its supervisor goes on
+    // with the job where the recipe's checkpoint left it (supervise, `continued`).
+    "--requeue",
     `--chdir=${home.root}`,
     `--open-mode=append`,
     `--output=${path.join(dir, "slurm.log")}`,
@@ -106,11 +109,6 @@ export function submitToSlurm(home: Home, settings: TSlurmSettings, r: TReceipt)
 export function continueAsNewSlurmJob(home: Home, settings: TSlurmSettings, r: TReceipt, attemptStartedAt: string): string | null {
   const sent = sbatchJob(home, settings, r);
   if ("error" in sent) return sent.error;
-  updateReceipt(home, r.jobId, (x) => ({
-    ...x,
-    recipeProcess: null,
-    slurmAttempts: [...x.slurmAttempts, { slurmJobId: x.slurm?.jobId ?? "?", startedAt: attemptStartedAt, endedAt: nowIso(), reason: "time_limit" as const }],
-    slurm: { jobId: sent.jobId, partition: settings.partition, submittedAt: nowIso() },
-  }));
+  recordSlurmAttempt(home, r.jobId, "time_limit", attemptStartedAt, { jobId: sent.jobId, partition: settings.partition, submittedAt: nowIso() });
   return null;
 }

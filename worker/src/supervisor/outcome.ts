@@ -6,9 +6,10 @@ import type { JobReason, JobState } from "../../../contracts/worker/states";
 /**
  * memory: a serving job's process group went over its memory budget (resources.ramGb).
  * time_limit: Slurm's time limit is near (SIGUSR1); the job goes on as a new Slurm job
- * (slurm/next-attempt.ts), and ends `failed` (interrupted) only when that cannot be.
+ * (continueAsNewSlurmJob), and ends `failed` (interrupted) only when that cannot be.
+ * preempted: Slurm is ending the job (SIGTERM); it waits to be started again (requeue).
  */
-export type StopCause = "cancel" | "deadline" | "disk_full" | "memory" | "time_limit" | null;
+export type StopCause = "cancel" | "deadline" | "disk_full" | "memory" | "time_limit" | "preempted" | null;
 
 export type ExitKind =
   | { kind: "launch_failed" }
@@ -28,7 +29,7 @@ export function decideOutcome(o: OutcomeInput): { state: JobState; reason: JobRe
   if (o.stop === "cancel") return { state: "cancelled", reason: "cancel_requested" };
   if (o.stop === "deadline") return { state: "timed_out", reason: "deadline" };
   if (o.stop === "memory") return { state: "failed", reason: "out_of_memory" };
-  if (o.stop === "time_limit") return { state: "failed", reason: "interrupted" };
+  if (o.stop === "time_limit" || o.stop === "preempted") return { state: "failed", reason: "interrupted" };
   const exit = o.exit;
   switch (exit.kind) {
     case "launch_failed":

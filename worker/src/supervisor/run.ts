@@ -23,6 +23,7 @@ import { UsageSampler } from "./usage";
 import { runImport } from "./import-job";
 import { discardOutputs, finish } from "./finish";
 import { continueAsNewSlurmJob } from "../slurm/submit";
+import { recordSlurmAttempt, recordUnsaidRequeue } from "../slurm/attempts";
 
 /** How many Slurm jobs one job may run as, one after another's time limit. */
 const MAX_SLURM_ATTEMPTS = 20;
@@ -32,14 +33,31 @@ const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** The supervisor of a Slurm batch job (`--in-slurm`): its time limit is a signal, and a job may run in several. */
 export interface SlurmRun {
   slurmJobId: string;
+  /** SLURM_RESTART_COUNT: how many times Slurm started this Slurm job again (preemption, requeue). */
+  restartCount: number;
+}
+
+/**
+ * The job's receipt as this Slurm job's supervisor should read it: a job going on as a new
+ * Slurm job names it in its receipt right after sbatch answers, which can be a moment after
+ * Slurm started it.
+ */
+async function receiptFor(home: Home, jobId: string, inSlurm: SlurmRun | null): Promise<TReceipt> {
+  let r = readReceipt(home, jobId);
+  for (let i = 0; inSlurm && r.state === "running" && r.slurm?.jobId !== inSlurm.slurmJobId && i < 50; i++) {
+    await delay(200);
+    r = readReceipt(home, jobId);
+  }
+  return r;
 }
 
 export async function supervise(home: Home, cfg: WorkerConfig, jobId: string, inSlurm: SlurmRun | null = null): Promise<void> {
   configureFaults(cfg.testFaults);
   const me = identityOf(process.pid);
-  const r0 = readReceipt(home, jobId);
-  // A job continued after a time limit is still `running`: its new Slurm job carries it on.
-  const continued = inSlurm !== null && r0.state === "running" && r0.slurm?.jobId === inSlurm.slurmJobId && r0.slurmAttempts.length > 0;
+  const r0 = await receiptFor(home, jobId, inSlurm);
+  // A running job whose Slurm job this is: one going on after a time limit as a new Slurm
+  // job, or one Slurm stopped and started again (the same Slurm job, requeued).
+  const continued = inSlurm !== null && r0.state === "running" && r0.slurm?.jobId === inSlurm.slurmJobId;
   if (continued) {
     try {
       await continueRun(home, cfg, updateReceipt(home, jobId, (x) => ({ ...x, supervisor: me })), inSlurm);
@@ -117,8 +135,18 @@ async function corruptInput(home: Home, refs: string[]): Promise<string | null> 
 }
 
 /** A later attempt of a job on a Slurm computer: the same command; the recipe finds its own checkpoints, if it saved any. */
-async function continueRun(home: Home, cfg: WorkerConfig, r: TReceipt, inSlurm: SlurmRun): Promise<void> {
+async function continueRun(home: Home, cfg: WorkerConfig, r0: TReceipt, inSlurm: SlurmRun): Promise<void> {
+  const r = recordUnsaidRequeue(home, r0, inSlurm.slurmJobId, inSlurm.restartCount);
   const p = jobPaths(r.jobDir);
+  // Cancelled or out of time while it waited in Slurm's queue: nothing is started again.
+  if (r.cancelRequestedAt || fs.existsSync(p.cancelFlag)) {
+    transition(home, r.jobId, "cancelled", "cancel_requested", () => ({ detail: `cancelled while Slurm job ${inSlurm.slurmJobId} waited to go on` }), ["running"]);
+    return;
+  }
+  if (Date.now() >= (Date.parse(r.deadlineAt ?? "") || Number.POSITIVE_INFINITY)) {
+    transition(home, r.jobId, "timed_out", "deadline", () => ({ detail: `the wall deadline of ${r.deadlineSeconds} s passed while Slurm job ${inSlurm.slurmJobId} waited to go on` }), ["running"]);
+    return;
+  }
   let command: Command;
   try {
     command = buildCommand(cfg, r, p);
@@ -127,7 +155,8 @@ async function continueRun(home: Home, cfg: WorkerConfig, r: TReceipt, inSlurm: 
     return;
   }
   const saved = fs.existsSync(p.checkpointDir) && fs.readdirSync(p.checkpointDir).length > 0;
-  const note = `attempt ${r.slurmAttempts.length + 1}, Slurm job ${inSlurm.slurmJobId}, after Slurm's time limit: ${saved ? "the recipe resumes from its checkpoint" : "the recipe starts again from the beginning (it saved no checkpoint)"}`;
+  const after = r.slurmAttempts.at(-1)?.reason === "preempted" ? "after Slurm stopped it and started it again (preempted or requeued)" : "after Slurm's time limit";
+  const note = `attempt ${r.slurmAttempts.length + 1}, Slurm job ${inSlurm.slurmJobId}, ${after}: ${saved ? "the recipe resumes from its checkpoint" : "the recipe starts again from the beginning (it saved no checkpoint)"}`;
   await runRecipe(home, cfg, r, p, command, inSlurm, note);
 }
 
@@ -154,8 +183,14 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     signalJobGroup(leader, "SIGTERM");
     killAt = Date.now() + graceMs;
   };
-  // sbatch --signal=B:USR1@90: Slurm's time limit is 90 s away.
-  if (inSlurm) process.once("SIGUSR1", () => beginStop("time_limit", "Slurm's time limit is near (SIGUSR1)"));
+  if (inSlurm) {
+    // sbatch --signal=B:USR1@90: Slurm's time limit is 90 s away.
+    process.once("SIGUSR1", () => beginStop("time_limit", "Slurm's time limit is near (SIGUSR1)"));
+    // Slurm ends a job with SIGTERM to each of its processes (the recipe's too), then SIGKILL
+    // after its KillWait: preemption, a requeue, or scancel outside Trainyard. Which one only
+    // Slurm knows: a requeued job starts again as the same Slurm job (continueRun).
+    process.on("SIGTERM", () => beginStop("preempted", "Slurm is stopping the job (SIGTERM: preempted, requeued or cancelled in Slurm)"));
+  }
   const onDiskFull = (err: unknown) => {
     logBroken = true;
     home.freeReserve();
@@ -222,10 +257,18 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     if (exit !== null && alive === 0) break;
   }
   await Promise.race([streamsClosed, delay(2000)]);
+  const exit = proc.exit() ?? { kind: "launch_failed" as const };
+  // A recipe that finished before the signal reached it keeps its result.
+  if ((stop === "preempted" || stop === "time_limit") && exit.kind === "exited" && exit.code === 0) stop = null;
+  if (stop === "preempted") log.note(`the job waits for Slurm to start Slurm job ${inSlurm?.slurmJobId} again; when Slurm does not (it was cancelled in Slurm), the job ends failed (interrupted)`);
   log.close();
   // A killed serving process leaves its socket behind; nothing may connect to a stale one.
   if (command.resident) fs.rmSync(command.resident.runDir, { recursive: true, force: true });
   if (!fs.existsSync(jobDir)) return; // the home is gone: no receipt to write, no queue to start
+  if (stop === "preempted") {
+    recordSlurmAttempt(home, r.jobId, "preempted", attemptStartedAt);
+    return;
+  }
   if (stop === "time_limit" && cfg.slurm && Date.now() < deadline) {
     const now = readReceipt(home, r.jobId);
     // A limit too short to get anywhere must not become an endless chain of Slurm jobs.
@@ -233,5 +276,5 @@ async function runRecipe(home: Home, cfg: WorkerConfig, r: TReceipt, p: JobPaths
     if (refused === null) return;
     detail = `stopped at Slurm's time limit, and the job could not go on: ${refused}`;
   }
-  await finish(home, cfg, r, p, { exit: proc.exit() ?? { kind: "launch_failed" }, stop, sampler, log, oomBefore, detail: detail ?? proc.detail() });
+  await finish(home, cfg, r, p, { exit, stop, sampler, log, oomBefore, detail: detail ?? proc.detail() });
 }
