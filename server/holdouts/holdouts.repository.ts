@@ -12,5 +12,14 @@ export function holdoutsRepository(db: Db = getDb()) {
     create: (data: { projectId: string; name: string; sha256: string; bytes: number; fileName: string; format: string; rows: number; columns: string }) =>
       db.holdout.create({ data: { ...data, bytes: BigInt(data.bytes) } }),
     trainedRowsOf: (versionId: string) => db.versionTrainedRows.findUnique({ where: { versionId } }),
+    remove: (id: string) => db.holdout.delete({ where: { id } }),
+    /** Whatever else keeps the same bytes: datasets (any project) and other projects' holdouts. */
+    otherHoldersOf: async (sha256: string, exceptId: string) =>
+      (await db.dataset.count({ where: { snapshotSha256: sha256 } })) + (await db.holdout.count({ where: { sha256, id: { not: exceptId } } })),
+    /** The project's experiments whose split was pinned to keep these rows out (ended ones too: the caller filters). */
+    experimentsPinning: (projectId: string, sha256: string) =>
+      db.experiment.findMany({ where: { projectId, holdouts: { contains: sha256 } }, select: { id: true, name: true, status: true } }),
+    /** The project's searches started since the holdout was reserved: their later trials pin it too. */
+    searchesSince: (projectId: string, since: Date) => db.search.findMany({ where: { projectId, createdAt: { gte: since } }, select: { id: true, name: true, status: true } }),
   };
 }

@@ -39,6 +39,23 @@ export interface HoldoutView {
   reused?: boolean;
 }
 
+export const ZHoldoutIdInput = z.strictObject({ id: ZId });
+
+/** What deleting a holdout would do, and what stops it now. */
+export interface HoldoutDeletePreview {
+  holdoutId: string;
+  name: string;
+  rows: number;
+  /** False when a dataset or another project's holdout holds the same bytes: the file stays. */
+  removesFile: boolean;
+  blockers: { kind: "experiment" | "search" | "job"; id: string; label: string }[];
+  canDelete: boolean;
+}
+export interface HoldoutDeleteResult extends HoldoutDeletePreview {
+  /** Computers that kept their copy of the file, and why (best effort). */
+  copiesLeft: { computer: string; reason: string }[];
+}
+
 export const ZHoldoutCompareResult = z.strictObject({
   holdout: z.strictObject({ id: z.string(), name: z.string() }),
   metric: ZMetricName,

@@ -5,8 +5,9 @@ import { badInput } from "@/server/errors";
 import { compareOnHoldout } from "./compare";
 import { refuseValuesToAgents, verdictOf, type HoldoutCaller } from "./verdict";
 import { createHoldoutFromUpload, holdoutView } from "./create";
+import { deleteHoldout, holdoutDeletePreview } from "./delete";
 import { holdoutsRepository } from "./holdouts.repository";
-import { ZListHoldoutsInput, type TCompareOnHoldoutInput, type THoldoutUploadQuery } from "./holdouts.schema";
+import { ZHoldoutIdInput, ZListHoldoutsInput, type TCompareOnHoldoutInput, type THoldoutUploadQuery } from "./holdouts.schema";
 
 export function holdoutsService(db: Db = getDb()) {
   return {
@@ -16,6 +17,8 @@ export function holdoutsService(db: Db = getDb()) {
       await projectsService(db).get(projectId);
       return (await holdoutsRepository(db).ofProject(projectId)).map(holdoutView);
     },
+    deletePreview: (raw: { id: string }) => holdoutDeletePreview(db, ZHoldoutIdInput.parse(raw).id),
+    delete: (raw: { id: string }) => deleteHoldout(db, ZHoldoutIdInput.parse(raw).id),
     /** Every value; refused to a call through the agent tools (verdict.ts). */
     async compare(input: TCompareOnHoldoutInput, caller: HoldoutCaller) {
       refuseValuesToAgents(caller);

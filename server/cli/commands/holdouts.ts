@@ -2,6 +2,7 @@
  * `trainyard holdouts create|list|compare` (issue 32) against the running server:
  *   create --project NAME --data FILE [--name N] --json → {"id", …}
  *   list [--project NAME] --json
+ *   delete ID --json → {"holdoutId", "name", "removesFile", "blockers", "copiesLeft", …}
  *   compare MODEL --versions 1,2 [--holdout ID] --json → {"metric", "results": [{"version", "value"}], "difference": {"estimate", "low", "high"}, …}
  */
 import { CliError } from "../cli-error";
@@ -14,11 +15,14 @@ import { findModel, refusalsKept } from "./models";
 export const USAGE = `Usage:
   trainyard holdouts create --project NAME --data FILE [--name NAME] [--json]
   trainyard holdouts list [--project NAME] [--json]
+  trainyard holdouts delete ID [--json]
   trainyard holdouts compare MODEL --versions 1,2 [--holdout ID] [--project NAME] [--json]
 A holdout is a project's reserved data: no training, search or agent is ever given it, and
 every experiment started after it keeps its rows out. compare scores versions of MODEL on
 the rows of the holdout (default: the newest) that none of them learnt from; the
-difference is the second version's value minus the first's, with a 95% interval.`;
+difference is the second version's value minus the first's, with a 95% interval. delete
+gives a holdout's rows back: experiments started afterwards may train on them (refused
+while an experiment, search or job still keeps them out or reads them).`;
 
 const need = requiredArg(USAGE);
 
@@ -57,6 +61,18 @@ export async function holdoutsCommand(argv: string[]): Promise<number> {
       const pid = await projectId(conn, values.project);
       const list = await withRetry(() => conn.api.holdouts.list.query({ projectId: pid }));
       print(list, () => (list.length ? list.map((h) => `${h.id}  ${h.name}  ${h.rows} rows  reserved ${h.createdAt}`).join("\n") : `Project "${values.project}" has no holdout.`));
+      return 0;
+    }
+    case "delete": {
+      const conn = connect();
+      const r = await refusalsKept(() => conn.api.holdouts.delete.mutate({ id: need(positionals[0], "ID") }));
+      print(r, () =>
+        [
+          `Deleted holdout ${r.holdoutId} "${r.name}": its ${r.rows} rows are no longer kept out of experiments started from now on.`,
+          r.removesFile ? "Its file was removed from the computers' stores." : "Its file stays: a dataset or another project's holdout holds the same bytes.",
+          ...r.copiesLeft.map((c) => `  ${c.computer} kept its copy: ${c.reason}`),
+        ].join("\n"),
+      );
       return 0;
     }
     case "compare": {
