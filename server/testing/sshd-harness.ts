@@ -64,7 +64,8 @@ function freeSubnet(start: number): number {
   throw new Error("every 10.213.<n>.0/30 test subnet is in use: remove the leftover test namespaces (ip netns list)");
 }
 
-export async function startSshd(opts: { netns?: string } = {}): Promise<TestSshd> {
+/** `setEnv`: variables every session gets (sshd_config SetEnv), as a login node's profile would set them. */
+export async function startSshd(opts: { netns?: string; setEnv?: Record<string, string> } = {}): Promise<TestSshd> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "trainyard-sshd-"));
   const hostPub = keygen(path.join(dir, "host_key"));
   const clientPub = keygen(path.join(dir, "client_key"));
@@ -105,6 +106,7 @@ export async function startSshd(opts: { netns?: string } = {}): Promise<TestSshd
       // Dropped connections are noticed by the server too (the client uses keepalives).
       "ClientAliveInterval 5",
       "ClientAliveCountMax 2",
+      ...Object.entries(opts.setEnv ?? {}).map(([k, v]) => `SetEnv ${k}=${v}`),
     ].join("\n"),
   );
   mkdirSync("/run/sshd", { recursive: true });

@@ -4,8 +4,10 @@
  *   add NAME --slurm --partition P [--ssh ALIAS] [--worker-home DIR] [--account A] [--qos Q] --json
  *     → the computer with its probe (`probe.slurm`: version, partitions, shared home)
  *   remove NAME
- * SSH servers are added on the Computers page (Settings → Computers), where Test access and
- * Set up guide the owner through host keys and installing the worker.
+ * With --ssh, the cluster's login node is reached over SSH (an alias of the user's ssh config):
+ * it is enrolled as an SSH server whose worker sends jobs to Slurm. Other SSH servers are added
+ * on the Computers page (Settings → Computers), where Test access and Set up guide the owner
+ * through host keys and installing the worker.
  */
 import { CliError } from "../cli-error";
 import { connect, withRetry } from "../api-client";
@@ -14,13 +16,15 @@ import { parseSubcommand, requiredArg } from "../subcommand-args";
 
 export const USAGE = `Usage:
   trainyard computers list [--json]
-  trainyard computers add NAME --slurm --partition P [--worker-home DIR] [--account A] [--qos Q] [--json]
+  trainyard computers add NAME --slurm --partition P [--ssh ALIAS] [--worker-home DIR] [--account A] [--qos Q] [--json]
   trainyard computers remove NAME
-add --slurm enrols a Slurm cluster whose login node is this computer: each training on it
-runs as a Slurm job in partition P. Slurm's commands find the cluster through the server's
-SLURM_CONF (else /etc/slurm). The worker home (default: in the data home) must be on a file
-system the compute nodes share; adding runs a tiny job to check that. SSH servers are added
-on the Computers page.`;
+add --slurm enrols a Slurm cluster: each training on it runs as a Slurm job in partition P.
+Without --ssh, this computer is its login node, and Slurm's commands find the cluster through
+the server's SLURM_CONF (else /etc/slurm). With --ssh ALIAS, the login node is reached over
+SSH (your ssh config and known_hosts apply) and the worker is installed there. The worker
+home (default: in the data home; over SSH, ~/.trainyard) must be on a file system the compute
+nodes share; adding runs a tiny job to check that. Other SSH servers are added on the
+Computers page.`;
 
 const need = requiredArg(USAGE);
 
@@ -49,7 +53,7 @@ export async function computersCommand(argv: string[]): Promise<number> {
       if (!values.slurm) throw new CliError(`computers add takes --slurm (SSH servers are added on the Computers page).\n${USAGE}`, 2);
       const partition = need(values.partition, "--partition P");
       const conn = connect();
-      if (!json) console.error(`Enrolling ${name} and running a probe job in partition ${partition}…`);
+      if (!json) console.error(`Enrolling ${name}${values.ssh ? ` through ${values.ssh} (installing the worker there)` : ""} and running a probe job in partition ${partition}…`);
       const t = await conn.api.targets.addSlurm.mutate({
         name,
         partition,

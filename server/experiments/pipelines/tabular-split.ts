@@ -9,9 +9,11 @@ import { sha256Ref } from "@/contracts/worker/refs";
 import type { PinnedHoldouts } from "@/server/experiments/pinned-holdouts";
 import type { TExperimentSettings } from "../experiments.schema";
 
-/** What a split depends on: the snapshot, its format, the settings and the pinned holdouts. */
+/** What a split depends on: the snapshot, its format, the settings and the pinned holdouts; and where it runs. */
 export interface SplitFacts {
   snapshotSha256: string;
+  /** The computer the split runs on: its output stays in that computer's store, where the next steps read it. */
+  targetId: string;
   datasetFormat: TableFormat;
   settings: TExperimentSettings;
   holdouts: PinnedHoldouts;
@@ -27,11 +29,12 @@ function splitSettings(s: TExperimentSettings) {
 }
 
 /**
- * Every experiment on the same snapshot, target, split settings and reserved holdouts
- * shares one split job (without holdouts, the id is what it was before they existed).
+ * Every experiment on the same computer, snapshot, target, split settings and reserved
+ * holdouts shares one split job. Not across computers: the split's output is read from the
+ * store of the computer it ran on, which a job on another computer cannot reach.
  */
 export const splitOpId = (c: SplitFacts) => {
-  const same = [c.snapshotSha256, c.settings.target, c.settings.task, splitSettings(c.settings), ...(c.holdouts.length ? [c.holdouts.map((h) => h.sha256)] : [])];
+  const same = [c.snapshotSha256, c.settings.target, c.settings.task, splitSettings(c.settings), c.holdouts.map((h) => h.sha256), c.targetId];
   return `split:${createHash("sha256").update(JSON.stringify(same)).digest("hex")}`;
 };
 

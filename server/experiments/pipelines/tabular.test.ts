@@ -64,10 +64,12 @@ describe("the tabular pipeline", () => {
     expect(stepSpec("predict").cpus(ctx({ cpus: 8, freeCpus: 8 }))).toBe(1);
   });
 
-  it("shares one split job between experiments with the same data and settings", () => {
+  it("shares one split job between experiments with the same data and settings on the same computer", () => {
     const a = stepSpec("split").sharedOpId!(ctx({ opId: "first-op" }));
     const b = stepSpec("split").sharedOpId!(ctx({ opId: "second-op" }));
     expect(a).toBe(b);
+    // Another computer's jobs cannot read this one's split output: it splits for itself.
+    expect(stepSpec("split").sharedOpId!(ctx({ opId: "third-op", targetId: "another-computer" }))).not.toBe(a);
     const timeSplit = ctx({
       settings: ZExperimentSettings.parse({ target: "species", task: "multiclass", metric: "accuracy", split: { strategy: "group", column: "island" } }),
     });

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ZSlurmName, ZSlurmSettings } from "@/contracts/worker";
-import { ZSafeRemotePath } from "../ssh/ssh-settings";
+import { ZSafeRemotePath, ZSshAlias } from "../ssh/ssh-settings";
 
 export const ZSlurmTargetConfig = z.object({ workerHome: z.string().startsWith("/"), slurm: ZSlurmSettings });
 export type TSlurmTargetConfig = z.infer<typeof ZSlurmTargetConfig>;
@@ -16,9 +16,12 @@ export const ZAddSlurmInput = z.strictObject({
   partition: ZSlurmName,
   account: ZSlurmName.nullable().default(null),
   qos: ZSlurmName.nullable().default(null),
-  /** Where its worker keeps jobs, environments and the store: a folder the compute nodes see. Default: in the data home. */
-  workerHome: ZSafeRemotePath.refine((p) => p.startsWith("/"), "The worker home is an absolute path on this computer.").nullable().default(null),
-  /** An SSH alias of a login node: not built yet (the add is refused with what to do instead). */
-  ssh: z.string().trim().min(1).nullable().default(null),
+  /**
+   * Where its worker keeps jobs, environments and the store: a folder the compute nodes see.
+   * Default: in the data home; over SSH, ~/.trainyard on the login node (the worker is installed there).
+   */
+  workerHome: ZSafeRemotePath.refine((p) => p.startsWith("/"), "The worker home is an absolute path (on the login node).").nullable().default(null),
+  /** An SSH alias of the login node (the user's ssh config applies); null: This computer is the login node. */
+  ssh: ZSshAlias.nullable().default(null),
 });
 export type TAddSlurmInput = z.input<typeof ZAddSlurmInput>;

@@ -3,15 +3,19 @@
  * test (slurmctld, slurmd and munged; server/testing/slurm-cluster.ts) and the real server,
  * worker and recipes: enrolment probes the cluster and runs a job on its node; penguins
  * trains there to a verified export with every recipe job a Slurm job; a training whose
- * jobs wait in Slurm's queue is cancelled and Slurm no longer lists them; and a cluster
- * whose controller is down says so.
+ * jobs wait in Slurm's queue is cancelled and Slurm no longer lists them; a cluster whose
+ * login node is reached over SSH (a real sshd on loopback, whose sessions get the cluster's
+ * SLURM_CONF as a login node's profile would set it) trains there too; and a cluster whose
+ * controller is down says so.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZReceipt, type TReceipt } from "@/contracts/worker";
 import { runCli } from "@/server/testing/cli-process";
-import { makeTestHome, REPO, startTestServer, waitFor, type TestServer } from "@/server/testing/server-harness";
+import { makeTestHome, REPO, startTestServer, TEST_ENVS_DIR, waitFor, type TestServer } from "@/server/testing/server-harness";
+import { startSshd, type TestSshd } from "@/server/testing/sshd-harness";
 import { startSlurmCluster, type SlurmCluster } from "@/server/testing/slurm-cluster";
 import type { ExperimentJson } from "@/server/cli/train/result-json";
 
@@ -31,13 +35,28 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
   let cluster: SlurmCluster;
   let server: TestServer;
   let workerHome: string;
+  let sshd: TestSshd;
+  const sshSide = mkdtempSync(path.join(os.tmpdir(), "trainyard-login-"));
+  const sshConfig = path.join(sshSide, "ssh_config");
+  /** Where the login node reached over SSH gets its worker (on the shared file system: this machine's). */
+  const remoteDir = path.join(sshSide, "trainyard");
+  const serverEnv = () => ({ TRAINYARD_TRAINING_DIR: path.join(REPO, "training"), SLURM_CONF: cluster.conf, TRAINYARD_SSH_CONFIG: sshConfig });
 
   beforeAll(async () => {
     cluster = await startSlurmCluster();
-    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training"), SLURM_CONF: cluster.conf } });
+    sshd = await startSshd({ setEnv: { SLURM_CONF: cluster.conf } });
+    writeFileSync(path.join(sshSide, "known_hosts"), `${sshd.knownHostsLine()}\n`);
+    writeFileSync(path.join(sshSide, "empty_known_hosts"), "");
+    const host = (alias: string, knownHosts: string) => [`Host ${alias}`, `  HostName ${sshd.host}`, `  Port ${sshd.port}`, `  User ${sshd.user}`, `  IdentityFile ${sshd.clientKeyPath}`, `  UserKnownHostsFile ${path.join(sshSide, knownHosts)}`];
+    writeFileSync(sshConfig, [...host("login1", "known_hosts"), ...host("stranger", "empty_known_hosts"), ""].join("\n"));
+    // The login node's worker keeps its recipe environments where This computer's are: nothing is built twice.
+    mkdirSync(path.join(remoteDir, "home"), { recursive: true });
+    writeFileSync(path.join(remoteDir, "home", "config.json"), JSON.stringify({ envsDir: TEST_ENVS_DIR }));
+    server = await startTestServer({ home, env: serverEnv() });
   }, 300_000);
   afterAll(async () => {
     await server?.stop();
+    await sshd?.stop();
     await cluster?.stop();
   });
 
@@ -45,9 +64,6 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     const bad = await runCli(server.url, ["computers", "add", "bad", "--slurm", "--partition", "debug;rm -rf /", "--json"]).done;
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain("letters, digits and _ . + - only");
-    const viaSsh = await runCli(server.url, ["computers", "add", "far", "--slurm", "--partition", "debug", "--ssh", "login1", "--json"]).done;
-    expect(viaSsh.code).toBe(1);
-    expect(viaSsh.stdout).toContain("not supported yet");
     // "any" is what --computer any means: no computer may take the name.
     const any = await runCli(server.url, ["computers", "add", "Any", "--slurm", "--partition", "debug", "--json"]).done;
     expect(any.code).toBe(1);
@@ -124,7 +140,7 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     // With no server, Slurm starts the job and its supervisor on the node finishes it.
     cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=UP"]);
     await waitFor("the waiting job to end while the server is down", () => receiptsIn(workerHome).find((r) => r.jobId === waiting.jobId && r.state === "succeeded"));
-    server = await startTestServer({ home, env: { TRAINYARD_TRAINING_DIR: path.join(REPO, "training"), SLURM_CONF: cluster.conf } });
+    server = await startTestServer({ home, env: serverEnv() });
     let status = "";
     for (const end = Date.now() + 300_000; Date.now() < end; await new Promise((r) => setTimeout(r, 500))) {
       status = (await server.client.experiments.get.query({ id: exp.id })).status;
@@ -154,6 +170,35 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     const done = await cli.done;
     const result = JSON.parse(done.stdout) as ExperimentJson;
     expect(result.status).toBe("failed");
+  });
+
+  it("enrols a cluster whose login node is reached over SSH (--ssh): its worker is installed there and sends each job to Slurm; penguins trains there; an unknown host key is refused and leaves nothing", async () => {
+    const stranger = await runCli(server.url, ["computers", "add", "stranger", "--slurm", "--partition", cluster.partition, "--ssh", "stranger", "--json"]).done;
+    expect(stranger.code).toBe(1);
+    expect((JSON.parse(stranger.stdout) as { error: { message: string } }).error.message).toContain("connect once with `ssh stranger`");
+
+    const added = await runCli(server.url, ["computers", "add", "far", "--slurm", "--partition", cluster.partition, "--ssh", "login1", "--worker-home", remoteDir, "--json"]).done;
+    expect(added.code, added.stderr + added.stdout).toBe(0);
+    const far = JSON.parse(added.stdout) as { id: string; kind: string; probe: { slurm: { controllerUp: boolean; partition: string; sharedHome: { visible: boolean; node: string } } } };
+    expect(far.kind).toBe("ssh");
+    expect(far.probe.slurm).toMatchObject({ controllerUp: true, partition: cluster.partition, sharedHome: { visible: true, node: cluster.node } });
+    const names = () => runCli(server.url, ["computers", "list", "--json"]).done.then((r) => (JSON.parse(r.stdout) as { name: string }[]).map((x) => x.name));
+    expect(await names()).toContain("far");
+    expect(await names()).not.toContain("stranger");
+
+    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "far", "--max-minutes", "8", "--json"]).done;
+    expect(run.code, run.stdout).toBe(0);
+    expect(JSON.parse(run.stdout) as ExperimentJson).toMatchObject({ status: "succeeded", exportVerified: true });
+    // Each recipe job ran in Slurm, sent by the worker on the login node (its receipts are in its own home).
+    const jobs = receiptsIn(path.join(remoteDir, "home")).filter((r) => r.kind === "run");
+    expect(jobs.length).toBeGreaterThan(3);
+    for (const r of jobs) expect(r).toMatchObject({ state: "succeeded", slurm: { partition: cluster.partition } });
+    // Slurm records a job's completion once its batch script has exited, a moment after the receipt.
+    await waitFor("Slurm to record each job completed", () => jobs.every((r) => cluster.completions().includes(`Name=trainyard-${r.jobId}`)), 30_000);
+
+    // Removed, it leaves the other cluster as it was (the next tests train there).
+    expect((await runCli(server.url, ["computers", "remove", "far"]).done).code).toBe(0);
+    expect(await names()).not.toContain("far");
   });
 
   /** Starts a training from the CLI with these extra arguments, reads its experiment once it has one, and cancels it. */

@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { randomBytes } from "node:crypto";
+import type { TSlurmSettings } from "@/contracts/worker";
 import type { InstallPlan } from "./install-plan";
 import { INSTALL_DIRS, installChecksum } from "./install-plan";
 import { mkdirp, readRemoteFile, removeTree, renameOver, sftpPath, statOrNull, uploadFrom, writeRemoteFile, type SftpSession } from "./sftp";
@@ -36,7 +37,7 @@ export function absoluteRemote(s: SftpSession, p: string): Promise<string> {
   );
 }
 
-export async function installWorker(s: SftpSession, workerDir: string, plan: InstallPlan, onProgress?: (done: number, total: number) => void): Promise<InstallResult> {
+export async function installWorker(s: SftpSession, workerDir: string, plan: InstallPlan, settings: { slurm: TSlurmSettings | null }, onProgress?: (done: number, total: number) => void): Promise<InstallResult> {
   const layout = remoteLayout(workerDir);
   const staging = `${layout.dir}/.setup-${randomBytes(6).toString("hex")}`;
   await mkdirp(s, layout.dir);
@@ -88,6 +89,8 @@ export async function installWorker(s: SftpSession, workerDir: string, plan: Ins
     trainingDir: `${destination}/training`,
     buildEnvScript: `${destination}/tools/build_env.py`,
     envsDir: typeof config.envsDir === "string" && config.envsDir ? config.envsDir : `${destination}/envs`,
+    // A Slurm login node: its worker sends each recipe job to the partition with sbatch.
+    ...(settings.slurm ? { slurm: settings.slurm } : {}),
   };
   const tmp = `${layout.config}.${randomBytes(4).toString("hex")}.tmp`;
   await writeRemoteFile(s, tmp, JSON.stringify(next, null, 2) + "\n");

@@ -41,6 +41,7 @@ import {
   type SetupPlanView,
 } from "./ssh-target.schema";
 import { sshRun } from "./ssh-transport";
+import type { TSlurmSettings } from "@/contracts/worker";
 
 
 async function configFrom(connection: TSshConnectionInput, workerDir: string, nodePath: string | null): Promise<TSshTargetConfig> {
@@ -76,10 +77,11 @@ export function sshComputersService(db: Db = getDb()) {
     return { ...toTargetView(t, await repo.list()), probe: parseProbe(t.probe) };
   }
 
-  async function add(raw: TAddServerInput): Promise<TargetDetailView> {
+  /** `slurm`: a Slurm cluster's login node (slurm-computers.service), not offered through the form. */
+  async function add(raw: TAddServerInput, slurm: TSlurmSettings | null = null): Promise<TargetDetailView> {
     const input = ZAddServerInput.parse(raw);
     await assertComputerNameFree(repo, input.name);
-    const config = await configFrom(input.connection, input.workerDir, input.nodePath);
+    const config = { ...(await configFrom(input.connection, input.workerDir, input.nodePath)), slurm };
     const t = await repo.create(input.name, "ssh", JSON.stringify(config));
     publish({ type: "target.changed", targetId: t.id });
     return detail(t.id);
@@ -89,7 +91,8 @@ export function sshComputersService(db: Db = getDb()) {
     const input = ZUpdateServerInput.parse(raw);
     const t = await requireSsh(input.id);
     await assertComputerNameFree(repo, input.name, t.id);
-    const next = await configFrom(input.connection, input.workerDir, input.nodePath);
+    // An edit of how it is reached keeps what it is: a Slurm login node stays one.
+    const next = { ...(await configFrom(input.connection, input.workerDir, input.nodePath)), slurm: sshConfigOf(t).slurm };
     const reachChanged = !sameReach(sshConfigOf(t), next);
     if (reachChanged && (await repo.countUnsettledJobs(t.id)) > 0) {
       throw conflict(`${t.name} has jobs that are running or not yet reconciled; wait for them (or cancel them) before changing how it is reached. You can rename or disable it now.`);
@@ -104,7 +107,7 @@ export function sshComputersService(db: Db = getDb()) {
     const stored = sshConfigOf(t);
     if (stored.alias) {
       // The user's ssh config may have changed since enrollment: apply it (a new revision when it did).
-      const fresh = await configFrom({ mode: "alias", alias: stored.alias }, stored.workerDir, stored.nodePath);
+      const fresh = { ...(await configFrom({ mode: "alias", alias: stored.alias }, stored.workerDir, stored.nodePath)), slurm: stored.slurm };
       if (!sameReach(stored, fresh) && (await repo.countUnsettledJobs(t.id)) === 0) t = await repo.updateConfig(t.id, t.name, JSON.stringify(fresh), true);
     }
     const cfg = sshConfigOf(t);
@@ -180,10 +183,11 @@ export function sshComputersService(db: Db = getDb()) {
     const t = await requireSsh(id);
     const cfg = sshConfigOf(t);
     const plan = currentPlan();
-    const install = await sftpOn(db, t, (s) => installWorker(s, cfg.workerDir, plan), 120_000).catch((err: Error) => {
+    const install = await sftpOn(db, t, (s) => installWorker(s, cfg.workerDir, plan, { slurm: cfg.slurm }), 120_000).catch((err: Error) => {
       throw unavailable(`Set up on ${t.name} failed: ${err.message}`);
     });
-    const probed = await targets.probe(t.id);
+    // A Slurm login node's first probe also runs a job on a compute node, to see the worker home from there.
+    const probed = await targets.probe(t.id, { checkSharedHome: cfg.slurm !== null });
     if (probed.probe?.version !== plan.version) throw unavailable(`${t.name} answers with worker ${probed.probe?.version} after Set up, expected ${plan.version}.`);
     return { install, probe: probed.probe };
   }

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { TProbe } from "../targets.schema";
+import { ZSlurmSettings } from "@/contracts/worker";
 import { ZSafeRemotePath, ZSshAlias, ZSshEndpoint } from "./ssh-settings";
 
 export const MIN_NODE_MAJOR = 18;
@@ -20,6 +21,8 @@ export const ZSshTargetConfig = z.object({
   knownHostsFiles: z.array(z.string().min(1).max(4096)).max(8).default([]),
   workerDir: ZSafeRemotePath,
   nodePath: ZSafeRemotePath.nullable(),
+  /** A Slurm cluster's login node (computers add --slurm --ssh): written into its worker's config.json at Set up. */
+  slurm: ZSlurmSettings.nullable().default(null),
 });
 export type TSshTargetConfig = z.infer<typeof ZSshTargetConfig>;
 
