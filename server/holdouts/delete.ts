@@ -51,6 +51,11 @@ export async function deleteHoldout(db: Db, id: string): Promise<HoldoutDeleteRe
 async function removeEverywhere(db: Db, sha256: string): Promise<{ computer: string; reason: string }[]> {
   const left: { computer: string; reason: string }[] = [];
   for (const t of await targetsRepository(db).list()) {
+    if (t.unreachableSince) {
+      // Asking would wait for its timeout; what it holds is said instead.
+      left.push({ computer: t.name, reason: `not asked: ${t.name} has not answered lately (a copy there, if any, stays)` });
+      continue;
+    }
     try {
       if ((await targetFor(t, db).removeBlobs([sha256])).some((r) => r.outcome === "in_use")) left.push({ computer: t.name, reason: `a job on ${t.name} is reading it` });
     } catch (err) {

@@ -166,7 +166,7 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     cluster.run("scancel", [training.slurm!.jobId]);
     const ended = await waitFor("the job to end", () => receiptsIn(workerHome).find((r) => r.jobId === training.jobId && r.state !== "running"), 120_000);
     expect(ended).toMatchObject({ state: "failed", reason: "interrupted", slurmAttempts: [{ slurmJobId: training.slurm!.jobId, reason: "preempted" }] });
-    expect(ended.detail).toBe(`Slurm stopped Slurm job ${training.slurm!.jobId} (SIGTERM) and did not start it again: it was cancelled in Slurm, or preempted on a partition that does not requeue`);
+    expect(ended.detail).toBe(`Slurm stopped Slurm job ${training.slurm!.jobId} (SIGTERM) and did not start it again: it was cancelled in Slurm, reached its time limit, or was preempted on a partition that does not requeue`);
     const done = await cli.done;
     const result = JSON.parse(done.stdout) as ExperimentJson;
     expect(result.status).toBe("failed");

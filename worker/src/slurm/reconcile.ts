@@ -36,7 +36,7 @@ export function reconcileSlurmJob(home: Home, r: TReceipt): TReceipt | null {
   if (where.where !== "ended") return r;
   const cancelled = r.cancelRequestedAt !== null;
   const detail = stoppedBySlurm(r)
-    ? `Slurm stopped Slurm job ${job.jobId} (SIGTERM) and did not start it again: it was cancelled in Slurm, or preempted on a partition that does not requeue`
+    ? `Slurm stopped Slurm job ${job.jobId} (SIGTERM) and did not start it again: it was cancelled in Slurm, reached its time limit, or was preempted on a partition that does not requeue`
     : `Slurm job ${job.jobId} ended without its supervisor recording an outcome (cancelled in Slurm, a node failure or its time limit)`;
   return transition(home, r.jobId, cancelled ? "cancelled" : "failed", cancelled ? "cancel_requested" : "interrupted", () => ({ detail })).receipt;
 }
