@@ -8,7 +8,7 @@
  * SLURM_CONF as a login node's profile would set it) trains there too; and a cluster whose
  * controller is down says so.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,6 +58,7 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     await server?.stop();
     await sshd?.stop();
     await cluster?.stop();
+    rmSync(sshSide, { recursive: true, force: true });
   });
 
   it("enrols with computers add --slurm: the probe reports Slurm's version, the partition and a job on its node that reached the worker home", async () => {
