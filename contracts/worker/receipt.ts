@@ -88,7 +88,7 @@ export const ZReceipt = z.object({
   launch: z.enum(["warm", "cold"]).nullable().default(null),
   /** The Slurm job that runs it, on a Slurm computer (null elsewhere, and before sbatch answered). */
   slurm: ZSlurmJobRecord.nullable().default(null),
-  /** Earlier Slurm jobs of this job, stopped at a time limit and continued (empty elsewhere). */
+  /** Earlier attempts of this job on a Slurm computer: stopped at a time limit, or preempted, and continued (empty elsewhere). */
   slurmAttempts: z.array(ZSlurmAttempt).default([]),
   /** sbatch did not reach Slurm's controller for this admitted job: it is sent again once the controller answers. */
   slurmRetry: z.object({ error: z.string(), at: ZIso }).nullable().default(null),

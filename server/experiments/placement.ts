@@ -16,8 +16,6 @@ import { targetsService } from "@/server/targets/targets.service";
 import type { TargetView, TProbe } from "@/server/targets/targets.schema";
 import { freeCpus } from "./chain-jobs";
 
-export { ANY_COMPUTER } from "@/server/targets/computer-names";
-
 export const ZComputerFit = z.object({
   name: z.string(),
   fits: z.boolean(),

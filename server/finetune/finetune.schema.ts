@@ -8,13 +8,13 @@
 import { z } from "zod";
 import type { TPlacement } from "@/server/experiments/placement";
 import type { TSlurmAttempt } from "@/contracts/worker/slurm";
+import { ZFineTuneSettings, FINETUNE_DEFAULTS, ZBaseModelSource, type TBaseModelSource, type TFineTuneSettings } from "@/server/experiments/pipelines/lora-settings";
+import { type LoraBase, type LoraChecks, type LoraPreflight, type LoraReceipt, type LoraTraining } from "@/contracts/recipes/llm-lora";
+import type { RunError } from "@/server/experiments/run-error";
 
 /** How many times training stopped on a Slurm computer and went on, by why. */
 export type SlurmStops = Record<TSlurmAttempt["reason"], number>;
 export const NO_SLURM_STOPS: SlurmStops = { time_limit: 0, preempted: 0 };
-import { ZFineTuneSettings, FINETUNE_DEFAULTS, ZBaseModelSource, type TBaseModelSource, type TFineTuneSettings } from "@/server/experiments/pipelines/lora-settings";
-import { type LoraBase, type LoraChecks, type LoraPreflight, type LoraReceipt, type LoraTraining } from "@/contracts/recipes/llm-lora";
-import type { RunError } from "@/server/experiments/run-error";
 
 const id = z.string().min(1).max(64);
 

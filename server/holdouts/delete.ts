@@ -14,13 +14,19 @@ import { conflict, notFound } from "@/server/errors";
 import { isExperimentTerminal } from "@/server/experiments/experiment-state";
 import { targetFor } from "@/server/targets/target-for";
 import { targetsRepository } from "@/server/targets/targets.repository";
-import { holdoutsRepository } from "./holdouts.repository";
+import { holdoutsRepository, type HoldoutRow } from "./holdouts.repository";
 import type { HoldoutDeletePreview, HoldoutDeleteResult } from "./holdouts.schema";
 
-export async function holdoutDeletePreview(db: Db, id: string): Promise<HoldoutDeletePreview> {
-  const repo = holdoutsRepository(db);
-  const h = await repo.find(id);
+async function requireHoldout(db: Db, id: string): Promise<HoldoutRow> {
+  const h = await holdoutsRepository(db).find(id);
   if (!h) throw notFound(`No holdout ${id}.`);
+  return h;
+}
+
+export const holdoutDeletePreview = async (db: Db, id: string) => previewOf(db, await requireHoldout(db, id));
+
+async function previewOf(db: Db, h: HoldoutRow): Promise<HoldoutDeletePreview> {
+  const repo = holdoutsRepository(db);
   const [experiments, searches, jobs, others] = await Promise.all([
     repo.experimentsPinning(h.projectId, h.sha256),
     repo.searchesSince(h.projectId, h.createdAt),
@@ -36,9 +42,9 @@ export async function holdoutDeletePreview(db: Db, id: string): Promise<HoldoutD
 }
 
 export async function deleteHoldout(db: Db, id: string): Promise<HoldoutDeleteResult> {
-  const preview = await holdoutDeletePreview(db, id);
+  const h = await requireHoldout(db, id);
+  const preview = await previewOf(db, h);
   if (!preview.canDelete) throw conflict(`The holdout "${preview.name}" cannot be deleted now: ${preview.blockers.map((b) => b.label).join("; ")}.`, { blockers: preview.blockers });
-  const h = (await holdoutsRepository(db).find(id))!;
   await holdoutsRepository(db).remove(id);
   return { ...preview, copiesLeft: preview.removesFile ? await removeEverywhere(db, h.sha256) : [] };
 }

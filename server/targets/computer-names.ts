@@ -11,7 +11,8 @@ export const ANY_COMPUTER = "any";
 const RESERVED = new Set([ANY_COMPUTER, "local"]);
 
 export async function assertComputerNameFree(repo: ReturnType<typeof targetsRepository>, name: string, exceptId?: string): Promise<void> {
-  if (RESERVED.has(name.trim().toLowerCase())) throw badInput(`"${name}" cannot name a computer: --computer ${name.trim().toLowerCase()} already means ${name.trim().toLowerCase() === ANY_COMPUTER ? "any computer that fits" : "This computer"}. Choose another name.`);
+  const word = name.trim().toLowerCase();
+  if (RESERVED.has(word)) throw badInput(`"${name}" cannot name a computer: --computer ${word} already means ${word === ANY_COMPUTER ? "any computer that fits" : "This computer"}. Choose another name.`);
   const other = await repo.findByName(name);
   if (other && other.id !== exceptId) throw conflict(`A training computer named "${name}" already exists.`);
 }
