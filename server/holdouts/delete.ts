@@ -33,12 +33,15 @@ async function previewOf(db: Db, h: HoldoutRow): Promise<HoldoutDeletePreview> {
     datasetsRepository(db).references.activeJobsUsing(h.sha256),
     repo.otherHoldersOf(h.sha256, h.id),
   ]);
+  const removesFile = others === 0;
   const blockers: HoldoutDeletePreview["blockers"] = [
     ...experiments.filter((e) => !isExperimentTerminal(e.status)).map((e) => ({ kind: "experiment" as const, id: e.id, label: `experiment "${e.name}" is ${e.status} and keeps these rows out` })),
     ...searches.filter((x) => !searchLifecycle.isTerminal(x.status)).map((x) => ({ kind: "search" as const, id: x.id, label: `search "${x.name}" is ${x.status} and its trials keep these rows out` })),
-    ...jobs.map((j) => ({ kind: "job" as const, id: j.id, label: `job ${j.id} (${j.recipe}.${j.jobName}) is ${j.state} and reads these rows` })),
+    // A job reading the bytes only loses something when the file leaves: while a dataset or
+    // another holdout holds them (its profile, a training on it), the file stays put.
+    ...(removesFile ? jobs : []).map((j) => ({ kind: "job" as const, id: j.id, label: `job ${j.id} (${j.recipe}.${j.jobName}) is ${j.state} and reads these rows` })),
   ];
-  return { holdoutId: h.id, name: h.name, rows: h.rows, removesFile: others === 0, blockers, canDelete: blockers.length === 0 };
+  return { holdoutId: h.id, name: h.name, rows: h.rows, removesFile, blockers, canDelete: blockers.length === 0 };
 }
 
 export async function deleteHoldout(db: Db, id: string): Promise<HoldoutDeleteResult> {
