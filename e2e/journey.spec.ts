@@ -9,9 +9,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Request } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
-import { createProject, expectNoHorizontalOverflow } from "./steps";
+import { createProject, expectNoHorizontalOverflow, trpcMutation, trpcQuery } from "./steps";
 
 const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
 const TRAINING_TIMEOUT = 10 * 60_000;
@@ -179,4 +179,51 @@ test("the wizard draft survives switching projects", async ({ page }, testInfo) 
   await page.goto(`${aUrl}/train`);
   await expect(stepHeading(page, 2)).toBeVisible();
   await expect(page.getByRole("region", { name: "First rows of the data" })).toContainText("Torgersen", { timeout: 60_000 });
+});
+
+test("starting a run discards the wizard draft, even when its saves reach the server late", async ({ page }, testInfo) => {
+  test.setTimeout(5 * 60_000);
+  await createProject(page, `Draft gone ${testInfo.project.name} ${Date.now()}`);
+  const projectId = new URL(page.url()).pathname.split("/")[2]!;
+  // A slow network, as when this failed in CI: the wizard's saves are held until the run has
+  // started (and its draft was discarded, if the discard does not wait for them), so the
+  // first save, which creates the draft, lands after Start. The draft must still be gone.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let savesInFlight = 0;
+  page.on("request", (r) => void (/\/api\/trpc\/drafts\.save/.test(r.url()) && savesInFlight++));
+  const settled = (r: Request) => void (/\/api\/trpc\/drafts\.save/.test(r.url()) && savesInFlight--);
+  page.on("requestfinished", settled);
+  page.on("requestfailed", settled);
+  await page.route("**/api/trpc/drafts.save**", async (route) => {
+    await released;
+    await route.continue();
+  });
+
+  await page.getByRole("link", { name: "Train a prediction model" }).first().click();
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByLabel("Upload a file").setInputFiles(PENGUINS);
+  await expect(page.getByRole("button", { name: "Next" })).toBeEnabled({ timeout: 5 * 60_000 });
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByLabel("Column to predict (target)").selectOption("species");
+  await expect(page.getByText(/Suggested task: /)).toBeVisible({ timeout: 5 * 60_000 });
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(stepHeading(page, 6)).toBeVisible();
+  expect(savesInFlight).toBeGreaterThan(0); // held: the draft does not exist yet
+
+  const started = page.waitForResponse(/\/api\/trpc\/experiments\.start/);
+  const discarded = page.waitForResponse(/\/api\/trpc\/drafts\.discard/);
+  await page.getByRole("button", { name: "Start training" }).click();
+  const experimentId = ((await (await started).json()) as { result: { data: { json: { id: string } } } }[])[0]!.result.data.json.id;
+  // The saves go on once the discard has answered, or after 2 s if it waits for them.
+  await Promise.race([discarded, new Promise((resolve) => setTimeout(resolve, 2000))]);
+  release();
+  await discarded;
+  await expect.poll(() => savesInFlight).toBe(0);
+  await trpcMutation(page.request, "experiments.cancel", { id: experimentId }); // its training is not what is checked
+  expect((await trpcQuery<{ revision: number }>(page.request, "drafts.get", { projectId })).revision).toBe(0);
+  await page.goto(`/projects/${projectId}/ml/train`);
+  await expect(stepHeading(page, 1)).toBeVisible();
 });

@@ -3,7 +3,7 @@
  * "Train a prediction model": six steps, saved as a per-project draft as the user goes
  * (inputs and choices only), so leaving and coming back restores them.
  */
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
@@ -35,7 +35,6 @@ export function TrainWizard({ projectId }: { projectId: string }) {
   const dataset = useQuery({ ...trpc.datasets.get.queryOptions({ id: draft?.datasetId ?? "" }), enabled: Boolean(draft?.datasetId) });
   const checks = useChecks(draft?.datasetId ?? null, draft?.target ?? null);
   const readiness = useTargetReadiness(draft?.datasetId ?? null, draft?.target ?? null, draft?.task ?? null);
-  const discard = useMutation(trpc.drafts.discard.mutationOptions());
   const heading = useStepHeadingFocus(draft?.step);
 
   if (w.loading) return <Loading label="Restoring your choices…" />;
@@ -94,7 +93,7 @@ export function TrainWizard({ projectId }: { projectId: string }) {
             computer={computer?.name ?? "This computer"}
             computerId={project.isPending ? null : (computer?.id ?? null)}
             dataName={d ? `${d.name}${d.rowCount !== null ? ` (${d.rowCount} rows)` : ""}` : "—"}
-            onStarted={() => discard.mutate({ projectId })}
+            onStarted={w.finish}
           />
         )}
         <BackNext step={draft.step} steps={STEP_TITLES.length} canNext={Boolean(canNext)} go={go} />

@@ -38,8 +38,13 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
   const [saveState, setSaveState] = useState<SaveState>("idle");
   const [saveError, setSaveError] = useState<string | null>(null);
   const { mutateAsync: saveDraft } = useMutation(trpc.drafts.save.mutationOptions());
+  const { mutateAsync: discardDraft } = useMutation(trpc.drafts.discard.mutationOptions());
   const lastSent = useRef<TWizardDraftData | null>(null);
   const latest = useRef<TWizardDraftData | null>(null);
+  // Set once the wizard started its run: no save may follow the discard (a debounced save
+  // that fired after it made a new draft, and the next wizard opened on "Review and start").
+  const finished = useRef(false);
+  const pendingSave = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   // Restored: the saved draft, with ?dataset= taking precedence (it restarts the later choices).
   const restored = useMemo<TWizardDraftData | null>(() => {
@@ -65,6 +70,7 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
       setSaveState("saving");
       lastSent.current = value;
       chain.current = chain.current.then(async () => {
+        if (finished.current) return;
         try {
           const v = await saveDraft({ projectId, revision: revisionRef.current, data: value });
           revisionRef.current = v.revision;
@@ -89,10 +95,18 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
 
   useEffect(() => {
     latest.current = edited;
-    if (!edited || edited === lastSent.current) return;
+    if (!edited || edited === lastSent.current || finished.current) return;
     const t = setTimeout(() => persist(edited), 500);
+    pendingSave.current = t;
     return () => clearTimeout(t);
   }, [edited, persist]);
+
+  /** The run started: the draft goes, after any save already sent, and nothing saves it again. */
+  const finish = useCallback(() => {
+    finished.current = true;
+    if (pendingSave.current) clearTimeout(pendingSave.current);
+    chain.current = chain.current.then(() => discardDraft({ projectId })).catch(() => undefined);
+  }, [discardDraft, projectId]);
 
   const update = useCallback(
     (patch: Partial<TWizardDraftData>) => {
@@ -110,5 +124,6 @@ export function useWizardDraft(projectId: string, preselectDataset: string | nul
     saveState,
     saveError,
     retrySave: () => data && persist(data),
+    finish,
   };
 }
