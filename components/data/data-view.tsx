@@ -7,10 +7,11 @@ import { EmptyState, ErrorMessage, Loading } from "@/components/ui/status-messag
 import { DatasetDetail } from "./dataset-detail";
 import { DatasetList } from "./dataset-list";
 import { DeleteDataset } from "./delete-dataset";
+import { HoldoutsSection } from "./holdouts-section";
 import { PathForm } from "./path-form";
 import { UploadForm } from "./upload-form";
 
-/** Project → ML → Data: add data, list datasets, open one, delete one. */
+/** Project → ML → Data: add data, list datasets, open one, delete one; the project's holdouts below. */
 export function DataView({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const list = useQuery({
@@ -49,6 +50,7 @@ export function DataView({ projectId }: { projectId: string }) {
         />
       )}
       {selected && list.data?.some((d) => d.id === selected) && <DatasetDetail key={selected} datasetId={selected} />}
+      <HoldoutsSection projectId={projectId} />
     </section>
   );
 }

@@ -77,7 +77,7 @@ export function HoldoutCompare({ projectId, modelId, numbers }: { projectId: str
   if (!holdouts.data.length) {
     return (
       <p className="text-sm text-slate-700">
-        This project has no holdout. Reserve one with <code>trainyard holdouts create --project NAME --data FILE</code>: data no training ever sees, to compare versions trained on different data.
+        This project has no holdout. Reserve one on the project’s Data page (or with <code>trainyard holdouts create --project NAME --data FILE</code>): data no training ever sees, to compare versions trained on different data.
       </p>
     );
   }
