@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";
+import { DeleteBlockers } from "@/components/ui/delete-blockers";
 import { DeleteOrKeep } from "@/components/ui/delete-or-keep";
 import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage } from "@/components/ui/status-message";
@@ -54,16 +55,7 @@ export function DeleteDataset({ datasetId, onDone }: { datasetId: string; onDone
           </p>
           {p.serverCopies.length > 0 && <p className="text-sm">Its copies on {p.serverCopies.join(", ")} are deleted too.</p>}
           {p.usedBy.length > 0 && <p className="text-sm">Experiments that used it keep their results: {p.usedBy.map((e) => e.name).join(", ")}.</p>}
-          {p.blockers.length > 0 && (
-            <div className="text-sm text-red-800">
-              <p>It cannot be deleted now:</p>
-              <ul className="list-disc pl-5">
-                {p.blockers.map((b) => (
-                  <li key={`${b.kind}-${b.id}`}>{b.label}</li>
-                ))}
-              </ul>
-            </div>
-          )}
+          <DeleteBlockers blockers={p.blockers} />
           <DeleteOrKeep
             className="flex flex-wrap gap-2"
             label="Delete dataset"

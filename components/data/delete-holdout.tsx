@@ -1,6 +1,7 @@
 "use client";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc";
+import { DeleteBlockers } from "@/components/ui/delete-blockers";
 import { DeleteOrKeep } from "@/components/ui/delete-or-keep";
 import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage } from "@/components/ui/status-message";
@@ -32,16 +33,7 @@ export function DeleteHoldout({ holdoutId, onDone }: { holdoutId: string; onDone
             {p.removesFile ? "Its file leaves the store of every computer." : "Its file stays in the store: a dataset or another project’s holdout holds the same bytes."}{" "}
             Evidence recorded before (a version’s exclusions, a promotion’s holdout win) stays as it was.
           </p>
-          {p.blockers.length > 0 && (
-            <div className="text-sm text-red-800">
-              <p>It cannot be deleted now:</p>
-              <ul className="list-disc pl-5">
-                {p.blockers.map((b) => (
-                  <li key={`${b.kind}-${b.id}`}>{b.label}</li>
-                ))}
-              </ul>
-            </div>
-          )}
+          <DeleteBlockers blockers={p.blockers} />
           <DeleteOrKeep className="flex flex-wrap gap-2" label="Delete holdout" pending={del.isPending} disabled={!p.canDelete} onDelete={() => del.mutate({ id: holdoutId })} onKeep={() => onDone(null)} />
           {del.error && <ErrorMessage>{errorText(del.error)}</ErrorMessage>}
         </>
