@@ -29,6 +29,10 @@ class SlowestFirstSequencer extends BaseSequencer {
 const alias = { "@": path.resolve(import.meta.dirname) };
 export default defineConfig({
   test: {
+    // Vitest 4 reads the sequencer from the root config only: set inside the integration
+    // project it was never called, and a clean clone ran the files in Vitest's own order.
+    // Unit files have no timings and keep that order.
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         resolve: { alias },
@@ -49,7 +53,6 @@ export default defineConfig({
           exclude: ["node_modules/**", "e2e/**", ".next/**", "dist/**", ".tmp/**"],
           environment: "node",
           fileParallelism: true,
-          sequence: { sequencer: SlowestFirstSequencer },
           testTimeout: 180_000,
           hookTimeout: 900_000,
         },
