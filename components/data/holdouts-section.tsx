@@ -37,7 +37,10 @@ export function HoldoutsSection({ projectId }: { projectId: string }) {
               <span className="min-w-0 break-words">
                 <span className="font-medium">{h.name}</span> — {h.rows.toLocaleString("en")} rows from {h.fileName}, reserved {new Date(h.createdAt).toLocaleDateString("en")}
               </span>
-              <Button variant="secondary" onClick={() => (setSaid(null), setDeleting(h.id))} aria-label={`Delete the holdout ${h.name}`}>
+              <Button variant="secondary" onClick={() => {
+                  setSaid(null);
+                  setDeleting(h.id);
+                }} aria-label={`Delete the holdout ${h.name}`}>
                 Delete
               </Button>
             </li>
