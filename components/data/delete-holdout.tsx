@@ -9,7 +9,7 @@ import { QueryState } from "@/components/ui/query-state";
 import type { HoldoutDeleteResult } from "@/server/holdouts/holdouts.schema";
 
 /** Words for what a finished delete did, copies left on computers included. */
-export function deletedWords(r: HoldoutDeleteResult): string {
+function deletedWords(r: HoldoutDeleteResult): string {
   const left = r.copiesLeft.map((c) => `${c.computer} keeps its copy (${c.reason})`).join("; ");
   return `Deleted the holdout “${r.name}”: its ${r.rows} rows go back to training.${left ? ` ${left}.` : ""}`;
 }

@@ -2,14 +2,11 @@
 import { useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { ErrorMessage } from "@/components/ui/status-message";
+import type { HoldoutView } from "@/server/holdouts/holdouts.schema";
 import { postFile, type PostedFile } from "./upload-xhr";
 
-interface Reserved extends PostedFile {
-  id?: string;
-  name?: string;
-  rows?: number;
-  reused?: boolean;
-}
+/** The route's answer: the holdout's view when it was reserved, an error otherwise. */
+type Reserved = PostedFile & Partial<Pick<HoldoutView, "name" | "rows" | "reused">>;
 
 /** Reserve a file as a holdout (POST /api/holdouts/upload): its rows are kept out of every later training of the project. */
 export function ReserveHoldout({ projectId, onReserved }: { projectId: string; onReserved: (words: string) => void }) {

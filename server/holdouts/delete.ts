@@ -3,9 +3,10 @@
  * give back to training). Its rows are then free: experiments started afterwards no longer
  * keep them out, and comparisons use the project's other holdouts. Refused while anything
  * still reads them: an experiment that pinned it and has not ended, a search whose later
- * trials would, a job reading its file when that file would leave. Its file leaves every computer's store, unless a
- * dataset or another project's holdout holds the same bytes. Evidence already recorded (a
- * candidate's holdout win, the rows an export's split kept out) stays as it was.
+ * trials would, a job reading its file when that file would leave. Its file leaves every
+ * computer's store, unless a dataset or another project's holdout holds the same bytes.
+ * Evidence already recorded (a candidate's holdout win, the rows an export's split kept out)
+ * stays as it was.
  */
 import { searchLifecycle } from "@/contracts/lifecycles";
 import type { Db } from "@/server/db/client";

@@ -10,15 +10,14 @@
  * and in automatic mode a version without a real gain is never promoted; an approval the
  * controller died before carrying out is carried out once after a restart.
  */
-import { randomUUID } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
-import { ONE_LIGHTGBM } from "@/server/testing/one-model";
-import { makeTestHome, REPO, startTestServer, waitFor, type TestHome, type TestServer } from "@/server/testing/server-harness";
+import { trainedOn } from "@/server/deployments/test-support";
+import { makeTestHome, REPO, startTestServer, type TestHome, type TestServer } from "@/server/testing/server-harness";
 import { cliAsync } from "@/tests/support/server-process";
 import { connectAgent, keysOf } from "@/server/mcp/mcp-test-support";
 
@@ -200,20 +199,7 @@ describe("reserved holdouts and promotion policies", { timeout: 900_000 }, () =>
       // a retraining's score is equal, which the no-gain and equal-score gates below rely on).
       const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;
       const dataset = (await server.client.datasets.list.query({ projectId: project.id })).find((d) => d.name === path.basename(withSomeFile))!;
-      const nextVersion = async () => {
-        const exp = await server.client.experiments.start.mutate({
-          opId: randomUUID(),
-          projectId: project.id,
-          datasetId: dataset.id,
-          settings: { target: "island", task: "multiclass", metric: "accuracy", mode: "quick", maxMinutes: 3, hyperparameters: ONE_LIGHTGBM },
-        });
-        const done = await waitFor("the training to end", async () => {
-          const d = await server.client.experiments.get.query({ id: exp.id });
-          return d.status !== "running" && d.status !== "unknown" ? d : undefined;
-        }, 300_000, 500);
-        expect(done.status, done.note ?? "").toBe("succeeded");
-        return register(exp.id);
-      };
+      const nextVersion = async () => register(await trainedOn(server, project.id, dataset.id, "island"));
       const waiting = async (version: number) => {
         await expect.poll(async () => (await shown()).pending.map((c) => c.version), { timeout: 60_000, interval: 1000 }).toContain(version);
         return (await shown()).pending.find((c) => c.version === version)!;
