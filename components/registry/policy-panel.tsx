@@ -145,7 +145,9 @@ export function PolicyPanel({ projectId, modelId }: { projectId: string; modelId
           : "No policy: new versions are promoted only by hand."}{" "}
         {p?.deployment &&
           `Deployment “${p.deployment.name}” follows each promotion and bakes it: it stands after ${p.bakeRequests} requests and ${p.bakeMinutes} minutes within the health limits, else both go back. `}
-        The gates: the same evaluation as the version in use with a real gain, or a win on the project&apos;s holdout whose interval excludes a loss.
+        The gates: the same evaluation as the version in use with a real gain, or a win on the project&apos;s holdout whose interval excludes a loss
+        {p?.maxExportMib != null && `; an export of at most ${p.maxExportMib} MiB`}
+        {p?.maxLatencyMs != null && `; single-row predictions at most ${p.maxLatencyMs} ms at the 95th percentile`}.
       </p>
       {p?.bake && <Bake b={p.bake} />}
       {p?.pending.map((c) => <Pending key={c.id} modelId={modelId} c={c} />)}

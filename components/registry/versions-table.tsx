@@ -60,6 +60,11 @@ export function VersionsTable(props: { modelId: string; modelName: string; versi
                     <span className="block text-slate-700">
                       Export: {v.exportFileName} ({formatBytes(v.exportBytes)})
                     </span>
+                    {v.latency && (
+                      <span className="block text-slate-700">
+                        One-row prediction: {v.latency.medianMs} ms median, {v.latency.p95Ms} ms p95 (when tested)
+                      </span>
+                    )}
                   </td>
                   <td className="whitespace-nowrap px-2 py-1">{new Date(v.createdAt).toLocaleString()}</td>
                   <td className="whitespace-nowrap px-2 py-1" data-testid="version-status">

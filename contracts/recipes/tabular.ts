@@ -44,6 +44,12 @@ export const ZPredictInput = z.strictObject({
   model: ref("output folder of a tabular.train job"),
   features: ref("features.parquet (row_id + feature columns) or its folder, or a table of new rows with datasetFormat"),
   datasetFormat: ZTrainTableFormat.describe("only for a table of new rows; row ids are then the 0-based row index").optional(),
+  latencyRows: z
+    .int()
+    .min(1)
+    .max(200)
+    .describe("also time this many single-row predictions (after one unmeasured) and write latency.json")
+    .optional(),
 });
 /** The input as a caller writes it (defaulted fields optional). */
 export type PredictJobInput = z.input<typeof ZPredictInput>;
@@ -147,6 +153,19 @@ export const ZFeatureSchema = z.strictObject({
 });
 export type FeatureSchema = z.infer<typeof ZFeatureSchema>;
 
+/**
+ * latency.json (predict.py, with latencyRows): single-row predictions timed in the predict
+ * process, the model already loaded, as a deployment answers one request. Measured on the
+ * computer that ran the job: a policy's latency limit compares its p95.
+ */
+export const ZPredictLatency = z.strictObject({
+  version: z.literal(1),
+  rows: z.int().positive(),
+  medianMs: z.number().nonnegative(),
+  p95Ms: z.number().nonnegative(),
+});
+export type PredictLatency = z.infer<typeof ZPredictLatency>;
+
 export const tabular = {
   train: {
     input: ZTrainInput,
@@ -158,5 +177,5 @@ export const tabular = {
     },
   },
   /** predictions.parquet (row_id, prediction, proba::<class>) is a table: it is read as Parquet. */
-  predict: { input: ZPredictInput, outputs: {} },
+  predict: { input: ZPredictInput, outputs: { "latency.json": ZPredictLatency } },
 } as const;

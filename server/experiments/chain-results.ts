@@ -7,7 +7,7 @@
 import { mkdir, rename } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { ZExportSummary, ZFeatureImportance, ZFeatureSchema, ZLeaderboard, ZReceipt, ZTraining } from "@/contracts/recipes";
+import { ZExportSummary, ZFeatureImportance, ZFeatureSchema, ZLeaderboard, ZPredictLatency, ZReceipt, ZTraining } from "@/contracts/recipes";
 import { ZUsage } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { parseStoredJson } from "@/server/db/stored-json";
@@ -31,6 +31,8 @@ export const ZExperimentResults = z.object({
   /** null: skipped for time or failed (training.featureImportanceNote says which). */
   featureImportance: ZFeatureImportance.nullable(),
   featureSchema: ZFeatureSchema.nullable(),
+  /** Single-row predictions timed by the test predict step; absent: results from before it was timed. */
+  latency: ZPredictLatency.nullable().optional(),
   usage: z.partialRecord(z.enum(TABULAR_STEPS), ZUsage.nullable()),
   /** Set when evaluation and export ran past the budget (chain-budget.ts budgetNote); the page shows it. */
   budgetNote: z.string().nullable().optional(),
@@ -51,7 +53,7 @@ export async function collectResults(db: Db, experimentId: string, experimentNam
   const train = job("train");
   // Each read is a worker call (a process start here, a round trip over SSH): all at once,
   // since they are independent; serially they took seconds at the end of every chain.
-  const [candidate, baseline, copied, training, leaderboard, featureImportance, featureSchema, exportJson] = await Promise.all([
+  const [candidate, baseline, copied, training, leaderboard, featureImportance, featureSchema, exportJson, latency] = await Promise.all([
     readOutput(db, job("score_candidate"), "receipt.json", ZReceipt),
     readOutput(db, job("score_baseline"), "receipt.json", ZReceipt),
     keepExportArchive(db, job("package"), experimentId),
@@ -60,6 +62,7 @@ export async function collectResults(db: Db, experimentId: string, experimentNam
     readOptionalOutput(db, train, "feature_importance.json", ZFeatureImportance),
     readOptionalOutput(db, train, "feature_schema.json", ZFeatureSchema),
     readOptionalOutput(db, job("package"), "export.json", ZExportSummary),
+    readOptionalOutput(db, job("predict"), "latency.json", ZPredictLatency),
   ]);
   const usage: ExperimentResults["usage"] = {};
   for (const [step, j] of jobs) usage[step] = parseStoredJson(ZUsage, j.usage);
@@ -71,6 +74,7 @@ export async function collectResults(db: Db, experimentId: string, experimentNam
     leaderboard,
     featureImportance,
     featureSchema,
+    latency,
     usage,
     export: {
       sha256: copied.sha256,

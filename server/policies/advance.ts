@@ -33,7 +33,7 @@ async function automaticHold(db: Db, p: Policy, now: Date): Promise<string | nul
 async function judgeNew(db: Db, p: Policy, now: Date): Promise<void> {
   const repo = policiesRepository(db);
   for (const v of await repo.unjudged(p.modelId, p.watchingSince)) {
-    const evidence: CandidateEvidence = await judgeVersion(db, p.modelId, v.number, { maxExportMib: p.maxExportMib });
+    const evidence: CandidateEvidence = await judgeVersion(db, p.modelId, v.number, { maxExportMib: p.maxExportMib, maxLatencyMs: p.maxLatencyMs });
     const expiresAt = new Date(now.getTime() + p.approvalHours * 3600_000);
     const hold = passed(evidence) && p.mode === "automatic" ? await automaticHold(db, p, now) : null;
     const state = !passed(evidence) ? "refused" : p.mode === "automatic" && !hold ? "approved" : "pending";

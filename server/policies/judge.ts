@@ -3,7 +3,8 @@
  * version in use, the same evaluation contract with a gain of at least the minimum useful
  * gain (the registry's gate), or — when the two were evaluated on different data — a win on
  * the project's holdout whose interval excludes a loss. No version in use: the first passes.
- * Beside quality, the policy's size limit: a candidate whose export is larger is refused.
+ * Beside quality, the policy's limits: a candidate whose export is larger, or whose
+ * single-row predictions were slower when it was tested, is refused.
  */
 import type { Db } from "@/server/db/client";
 import { isDomainError } from "@/server/errors";
@@ -11,19 +12,34 @@ import { compareOnHoldout } from "@/server/holdouts/compare";
 import { intervalVerdict } from "@/server/holdouts/interval-verdict";
 import { gate } from "@/server/registry/gate";
 import { aliasTarget } from "@/server/registry/promote";
-import { findModel, findVersion } from "@/server/registry/registry-views";
+import { findModel, findVersion, type VersionView } from "@/server/registry/registry-views";
 import { registrySettings } from "@/server/registry/registry-settings";
 import type { CandidateEvidence } from "./evidence";
 
 const MIB = 1024 * 1024;
 
-export async function judgeVersion(db: Db, modelId: string, number: number, limits: { maxExportMib: number | null }): Promise<CandidateEvidence> {
+export interface PolicyLimits {
+  maxExportMib: number | null;
+  maxLatencyMs: number | null;
+}
+
+export async function judgeVersion(db: Db, modelId: string, number: number, limits: PolicyLimits): Promise<CandidateEvidence> {
   const quality = await judgeQuality(db, modelId, number);
-  if (quality.kind === "refused" || limits.maxExportMib === null) return quality;
-  const candidate = await findVersion(db, modelId, number);
-  if (candidate.exportBytes <= limits.maxExportMib * MIB) return quality;
-  const mib = (candidate.exportBytes / MIB).toFixed(2);
-  return { kind: "refused", judgedRevision: quality.judgedRevision, incumbent: quality.incumbent, words: `Its export is ${mib} MiB, over the policy's limit of ${limits.maxExportMib} MiB (however good it is).` };
+  if (quality.kind === "refused") return quality;
+  const over = overLimits(await findVersion(db, modelId, number), limits);
+  return over ? { kind: "refused", judgedRevision: quality.judgedRevision, incumbent: quality.incumbent, words: over } : quality;
+}
+
+/** Why the candidate is over one of the policy's limits, however good it is; null when within them. */
+export function overLimits(candidate: Pick<VersionView, "exportBytes" | "latency">, limits: PolicyLimits): string | null {
+  if (limits.maxExportMib !== null && candidate.exportBytes > limits.maxExportMib * MIB) {
+    return `Its export is ${(candidate.exportBytes / MIB).toFixed(2)} MiB, over the policy's limit of ${limits.maxExportMib} MiB (however good it is).`;
+  }
+  if (limits.maxLatencyMs === null) return null;
+  const l = candidate.latency;
+  if (!l) return `The policy limits latency to ${limits.maxLatencyMs} ms, and this version has no measured latency (a fine-tune, or trained before single-row predictions were timed): retrain it to measure it.`;
+  if (l.p95Ms > limits.maxLatencyMs) return `Its single-row predictions take ${l.p95Ms} ms at the 95th percentile (${l.rows} timed when it was tested), over the policy's limit of ${limits.maxLatencyMs} ms (however good it is).`;
+  return null;
 }
 
 async function judgeQuality(db: Db, modelId: string, number: number): Promise<CandidateEvidence> {

@@ -25,6 +25,8 @@ export const ZSetPolicyInput = z.strictObject({
   bakeLowTraffic: z.enum(["keep", "revert"]).default("keep"),
   /** A hard gate beside quality: a candidate whose export is larger than this (MiB) is refused; null: no limit. */
   maxExportMib: z.number().positive().max(1_000_000).nullable().default(null),
+  /** A hard gate beside quality: a candidate whose measured single-row p95 is over this (ms) is refused; null: no limit. */
+  maxLatencyMs: z.number().positive().max(3_600_000).nullable().default(null),
 }).refine((p) => p.bakeMinutes <= p.bakeDeadlineHours * 60, { message: "The bake's minutes must fit within its deadline (bakeDeadlineHours).", path: ["bakeMinutes"] });
 export type TSetPolicyInput = z.input<typeof ZSetPolicyInput>;
 
@@ -38,6 +40,7 @@ export interface PolicySettings {
   bakeDeadlineHours: number;
   bakeLowTraffic: "keep" | "revert";
   maxExportMib: number | null;
+  maxLatencyMs: number | null;
 }
 
 /** The settings of a stored policy (its row) or a shown one (its view). */
@@ -51,6 +54,7 @@ export function policySettings(p: Omit<PolicySettings, "bakeLowTraffic"> & { bak
     bakeDeadlineHours: p.bakeDeadlineHours,
     bakeLowTraffic: p.bakeLowTraffic === "revert" ? "revert" : "keep",
     maxExportMib: p.maxExportMib,
+    maxLatencyMs: p.maxLatencyMs,
   };
 }
 

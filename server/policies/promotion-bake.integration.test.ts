@@ -11,7 +11,8 @@
  *   the alias and the deployment go back to the incumbent, once, the breach in both
  *   histories, and a webhook tells the owner;
  * - a person's rollback during the bake ends it, and their change stands;
- * - a candidate over the policy's size limit is refused before anything moves.
+ * - a candidate over the policy's size limit, or slower than its latency limit (timed
+ *   single-row predictions, recorded with the version), is refused before anything moves.
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
@@ -207,5 +208,24 @@ describe("the bake after a policy's promotion", { timeout: 900_000 }, () => {
     await expect.poll(async () => (await shown("size-gate")).candidates.find((c) => c.version === 2)?.state, { timeout: 60_000, interval: 500 }).toBe("refused");
     expect((await shown("size-gate")).candidates.find((c) => c.version === 2)?.reason).toMatch(/^Its export is \d+\.\d\d MiB, over the policy's limit of 0\.001 MiB/);
     expect(await selected("size-gate")).toBe(1);
+  });
+
+  it("times each version's single-row predictions when it is tested, and refuses a candidate slower than the policy's latency limit", async () => {
+    await server.client.models.register.mutate({ experimentId: experiments[0]!, newModelName: "latency-gate" });
+    await cli(["models", "promote", "latency-gate", "1", "--reason", "the first"]);
+    const bad = await runCli(server.url, ["policies", "set", "latency-gate", "--mode", "automatic", "--max-latency-ms", "0", "--json"]).done;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--max-latency-ms takes a number above 0 (got 0)");
+    expect(await cli(["policies", "set", "latency-gate", "--mode", "automatic", "--max-latency-ms", "0.001"])).toMatchObject({ maxLatencyMs: 0.001 });
+    const m = await server.client.models.list.query({ projectId }).then((all) => all.find((x) => x.name === "latency-gate")!);
+    await server.client.models.register.mutate({ experimentId: experiments[1]!, modelId: m.id });
+    const v2 = (await server.client.models.show.query({ modelId: m.id })).versions.find((v) => v.number === 2)!;
+    // Measured on this machine by the test predict step: a real time, well under a second for one LightGBM.
+    expect(v2.latency).toMatchObject({ version: 1, rows: 20 });
+    expect(v2.latency!.medianMs).toBeGreaterThan(0);
+    expect(v2.latency!.p95Ms).toBeLessThan(5000);
+    await expect.poll(async () => (await shown("latency-gate")).candidates.find((c) => c.version === 2)?.state, { timeout: 60_000, interval: 500 }).toBe("refused");
+    expect((await shown("latency-gate")).candidates.find((c) => c.version === 2)?.reason).toMatch(/^Its single-row predictions take [\d.]+ ms at the 95th percentile \(20 timed when it was tested\), over the policy's limit of 0\.001 ms/);
+    expect(await selected("latency-gate")).toBe(1);
   });
 });

@@ -7,7 +7,7 @@
 import Database from "better-sqlite3";
 
 const COLUMNS =
-  "status, exportSha256, exportBytes, exportFileName, modelSha256, receipt, baselineReceipt, evaluationContractHash, snapshotSha256, splitContractId, settings, identity, targetId, createdAt";
+  "status, exportSha256, exportBytes, exportFileName, modelSha256, receipt, baselineReceipt, evaluationContractHash, snapshotSha256, splitContractId, settings, identity, targetId, latency, createdAt";
 
 export function copyVersionUpTo(dbFile: string, versionId: string, upTo: number): void {
   const db = new Database(dbFile);

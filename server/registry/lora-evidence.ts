@@ -42,6 +42,8 @@ export function loraVersionFields(results: FineTuneResults) {
     modelSha256: results.export.adapterSha256,
     exportBytes: results.export.bytes,
     exportFileName: results.export.fileName,
+    // A fine-tune's latency is generation time, which the policy's single-row limit does not measure.
+    latency: null,
   };
 }
 

@@ -137,6 +137,7 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
         identity: JSON.stringify({ recipe: train.recipe, recipeVersion: train.recipeVersion, environmentId: train.environmentId, trainJobId: train.id }),
         targetId: exp.targetId,
         serving: JSON.stringify(serving.serving),
+        latency: fields.latency ? JSON.stringify(fields.latency) : null,
       });
       if (trainedRows) await tx.versionTrainedRows.create({ data: { versionId: row.id, ...trainedRows, content: new Uint8Array(trainedRows.content) } });
       await markExportIn(tx, row.id, stored.present, stored.present ? null : stored.reason);

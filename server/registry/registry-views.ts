@@ -3,6 +3,8 @@
  * rows parsed once here (stored JSON through its contract), BigInt sizes as numbers.
  */
 import { z } from "zod";
+import { ZPredictLatency, type PredictLatency } from "@/contracts/recipes";
+import { parseStoredJson } from "@/server/db/stored-json";
 import type { ModelVersionStatus } from "@/contracts/lifecycles";
 import { notFound } from "@/server/errors";
 import { ZActor, SELECTED, LIMITS } from "./registry.schema";
@@ -53,6 +55,8 @@ export interface VersionView {
   identity: z.infer<typeof ZVersionIdentity>;
   targetId: string;
   createdAt: Date;
+  /** Single-row prediction time measured when it was tested; null for a fine-tune or a version trained before. */
+  latency: PredictLatency | null;
   /** The aliases that point at it now ("selected", "staging"). */
   aliases: string[];
 }
@@ -122,6 +126,7 @@ export function versionView(row: VersionRow, aliases: string[] = []): VersionVie
     identity: ZVersionIdentity.parse(JSON.parse(row.identity)),
     targetId: row.targetId,
     createdAt: row.createdAt,
+    latency: parseStoredJson(ZPredictLatency, row.latency),
     aliases,
   };
 }

@@ -7,6 +7,7 @@
 import { parseStoredResults } from "@/server/experiments/chain-results";
 import { parseFineTuneResults } from "@/server/experiments/pipelines/lora-results";
 import { loraVersionFields } from "./lora-evidence";
+import type { PredictLatency } from "@/contracts/recipes";
 import type { VersionEvidence } from "./version-evidence";
 
 export interface VersionFields {
@@ -16,6 +17,8 @@ export interface VersionFields {
   modelSha256: string;
   exportBytes: number;
   exportFileName: string;
+  /** Single-row prediction time when it was tested; null for a fine-tune or older results. */
+  latency: PredictLatency | null;
 }
 
 export function versionFields(exp: { kind: string; results: string | null }): VersionFields | null {
@@ -31,6 +34,7 @@ export function versionFields(exp: { kind: string; results: string | null }): Ve
     modelSha256: results.export.modelSha256,
     exportBytes: results.export.bytes,
     exportFileName: results.export.fileName,
+    latency: results.latency ?? null,
   };
 }
 

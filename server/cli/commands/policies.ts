@@ -13,7 +13,7 @@ import { findModel, refusalsKept } from "./models";
 
 export const USAGE = `Usage:
   trainyard policies set MODEL --mode approval|automatic [--deployment NAME] [--bake-requests N] [--bake-minutes N]
-      [--bake-deadline-hours N] [--bake-low-traffic keep|revert] [--max-export-mib N] [--approval-hours N] [--max-per-day N] [--cooldown-minutes N] [--project NAME] [--json]
+      [--bake-deadline-hours N] [--bake-low-traffic keep|revert] [--max-export-mib N] [--max-latency-ms N] [--approval-hours N] [--max-per-day N] [--cooldown-minutes N] [--project NAME] [--json]
   trainyard policies show MODEL [--project NAME] [--json]
   trainyard policies approve MODEL CANDIDATE_ID [--reason TEXT] [--json]
   trainyard policies reject MODEL CANDIDATE_ID [--reason TEXT] [--json]
@@ -26,7 +26,10 @@ after at least --bake-requests requests (default 20) and --bake-minutes minutes 
 within the health limits of the deployment's monitor policy; a breach puts the selected
 version and the deployment back on the version before. With fewer requests than asked
 within --bake-deadline-hours (default 24), --bake-low-traffic keeps (default) or reverts it.
---max-export-mib refuses a version whose export is larger, however good it is.`;
+--max-export-mib refuses a version whose export is larger, however good it is;
+--max-latency-ms one whose single-row predictions, timed when it was tested, have a p95
+over N milliseconds (a version with no such measurement, a fine-tune or one trained before
+it was measured, is refused too).`;
 
 const need = requiredArg(USAGE);
 
@@ -47,6 +50,7 @@ export async function policiesCommand(argv: string[]): Promise<number> {
     "bake-deadline-hours": { type: "string" },
     "bake-low-traffic": { type: "string" },
     "max-export-mib": { type: "string" },
+    "max-latency-ms": { type: "string" },
     reason: { type: "string" },
   });
   const print = (value: unknown, text: () => string) => console.log(values.json ? JSON.stringify(value, null, 2) : text());
@@ -65,6 +69,7 @@ export async function policiesCommand(argv: string[]): Promise<number> {
       bakeMinutes: countFlag(values["bake-minutes"], "--bake-minutes", USAGE),
       bakeDeadlineHours: countFlag(values["bake-deadline-hours"], "--bake-deadline-hours", USAGE),
       maxExportMib: positiveFlag(values["max-export-mib"], "--max-export-mib", USAGE),
+      maxLatencyMs: positiveFlag(values["max-latency-ms"], "--max-latency-ms", USAGE),
     };
     const conn = connect();
     const model = await findModel(conn, values.project, modelRef);

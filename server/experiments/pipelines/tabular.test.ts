@@ -30,7 +30,7 @@ describe("the tabular pipeline", () => {
   it("references earlier outputs by hash, never by path", () => {
     const c = ctx({ outputs: { ...ctx().outputs, split: "b".repeat(64), features_test: "c".repeat(64), train: "d".repeat(64) } });
     const input = stepSpec("predict").input(c);
-    expect(input).toEqual({ model: `sha256:${"d".repeat(64)}`, features: `sha256:${"c".repeat(64)}` });
+    expect(input).toEqual({ model: `sha256:${"d".repeat(64)}`, features: `sha256:${"c".repeat(64)}`, latencyRows: 20 });
     for (const spec of STEPS) {
       expect(JSON.stringify(spec.input(c))).not.toMatch(/"\//);
     }

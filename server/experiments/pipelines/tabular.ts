@@ -34,6 +34,9 @@ export interface TabularContext extends ChainBase<TabularStep> {
 
 type Step = StepSpec<TabularStep, TabularContext>;
 
+/** Single-row predictions timed after the test rows are predicted (a second or less for most models). */
+const LATENCY_ROWS = 20;
+
 const ref = sha256Ref;
 const sha = (c: TabularContext, s: TabularStep) => stepOutput(c, s);
 const out = (c: TabularContext, s: TabularStep) => stepOutputRef(c, s);
@@ -146,7 +149,8 @@ const STEPS: readonly Step[] = [
     recipe: "tabular",
     job: "predict",
     needs: ["train", "features_test"],
-    input: (c) => ({ model: out(c, "train"), features: out(c, "features_test") }),
+    // It also times single-row predictions: the version's latency, which a promotion policy may limit.
+    input: (c) => ({ model: out(c, "train"), features: out(c, "features_test"), latencyRows: LATENCY_ROWS }),
     deadlineSeconds: evaluating,
     cpus: small,
   },

@@ -150,6 +150,25 @@ def test_predict_accepts_a_csv_of_new_rows(penguins, tmp_path, run_job):
     assert set(predictions["prediction"]) <= {"Adelie", "Chinstrap", "Gentoo"}
 
 
+def test_predict_times_single_row_predictions_when_asked(penguins, tmp_path, run_job):
+    """latency.json: what a policy's latency limit compares; the predictions are the batch's."""
+    rows = pd.read_csv(penguins.dataset).drop(columns=["species"]).head(3)
+    rows.to_csv(tmp_path / "rows.csv", index=False)
+    asked = {"model": str(penguins.model_dir), "features": str(tmp_path / "rows.csv"), "datasetFormat": pipeline.CSV_FORMAT}
+    result = run_job("tabular", "predict", {**asked, "latencyRows": 7}, tmp_path)
+    assert result.returncode == 0, result.describe()
+    latency = result.output_json("latency.json")
+    assert latency["version"] == 1 and latency["rows"] == 7  # three rows, taken in turn
+    assert 0 < latency["medianMs"] <= latency["p95Ms"] < 10_000, latency
+    assert "latency.json" in {f["path"] for f in result.manifest["files"]}
+    assert len(pd.read_parquet(result.output_dir / "predictions.parquet")) == 3
+
+    plain = run_job("tabular", "predict", asked, tmp_path / "plain")
+    assert plain.returncode == 0 and not (plain.output_dir / "latency.json").exists(), plain.describe()
+    refused = run_job("tabular", "predict", {**asked, "latencyRows": 0}, tmp_path / "zero")
+    assert refused.returncode == 2 and refused.report["error"]["code"] == "invalid_input", refused.describe()
+
+
 def test_predict_writes_each_row_of_a_file_beside_its_own_prediction(penguins, tmp_path, run_job):
     """joined.csv (the "Predict a file" download) pairs rows by the row ids the job read, so
     a byte order mark, blank lines and a quoted line break shift nothing."""
