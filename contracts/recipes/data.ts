@@ -232,6 +232,26 @@ export const ZHoldoutRowsInput = z.strictObject({
 });
 export type HoldoutRowsJobInput = z.input<typeof ZHoldoutRowsInput>;
 
+// ---- newest_rows (newest.py) ------------------------------------------------------------
+
+export const ZNewestRowsInput = z.strictObject({
+  dataset: dataset(),
+  datasetFormat: ZTableFormat,
+  timeColumn: z.string().min(1),
+  fraction: z.number().gt(0).max(0.5).default(0.1).describe("the newest share of the rows with a time; ties at the cut are held out together"),
+});
+export type NewestRowsJobInput = z.input<typeof ZNewestRowsInput>;
+
+/** newest.json: which file holds the rows, how many of how many, from which time (ISO text, or a number). */
+export const ZNewestRows = z.strictObject({
+  version: z.literal(1),
+  file: z.enum(["holdout.csv", "holdout.parquet"]),
+  rows: z.int().positive(),
+  of: z.int().positive(),
+  from: z.union([z.string(), z.number()]),
+});
+export type NewestRows = z.infer<typeof ZNewestRows>;
+
 // ---- reference ------------------------------------------------------------------------
 // A monitor's frozen reference: per input column, the bins a request's value is counted in
 // and how many training rows fell in each. Values are compared as canonical text: a string
@@ -286,4 +306,6 @@ export const data = {
   reference: { input: ZReferenceInput, outputs: { "reference.json": ZReference } },
   /** features.parquet and labels.parquet of a holdout's rows with a target. */
   holdout_rows: { input: ZHoldoutRowsInput, outputs: {} },
+  /** holdout.csv (a text dataset, cells as the file has them) or holdout.parquet: a file to reserve. */
+  newest_rows: { input: ZNewestRowsInput, outputs: { "newest.json": ZNewestRows } },
 } as const;

@@ -14,6 +14,18 @@ export const ZHoldoutUploadQuery = z.strictObject({
 });
 export type THoldoutUploadQuery = z.infer<typeof ZHoldoutUploadQuery>;
 
+/** Reserving a dataset's newest rows by a time column (the default holdout of a time-ordered task). */
+export const ZReserveNewestInput = z.strictObject({
+  projectId: ZId,
+  datasetId: ZId,
+  timeColumn: z.string().min(1).max(1000),
+  /** The newest share of the rows, in percent; rows that share the cut's time come too. */
+  percent: z.number().gt(0).max(50).default(10),
+  /** Default: "<dataset> — newest <percent>%". */
+  name: z.string().trim().min(1).max(200).optional(),
+});
+export type TReserveNewestInput = z.input<typeof ZReserveNewestInput>;
+
 export const ZListHoldoutsInput = z.strictObject({ projectId: ZId });
 
 export const ZCompareOnHoldoutInput = z.strictObject({

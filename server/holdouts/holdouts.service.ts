@@ -5,13 +5,15 @@ import { badInput } from "@/server/errors";
 import { compareOnHoldout } from "./compare";
 import { refuseValuesToAgents, verdictOf, type HoldoutCaller } from "./verdict";
 import { createHoldoutFromUpload, holdoutView } from "./create";
+import { reserveNewestRows } from "./reserve-newest";
 import { deleteHoldout, holdoutDeletePreview } from "./delete";
 import { holdoutsRepository } from "./holdouts.repository";
-import { ZHoldoutIdInput, ZListHoldoutsInput, type TCompareOnHoldoutInput, type THoldoutUploadQuery } from "./holdouts.schema";
+import { ZHoldoutIdInput, ZListHoldoutsInput, type TCompareOnHoldoutInput, type THoldoutUploadQuery, type TReserveNewestInput } from "./holdouts.schema";
 
 export function holdoutsService(db: Db = getDb()) {
   return {
     createFromUpload: (q: THoldoutUploadQuery, body: AsyncIterable<Uint8Array>, contentLength: number | null) => createHoldoutFromUpload(db, q, body, contentLength),
+    reserveNewest: (input: TReserveNewestInput) => reserveNewestRows(db, input),
     async list(raw: { projectId: string }) {
       const { projectId } = ZListHoldoutsInput.parse(raw);
       await projectsService(db).get(projectId);

@@ -1,6 +1,7 @@
 /**
  * `trainyard holdouts create|list|compare` (issue 32) against the running server:
  *   create --project NAME --data FILE [--name N] --json → {"id", …}
+ *   create --project NAME --from-dataset DATASET --time-column C [--newest-percent P] [--name N] --json → {"id", …}
  *   list [--project NAME] --json
  *   delete ID --json → {"holdoutId", "name", "removesFile", "blockers", "copiesLeft", …}
  *   compare MODEL --versions 1,2 [--holdout ID] --json → {"metric", "results": [{"version", "value"}], "difference": {"estimate", "low", "high"}, …}
@@ -14,11 +15,14 @@ import { findModel, refusalsKept } from "./models";
 
 export const USAGE = `Usage:
   trainyard holdouts create --project NAME --data FILE [--name NAME] [--json]
+  trainyard holdouts create --project NAME --from-dataset DATASET --time-column COLUMN [--newest-percent P] [--name NAME] [--json]
   trainyard holdouts list [--project NAME] [--json]
   trainyard holdouts delete ID [--json]
   trainyard holdouts compare MODEL --versions 1,2 [--holdout ID] [--project NAME] [--json]
 A holdout is a project's reserved data: no training, search or agent is ever given it, and
-every experiment started after it keeps its rows out. compare scores versions of MODEL on
+every experiment started after it keeps its rows out. For a task ordered in time, reserve
+the newest rows of a dataset (its name or id): the newest --newest-percent (default 10) by
+COLUMN, rows sharing the first held-out time included. compare scores versions of MODEL on
 the rows of the holdout (default: the newest) that none of them learnt from; the
 difference is the second version's value minus the first's, with a 95% interval. delete
 gives a holdout's rows back: experiments started afterwards may train on them (refused
@@ -32,6 +36,30 @@ function versionsOf(text: string): number[] {
   return parts.map(Number);
 }
 
+/** --newest-percent: above 0, at most 50 (the data keeps at least half). */
+function percentOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isFinite(n) || n <= 0 || n > 50) throw new CliError(`--newest-percent takes a number above 0 and at most 50 (got ${text}).\n${USAGE}`, 2);
+  return n;
+}
+
+async function createFromDataset(values: { project: string; data?: string; name?: string; "from-dataset"?: string; "time-column"?: string; "newest-percent"?: string }, print: (value: unknown, text: () => string) => void): Promise<number> {
+  if (values.data !== undefined) throw new CliError(`Give --data FILE or --from-dataset DATASET, not both.\n${USAGE}`, 2);
+  const ref = need(values["from-dataset"], "--from-dataset DATASET");
+  const timeColumn = need(values["time-column"], "--time-column COLUMN");
+  const percent = percentOf(values["newest-percent"]);
+  const conn = connect();
+  const pid = await projectId(conn, values.project);
+  const all = await withRetry(() => conn.api.datasets.list.query({ projectId: pid }));
+  const matches = all.filter((d) => d.id === ref || d.name === ref);
+  if (matches.length === 0) throw new CliError(`Project "${values.project}" has no dataset "${ref}" (give its name or id; the project's Data page lists them).`, 1, "not_found");
+  if (matches.length > 1) throw new CliError(`Several datasets are named "${ref}": give one's id (${matches.map((d) => d.id).join(", ")}).`, 1, "ambiguous");
+  const h = await refusalsKept(() => conn.api.holdouts.reserveNewest.mutate({ projectId: pid, datasetId: matches[0]!.id, timeColumn, ...(percent === undefined ? {} : { percent }), ...(values.name ? { name: values.name } : {}) }));
+  print(h, () => `${h.reused ? "Already reserved" : "Reserved"}: holdout ${h.id} "${h.name}" (${h.rows} rows). Experiments started from now on keep its rows out; a time split trains only on rows before them.`);
+  return 0;
+}
+
 const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(1) : x.toPrecision(4));
 
 export async function holdoutsCommand(argv: string[]): Promise<number> {
@@ -40,11 +68,15 @@ export async function holdoutsCommand(argv: string[]): Promise<number> {
     name: { type: "string" },
     versions: { type: "string" },
     holdout: { type: "string" },
+    "from-dataset": { type: "string" },
+    "time-column": { type: "string" },
+    "newest-percent": { type: "string" },
   });
   const json = values.json;
   const print = (value: unknown, text: () => string) => console.log(json ? JSON.stringify(value, null, 2) : text());
   switch (sub) {
     case "create": {
+      if (values["from-dataset"] !== undefined) return createFromDataset(values, print);
       const file = need(values.data, "--data FILE");
       readableFileSize(file);
       const conn = connect();

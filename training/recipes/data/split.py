@@ -111,7 +111,8 @@ def time_assignment(n: int, eligible: np.ndarray, times: pd.Series, fractions) -
                  "testStart": iso(sorted_times[cut2]) if cut2 < len(ids) else None}
 
 
-def _times(frame: pd.DataFrame, column: str) -> pd.Series:
+def times_of(frame: pd.DataFrame, column: str) -> pd.Series:
+    """The column as orderable times: dates parsed, numbers (a year, an epoch) as they are."""
     series = frame[column]
     if pd.api.types.is_datetime64_any_dtype(series):
         return series
@@ -158,7 +159,7 @@ def holdout_exclusions(frame: pd.DataFrame, holdouts: list[tuple[str, pd.DataFra
             group = np.isin(_canonical_keys(frame[group_column]), list(set(_canonical_keys(holdout[group_column]))))
         later = np.zeros(len(frame), dtype=bool)
         if strategy == "time" and times is not None and times.name in holdout.columns:
-            held_times = _times(holdout, str(times.name)).dropna()
+            held_times = times_of(holdout, str(times.name)).dropna()
             if len(held_times):
                 start = held_times.min()
                 later = (times >= start).fillna(False).to_numpy(dtype=bool)
@@ -198,7 +199,7 @@ def split_job(ctx, job_input: dict[str, Any]) -> dict[str, Any]:
     times = None
     if strategy == "time":
         time_column = require_column(frame, job_input.get("timeColumn"), "timeColumn")
-        times = _times(frame, time_column)
+        times = times_of(frame, time_column)
         missing_time = times.isna().to_numpy() & ~excluded
         excluded |= missing_time
     if strategy == "group":

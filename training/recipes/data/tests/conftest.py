@@ -15,10 +15,11 @@ import pytest
 
 from recipes.data.checks import checks_job
 from recipes.data.features import features_job
+from recipes.data.newest import newest_rows_job
 from recipes.data.profile import profile_job
 from recipes.data.split import split_job
 
-JOBS = {"profile": profile_job, "checks": checks_job, "split": split_job, "features": features_job}
+JOBS = {"profile": profile_job, "checks": checks_job, "split": split_job, "features": features_job, "newest_rows": newest_rows_job}
 CSV = {"format": "csv", "delimiter": ",", "encoding": "utf-8", "header": True, "quotechar": '"'}
 
 
