@@ -2,7 +2,8 @@
  * A project's holdouts on its Data page (issue 32; docs/holdouts.md): reserve a file as a
  * holdout (the same bytes again are the same holdout; bytes that are no table are refused
  * with the reason), see it listed, and delete it after a preview that says its rows go back
- * to training and its file leaves the store. axe on the section, no sideways scroll on a phone.
+ * to training and its file leaves the store; reserve a dated dataset's newest rows. axe on the
+ * section, no sideways scroll on a phone.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { expectNoSeriousAxeViolations } from "./axe";
 import { createProject, expectNoHorizontalOverflow } from "./steps";
 
 const PENGUINS = path.resolve("tests/fixtures/tabular/penguins.csv");
+const WEATHER = path.resolve("tests/fixtures/tabular/seattle_weather.csv");
 
 test("reserve a holdout on the Data page, see it listed, and delete it after its preview", async ({ page }, testInfo) => {
   test.setTimeout(5 * 60_000);
@@ -57,4 +59,25 @@ test("reserve a holdout on the Data page, see it listed, and delete it after its
   await preview.getByRole("button", { name: "Delete holdout" }).click();
   await expect(section.getByTestId("holdout-said")).toHaveText("Deleted the holdout “newest penguins”: its 86 rows go back to training.");
   await expect(section).toContainText("This project has no holdout.");
+});
+
+test("reserve the newest rows of a dated dataset as the holdout", async ({ page }, testInfo) => {
+  test.setTimeout(5 * 60_000);
+  const phone = testInfo.project.name === "phone";
+  await createProject(page, `Newest ${testInfo.project.name} ${Date.now()}`);
+  await page.getByRole("navigation", { name: "Machine learning" }).getByRole("link", { name: "Data" }).click();
+  await page.getByLabel("Data file").setInputFiles(WEATHER);
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  const section = page.getByRole("region", { name: "Holdouts" });
+  // Offered once the profile found a date column.
+  const form = section.getByRole("form", { name: "Reserve the newest rows of a dataset" });
+  await expect(form.getByLabel("Date column")).toHaveValue("date", { timeout: 120_000 });
+  await expect(form.getByLabel("Dataset")).toHaveValue(/.+/);
+  await form.getByLabel("Newest share (%)").fill("10");
+  await form.getByRole("button", { name: "Reserve the newest rows" }).click();
+  await expect(section.getByTestId("holdout-said")).toHaveText("Reserved “seattle_weather.csv — newest 10% (from date 2015-08-07T00:00:00)”: 147 rows kept out of every training started from now on.", { timeout: 120_000 });
+  await expect(section.getByTestId("holdout-row")).toHaveCount(1);
+  await expect(section.getByTestId("holdout-row")).toContainText("147 rows from seattle_weather-newest-10pct.csv");
+  await expectNoSeriousAxeViolations(page);
+  if (phone) await expectNoHorizontalOverflow(page);
 });

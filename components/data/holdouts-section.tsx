@@ -7,6 +7,7 @@ import { errorText } from "@/components/ui/error-text";
 import { ErrorMessage, Loading } from "@/components/ui/status-message";
 import { DeleteHoldout } from "./delete-holdout";
 import { ReserveHoldout } from "./reserve-holdout";
+import { ReserveNewest } from "./reserve-newest";
 
 /** Project → Data → Holdouts: rows no training of the project sees, to compare versions on (docs/holdouts.md). */
 export function HoldoutsSection({ projectId }: { projectId: string }) {
@@ -54,6 +55,7 @@ export function HoldoutsSection({ projectId }: { projectId: string }) {
         </p>
       )}
       <ReserveHoldout projectId={projectId} onReserved={(words) => changed(words)} />
+      <ReserveNewest projectId={projectId} onReserved={(words) => changed(words)} />
     </section>
   );
 }

@@ -74,3 +74,14 @@ def test_refuses_a_column_with_one_time(data_job, tmp_path, csv_format):
     with pytest.raises(BadInput) as refused:
         newest(data_job, path, csv_format)
     assert refused.value.code == "too_few_times"
+
+
+def test_a_parquet_dataset_gives_a_parquet_holdout(data_job, tabular_fixtures, tmp_path):
+    data = pd.read_csv(tabular_fixtures / "seattle_weather.csv", parse_dates=["date"])
+    path = tmp_path / "weather.parquet"
+    data.to_parquet(path, index=False)
+    ctx, out = newest(data_job, path, {"format": "parquet"})
+    assert out["file"] == "holdout.parquet" and out["rows"] == 147
+    held = pd.read_parquet(ctx.output_dir / "holdout.parquet")
+    assert list(held.columns) == list(data.columns) and held["date"].min() == pd.Timestamp("2015-08-07")
+    assert not (ctx.output_dir / "holdout.csv").exists()
