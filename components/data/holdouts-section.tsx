@@ -36,7 +36,7 @@ export function HoldoutsSection({ projectId }: { projectId: string }) {
           {list.data.map((h) => (
             <li key={h.id} data-testid="holdout-row" className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
               <span className="min-w-0 break-words">
-                <span className="font-medium">{h.name}</span> — {h.rows.toLocaleString("en")} rows from {h.fileName}, reserved {new Date(h.createdAt).toLocaleDateString("en")}
+                <span className="font-medium">{h.name}</span> — {h.rows.toLocaleString("en")} {h.kind === "examples" ? "examples (prompts kept out of fine-tunes)" : "rows"} from {h.fileName}, reserved {new Date(h.createdAt).toLocaleDateString("en")}
               </span>
               <Button variant="secondary" onClick={() => {
                   setSaid(null);

@@ -6,7 +6,7 @@ import type { HoldoutView } from "@/server/holdouts/holdouts.schema";
 import { postFile, type PostedFile } from "./upload-xhr";
 
 /** The route's answer: the holdout's view when it was reserved, an error otherwise. */
-type Reserved = PostedFile & Partial<Pick<HoldoutView, "name" | "rows" | "reused">>;
+type Reserved = PostedFile & Partial<Pick<HoldoutView, "name" | "rows" | "reused" | "kind">>;
 
 /** Reserve a file as a holdout (POST /api/holdouts/upload): its rows are kept out of every later training of the project. */
 export function ReserveHoldout({ projectId, onReserved }: { projectId: string; onReserved: (words: string) => void }) {
@@ -31,7 +31,7 @@ export function ReserveHoldout({ projectId, onReserved }: { projectId: string; o
     setFile(null);
     setName("");
     if (input.current) input.current.value = "";
-    onReserved(res.reused ? `“${res.name}” was already reserved with these bytes.` : `Reserved “${res.name}”: ${res.rows} rows kept out of every training started from now on.`);
+    onReserved(res.reused ? `“${res.name}” was already reserved with these bytes.` : res.kind === "examples" ? `Reserved “${res.name}”: ${res.rows} examples whose prompts are kept out of every fine-tune started from now on.` : `Reserved “${res.name}”: ${res.rows} rows kept out of every training started from now on.`);
   };
 
   return (
@@ -40,7 +40,7 @@ export function ReserveHoldout({ projectId, onReserved }: { projectId: string; o
         Reserve a holdout
       </h4>
       <label htmlFor="holdout-file" className="text-sm font-medium">
-        File of rows to keep out (CSV, TSV or Parquet, the columns of the project’s data)
+        File of rows to keep out (CSV, TSV or Parquet, the columns of the project’s data; or JSONL examples, whose prompts fine-tunes keep out)
       </label>
       <input id="holdout-file" ref={input} type="file" className="text-sm" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
       <label htmlFor="holdout-name" className="text-sm font-medium">

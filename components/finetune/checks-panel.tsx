@@ -16,6 +16,7 @@ export function ChecksPanel({ checks }: { checks: LoraChecks }) {
     ["Problem lines", checks.lines.problems.count ? `${checks.lines.problems.count}: ${checks.lines.problems.lines.slice(0, 5).map((l) => `line ${l.line} ${l.problem}`).join("; ")}` : "none"],
     ["Duplicates", checks.duplicates.count ? `${checks.duplicates.count} (${checks.duplicates.rule})` : "none"],
     ["Overlap with evaluation", checks.overlap.removedFromTraining ? `${checks.overlap.removedFromTraining} training examples removed (same ${checks.overlap.rule})` : "none"],
+    ...(checks.holdout ? [["Kept out for the project’s holdout", `${checks.holdout.removed} examples (same ${checks.holdout.rule} as a reserved holdout example)`] as [string, string]] : []),
     ["Token lengths (training)", `min ${t.train.min}, median ${t.train.p50}, 95th percentile ${t.train.p95}, max ${t.train.max}`],
     ["Over the max length", t.train.overMaxLength ? `${t.train.overMaxLength} of ${t.train.count} over ${checks.maxLength} tokens: ${checks.truncation}` : `none over ${checks.maxLength} tokens`],
   ];

@@ -76,6 +76,10 @@ export const ZLoraCheckDataInput = z.strictObject({
   evalFraction: z.number().min(0.01).max(0.5).default(0.1),
   seed,
   maxLength,
+  holdouts: z
+    .array(ref("a reserved holdout's JSONL file"))
+    .describe("the project's reserved holdouts of examples: an example whose normalised prompt is theirs is kept out of training and evaluation")
+    .optional(),
 });
 
 export const ZLoraPreflightInput = z.strictObject({
@@ -215,6 +219,8 @@ export const ZLoraChecks = z.strictObject({
     }),
   ]),
   overlap: z.strictObject({ removedFromTraining: count, lines: z.array(z.int().positive()), rule: z.literal("normalised prompt") }),
+  /** Present when the project had reserved holdouts of examples: how many examples their prompts kept out (training and evaluation). */
+  holdout: z.strictObject({ holdouts: z.int().positive(), removed: count, lines: z.array(z.int().positive()), rule: z.literal("normalised prompt") }).optional(),
   maxLength: z.int().min(16),
   truncation: z.string(),
   tokens: z.strictObject({ train: ZTokenLengths, eval: ZTokenLengths }),

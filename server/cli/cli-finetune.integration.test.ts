@@ -3,11 +3,11 @@
  * and llm-lora recipe on the tiny random GPT-2: the model folder is sent file by file and
  * only once, the --json object is the receipt's, following survives a server killed and
  * started again mid-run, `experiments logs` reads each step's log, `--resume` continues a
- * cancelled run at its saved step (once), and bad command lines are refused before anything
- * is sent.
+ * cancelled run at its saved step (once), bad command lines are refused before anything
+ * is sent, and a reserved holdout's prompts are kept out of the examples.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@/server/testing/cli-process";
@@ -200,5 +200,31 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
     if (result.error?.retry) expect(shown.stdout).toContain(`with the same flags and --max-steps ${(result.error.retry as { maxSteps: number }).maxSteps}.`);
     const asJson = JSON.parse((await runCli(server.url, ["experiments", "show", result.experimentId, "--json"]).done).stdout) as FineTuneJson;
     expect(asJson.error).toEqual(result.error);
+  });
+
+  it("keeps a reserved holdout's prompts out of training and evaluation, in another format and case, and says how many", async () => {
+    // Five of the training prompts as chat messages, shouted, with other answers: the same normalised prompts.
+    const shouted = readFileSync(EXAMPLES, "utf8").trim().split("\n").slice(0, 5).map((line) => {
+      const prompt = (JSON.parse(line) as { prompt: string }).prompt;
+      return JSON.stringify({ messages: [{ role: "user", content: `  ${prompt.toUpperCase()}` }, { role: "assistant", content: "another answer" }] });
+    });
+    const file = path.join(home.scratch, "held-prompts.jsonl");
+    writeFileSync(file, shouted.join("\n") + "\n");
+    const reserved = await runCli(server.url, ["holdouts", "create", "--project", "Default", "--data", file, "--json"]).done;
+    expect(reserved.code, reserved.stderr).toBe(0);
+    const holdout = JSON.parse(reserved.stdout) as { id: string; kind: string; rows: number; columns: string[] };
+    expect(holdout).toMatchObject({ kind: "examples", rows: 5, columns: [] });
+
+    const run = await runCli(server.url, ["finetune", "--model", TINY_GPT2, "--data", EXAMPLES, ...SMALL_FLAGS, "--max-steps", "2", "--json"]).done;
+    expect(run.code, run.stderr).toBe(0);
+    const view = await server.client.finetune.get.query({ id: (JSON.parse(run.stdout) as FineTuneJson).experimentId });
+    expect(view.checks?.holdout).toEqual({ holdouts: 1, removed: 5, lines: [1, 2, 3, 4, 5], rule: "normalised prompt" });
+    expect(view.checks!.counts.train + view.checks!.counts.eval).toBe(view.checks!.lines.usable - 5);
+    // A tabular comparison is not offered a holdout of examples.
+    const projects = await server.client.projects.list.query({ includeArchived: true });
+    expect((await server.client.holdouts.list.query({ projectId: projects[0]!.id })).map((h) => h.kind)).toEqual(["examples"]);
+    // The run ended: the holdout can go, and its prompts are given back.
+    const deleted = await runCli(server.url, ["holdouts", "delete", holdout.id, "--json"]).done;
+    expect(deleted.code, deleted.stderr).toBe(0);
   });
 });

@@ -5,7 +5,7 @@
  * again after a restart, never starts a step twice. It starts nothing for a step whose
  * job exists; it only starts the next steps of a chain whose earlier steps succeeded.
  */
-import { pinnedHoldoutsOf } from "@/server/experiments/pinned-holdouts";
+import { holdoutBlobsFor, pinnedHoldoutsOf } from "@/server/experiments/pinned-holdouts";
 import { ZTableFormat } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import { absentWhenNotFound, isDomainError } from "@/server/errors";
@@ -174,7 +174,7 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
   // The dataset lives on This computer; jobs on a server read it from that server's store,
   // so it is copied there first (said only while bytes move: nothing moves on This computer).
   let lastNote = 0;
-  const holdoutBlobs = pipeline.dataset === "table" ? ctx.holdouts.map((h) => h.sha256) : [];
+  const holdoutBlobs = holdoutBlobsFor(pipeline.dataset, ctx.holdouts);
   for (const blob of [exp.snapshotSha256, ...(pipeline.blobs?.(ctx) ?? []), ...holdoutBlobs]) {
     await ensureBlobOn(db, target, blob, (sent, total) => {
       if (Date.now() - lastNote < 2000) return;

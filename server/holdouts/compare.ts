@@ -32,10 +32,11 @@ async function holdoutFor(db: Db, projectId: string, holdoutId: string | undefin
   if (holdoutId) {
     const h = await repo.find(holdoutId);
     if (!h || h.projectId !== projectId) throw notFound(`This model's project has no holdout ${holdoutId}.`);
+    if (h.kind === "examples") throw badInput(`The holdout "${h.name}" is a file of examples, which fine-tunes keep out; a comparison scores tabular versions on a holdout of rows.`, { code: "examples_holdout" });
     return h;
   }
-  const newest = (await repo.ofProject(projectId))[0];
-  if (!newest) throw badInput("This model's project has no holdout yet: reserve one first (trainyard holdouts create --project NAME --data FILE).", { code: "no_holdout" });
+  const newest = (await repo.ofProject(projectId)).find((h) => h.kind !== "examples");
+  if (!newest) throw badInput("This model's project has no holdout of rows yet: reserve one first (trainyard holdouts create --project NAME --data FILE).", { code: "no_holdout" });
   return newest;
 }
 

@@ -9,7 +9,7 @@ export function holdoutsRepository(db: Db = getDb()) {
     findBySha: (projectId: string, sha256: string) => db.holdout.findUnique({ where: { projectId_sha256: { projectId, sha256 } } }),
     /** Newest first: the default holdout of a comparison is the newest. */
     ofProject: (projectId: string) => db.holdout.findMany({ where: { projectId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
-    create: (data: { projectId: string; name: string; sha256: string; bytes: number; fileName: string; format: string; rows: number; columns: string }) =>
+    create: (data: { projectId: string; name: string; sha256: string; bytes: number; fileName: string; kind: "table" | "examples"; format: string; rows: number; columns: string }) =>
       db.holdout.create({ data: { ...data, bytes: BigInt(data.bytes) } }),
     trainedRowsOf: (versionId: string) => db.versionTrainedRows.findUnique({ where: { versionId } }),
     remove: (id: string) => db.holdout.delete({ where: { id } }),

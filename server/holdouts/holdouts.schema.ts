@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ZDirection, ZMetricName } from "@/contracts/recipes/common";
 import { ZEncoding, ZFileName } from "@/server/datasets/datasets.schema";
+import { ZDatasetKind, type DatasetKind } from "@/server/datasets/dataset-kind";
 
 const ZId = z.string().min(1).max(64);
 
@@ -11,6 +12,8 @@ export const ZHoldoutUploadQuery = z.strictObject({
   /** Default: the file's name. */
   name: z.string().trim().min(1).max(200).optional(),
   encoding: ZEncoding.default("utf-8"),
+  /** Default: by the file's name (.jsonl: examples for fine-tuning, else a table). */
+  kind: ZDatasetKind.optional(),
 });
 export type THoldoutUploadQuery = z.infer<typeof ZHoldoutUploadQuery>;
 
@@ -44,7 +47,11 @@ export interface HoldoutView {
   sha256: string;
   bytes: number;
   fileName: string;
+  /** A table's rows, or a file of examples whose prompts fine-tunes keep out. */
+  kind: DatasetKind;
+  /** Rows of a table; usable examples of a file of examples. */
   rows: number;
+  /** A table's columns; none for examples. */
   columns: string[];
   createdAt: string;
   /** Answered by an upload of bytes the project already holds as a holdout. */

@@ -158,6 +158,12 @@ describe("trainyard finetune progress", () => {
     expect(describeFineTuneProgress(resumed)).toBe("[running] Training the adapter: step 12, loss 1.234, 118 tokens/s, resumed at step 8");
   });
 
+  it("counts the steps against the preflight's plan before training's first event names them", () => {
+    const starting = training({ step: 0, plannedSteps: null, trainLoss: [], tokensPerSecond: null, etaSeconds: null });
+    const v = view({ step: { name: "train", label: "Training the adapter" }, training: starting, preflight: realPreflight }, "running");
+    expect(describeFineTuneProgress(v)).toBe("[running] Training the adapter: step 0/12");
+  });
+
   it("says only the step before training and the phase once ended", () => {
     const importing = view({ step: { name: "import_base", label: "Importing the base model" }, experiment: { ...view().experiment, status: "running", progressNote: "waiting for a free CPU" } });
     expect(describeFineTuneProgress(importing)).toBe("[running] Importing the base model (waiting for a free CPU)");

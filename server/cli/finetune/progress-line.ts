@@ -20,7 +20,9 @@ export function describeFineTuneProgress(v: FineTuneView): string {
   const parts = [`[${v.experiment.status}] ${where}`];
   const t = v.training;
   if (t && v.step && !t.final) {
-    const live = [`step ${t.step}${t.plannedSteps ? `/${t.plannedSteps}` : ""}`];
+    // Before training's first event names its steps, the preflight's plan does (a short run may end before the next look).
+    const planned = t.plannedSteps ?? (v.preflight && "time" in v.preflight ? v.preflight.time.plannedSteps : null);
+    const live = [`step ${t.step}${planned ? `/${planned}` : ""}`];
     const loss = t.trainLoss.at(-1);
     if (loss) live.push(`loss ${loss.loss.toFixed(3)}`);
     if (t.tokensPerSecond !== null) live.push(`${Math.round(t.tokensPerSecond)} tokens/s`);

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import type { InputOf } from "@/contracts/recipes";
 import { checkpointsRef, sha256Ref } from "@/contracts/worker/refs";
 import type { Db } from "@/server/db/client";
+import { examplesHoldouts } from "@/server/experiments/pinned-holdouts";
 import { ZFineTuneSettings, type TBaseModelSource, type TFineTuneSettings } from "./lora-settings";
 import { collectFineTune, type FineTuneResults } from "./lora-results";
 import { ownOpId, type StepJob } from "../chain-jobs";
@@ -46,6 +47,9 @@ export const RESUME_MARK = ":resume:";
 export const resumedOpId = (stoppedOpId: string) => `${stoppedOpId}${RESUME_MARK}next`;
 const firstAttempt = (opId: string) => opId.split(RESUME_MARK)[0]!;
 const firstAttemptStep = (step: LoraStep) => (c: LoraContext) => ownOpId(firstAttempt(c.opId), step);
+
+/** The reserved holdouts' files, only when there are any (a run without holdouts asks what it always did). */
+const holdoutsInput = (shas: string[]) => (shas.length ? { holdouts: shas.map(sha256Ref) } : {});
 
 const hashOf = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("hex");
 
@@ -157,6 +161,7 @@ const STEPS: readonly Step[] = [
       evalFraction: c.settings.evalFraction,
       seed: c.settings.seed,
       maxLength: c.settings.maxLength,
+      ...holdoutsInput(examplesHoldouts(c.holdouts)),
     }),
     deadlineSeconds: preparing,
     cpus: oneCpu,

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { InputOf, TableFormat } from "@/contracts/recipes";
 import { sha256Ref } from "@/contracts/worker/refs";
-import type { PinnedHoldouts } from "@/server/experiments/pinned-holdouts";
+import { tableHoldouts, type PinnedHoldouts } from "@/server/experiments/pinned-holdouts";
 import type { TExperimentSettings } from "../experiments.schema";
 
 /** What a split depends on: the snapshot, its format, the settings and the pinned holdouts; and where it runs. */
@@ -34,9 +34,11 @@ function splitSettings(s: TExperimentSettings) {
  * store of the computer it ran on, which a job on another computer cannot reach.
  */
 export const splitOpId = (c: SplitFacts) => {
-  const same = [c.snapshotSha256, c.settings.target, c.settings.task, splitSettings(c.settings), c.holdouts.map((h) => h.sha256), c.targetId];
+  const same = [c.snapshotSha256, c.settings.target, c.settings.task, splitSettings(c.settings), tableHoldouts(c.holdouts).map((h) => h.sha256), c.targetId];
   return `split:${createHash("sha256").update(JSON.stringify(same)).digest("hex")}`;
 };
+
+const holdoutsInput = (held: ReturnType<typeof tableHoldouts>) => (held.length ? { holdouts: held.map((h) => ({ dataset: sha256Ref(h.sha256), datasetFormat: h.format })) } : {});
 
 export const splitInput = (c: SplitFacts): InputOf<"data", "split"> => ({
   dataset: sha256Ref(c.snapshotSha256),
@@ -45,5 +47,5 @@ export const splitInput = (c: SplitFacts): InputOf<"data", "split"> => ({
   target: c.settings.target,
   task: c.settings.task,
   ...splitSettings(c.settings),
-  ...(c.holdouts.length ? { holdouts: c.holdouts.map((h) => ({ dataset: sha256Ref(h.sha256), datasetFormat: h.format })) } : {}),
+  ...holdoutsInput(tableHoldouts(c.holdouts)),
 });

@@ -2,6 +2,9 @@
 and the checks report a user reads before training.
 
 Output: train.jsonl and eval.jsonl ({"messages": [...]} per line), checks.json.
+The project's reserved holdouts of examples (input `holdouts`: their files) are kept out of
+both, before anything else: an example whose normalised prompt is a holdout's is dropped,
+and checks.json's `holdout` counts them.
 Refusals: no_usable_example, eval_overlaps_train (every evaluation prompt is also a training
 prompt), template_cannot_render (the model's chat template fails on an example).
 """
@@ -40,6 +43,26 @@ def split_by_prompt(examples: list[Example], fraction: float, seed: int) -> tupl
     return train, held
 
 
+def holdout_prompts(job_input: dict) -> set[str]:
+    """The normalised prompts of every reserved holdout file in the input."""
+    raw = job_input.get("holdouts") or []
+    if not isinstance(raw, list) or not all(isinstance(p, str) and p for p in raw):
+        raise BadInput("holdouts must be a list of file paths", code="invalid_input")
+    prompts: set[str] = set()
+    for value in raw:
+        path = Path(value)
+        if not path.is_file():
+            raise BadInput(f"holdouts: {value} is not a file", code="not_found", details={"field": "holdouts"})
+        examples, _ = read_usable(path, "holdout")
+        prompts |= {e.prompt_key() for e in examples}
+    return prompts
+
+
+def keep_out(examples: list[Example], prompts: set[str]) -> tuple[list[Example], list[Example]]:
+    """(the examples whose prompt no holdout has, those it has)."""
+    return [e for e in examples if e.prompt_key() not in prompts], [e for e in examples if e.prompt_key() in prompts]
+
+
 def _lengths(tokenizer, examples: list[Example], max_length: int) -> dict:
     lengths, over, no_answer_left = [], 0, 0
     for example in examples:
@@ -70,11 +93,21 @@ def run_check_data(ctx: JobContext, job_input: dict) -> dict:
     phase(ctx, "preparing_data", step="check_data")
 
     examples, problems = read_usable(data_path, "training")
+    reserved = holdout_prompts(job_input)
     kept, duplicates = unique(examples)
     report = examples_report(examples, problems, duplicates)
+    kept, held_out = keep_out(kept, reserved)
+    eval_held_out: list[Example] = []
+    if not kept:
+        raise BadInput(f"every example's prompt is in the project's reserved holdout ({len(held_out)} examples), so "
+                       "nothing is left to train on", code="no_usable_example")
     if eval_path is not None:
         held, eval_problems = read_usable(eval_path, "evaluation")
         held, _ = unique(held)
+        held, eval_held_out = keep_out(held, reserved)
+        if not held:
+            raise BadInput(f"every prompt of the evaluation file {eval_path.name} is in the project's reserved holdout",
+                           code="no_usable_example")
         eval_prompts = {e.prompt_key() for e in held}
         overlapping = [e for e in kept if e.prompt_key() in eval_prompts]
         train = [e for e in kept if e.prompt_key() not in eval_prompts]
@@ -97,6 +130,9 @@ def run_check_data(ctx: JobContext, job_input: dict) -> dict:
                            "dedup": "exact_duplicates_first_kept"}
         report["overlap"] = {"removedFromTraining": 0, "lines": [], "rule": "normalised prompt"}
 
+    if reserved:
+        report["holdout"] = {"holdouts": len(job_input["holdouts"]), "removed": len(held_out) + len(eval_held_out),
+                             "lines": [e.line for e in held_out[:LISTED]], "rule": "normalised prompt"}
     tokenizer = load_tokenizer(model_dir)
     report["maxLength"] = max_length
     report["truncation"] = ("examples over maxLength keep their first maxLength tokens (the end of the answer is cut); "

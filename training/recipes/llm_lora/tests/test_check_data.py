@@ -68,6 +68,42 @@ def test_a_user_eval_file_stays_as_given_and_overlapping_training_examples_go(tm
     assert checks["split"]["strategy"] == "user_file"
 
 
+def _shouted_chat(lines: list[str]) -> list[str]:
+    """The same prompts as chat messages, upper-cased and re-spaced, with other answers."""
+    return [json.dumps({"messages": [{"role": "user", "content": "  " + json.loads(line)["prompt"].upper().replace(" ", "   ")},
+                                     {"role": "assistant", "content": "another answer"}]}) for line in lines]
+
+
+def test_a_reserved_holdouts_prompts_reach_neither_training_nor_evaluation(tmp_path, tiny):
+    holdout = tmp_path / "holdout.jsonl"
+    holdout.write_text("\n".join(_shouted_chat(LINES[10:15])) + "\n")
+    data = str(DATA / "gsm8k-prompt-completion.jsonl")
+    out, metrics = _check(tmp_path / "split", tiny, data=data, holdouts=[str(holdout)], seed=3)
+    checks = json.loads((out / "checks.json").read_text())
+    assert checks["holdout"] == {"holdouts": 1, "removed": 5, "lines": [11, 12, 13, 14, 15], "rule": "normalised prompt"}
+    assert metrics["trainExamples"] + metrics["evalExamples"] == 43
+    held = _prompts(holdout)
+    assert len(held) == 5 and not held & (_prompts(out / "train.jsonl") | _prompts(out / "eval.jsonl"))
+
+    # A user's evaluation file loses its holdout prompts too.
+    eval_file = tmp_path / "eval.jsonl"
+    eval_file.write_text("\n".join([*(DATA / "gsm8k-chat.jsonl").read_text().splitlines()[:5], LINES[12]]) + "\n")
+    out, metrics = _check(tmp_path / "user", tiny, data=data, eval=str(eval_file), holdouts=[str(holdout)])
+    assert metrics["evalExamples"] == 5 and json.loads((out / "checks.json").read_text())["holdout"]["removed"] == 6
+
+    # No holdout: nothing said of one.
+    plain, _ = _check(tmp_path / "plain", tiny, data=data, seed=3)
+    assert "holdout" not in json.loads((plain / "checks.json").read_text())
+
+
+def test_data_whose_every_prompt_is_reserved_is_refused(tmp_path, tiny):
+    holdout = tmp_path / "holdout.jsonl"
+    holdout.write_text("\n".join(_shouted_chat(LINES)) + "\n")
+    with pytest.raises(BadInput) as refused:
+        _check(tmp_path, tiny, data=str(DATA / "gsm8k-prompt-completion.jsonl"), holdouts=[str(holdout)])
+    assert refused.value.code == "no_usable_example" and "reserved holdout (48 examples)" in str(refused.value)
+
+
 def test_an_eval_file_that_overlaps_training_entirely_is_refused(tmp_path, tiny):
     eval_file = tmp_path / "eval.jsonl"
     eval_file.write_text("\n".join(LINES[:5]) + "\n")
