@@ -30,7 +30,8 @@ async function previewOf(db: Db, h: HoldoutRow): Promise<HoldoutDeletePreview> {
   const repo = holdoutsRepository(db);
   const [experiments, searches, jobs, others] = await Promise.all([
     repo.experimentsPinning(h.projectId, h.sha256),
-    repo.searchesSince(h.projectId, h.createdAt),
+    // Searches are of tables: they keep out holdouts of rows, never a file of examples.
+    h.kind === "examples" ? [] : repo.searchesSince(h.projectId, h.createdAt),
     datasetsRepository(db).references.activeJobsUsing(h.sha256),
     repo.otherHoldersOf(h.sha256, h.id),
   ]);
