@@ -1,7 +1,7 @@
 /**
  * A promotion policy decided from a phone: the owner promotes version 1, deploys it following
  * the "selected" alias, and sets approval on the model's card with that deployment to bake
- * on; a new version registered after it waits with the gates' evidence (the minimum useful
+ * on, and a latency limit it passes; a new version registered after it waits with the gates' evidence (the minimum useful
  * gain set to 0 in Settings for the test, so an equal score passes; restored after), and one
  * tap on Approve makes it the version in use, the deployment switches to it and the card
  * shows the bake's progress. Stopping the deployment ends the bake. axe with the candidate
@@ -77,8 +77,12 @@ test("approve a waiting version from a phone: one tap, it is in use, and its bak
   const panel = card.getByTestId("policy-panel");
   await expect(panel).toContainText("No policy");
   await panel.getByLabel("Bake on").selectOption({ label: `${MODEL}-selected` });
+  // A latency limit well above one LightGBM's (a few ms per row when it was tested): version 2 passes it.
+  await panel.getByLabel("Slowest one-row p95 (ms)").fill("5000");
   await card.getByRole("button", { name: "Set the policy" }).click();
   await expect(panel).toContainText("Approval: each new version that passes the gates waits for you");
+  await expect(panel).toContainText("single-row predictions at most 5000 ms at the 95th percentile");
+  await expect(panel.getByLabel("Largest export (MiB)")).toHaveValue("");
   await expect(panel).toContainText(`Deployment “${MODEL}-selected” follows each promotion and bakes it`);
 
   // A second training, registered: as good as version 1, which passes with no minimum gain asked; it waits.

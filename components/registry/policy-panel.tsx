@@ -47,6 +47,10 @@ function Evidence({ c }: { c: CandidateView }) {
   );
 }
 
+/** A limit's field: empty is no limit. */
+const limitOf = (text: string): number | null => (text.trim() === "" ? null : Number(text));
+const LIMIT_INPUT = "min-h-10 w-28 rounded-md border border-slate-400 bg-white px-2";
+
 const pct = (x: number) => `${Number((x * 100).toFixed(1))}%`;
 
 /** The promotion under way: the switch, the bake's progress against what it asks, or the revert. */
@@ -127,6 +131,9 @@ export function PolicyPanel({ projectId, modelId }: { projectId: string; modelId
   const deployments = useQuery(trpc.deployments.list.queryOptions({ projectId }));
   const following = (deployments.data ?? []).filter((d) => d.model.id === modelId && d.followsAlias === "selected" && d.state !== "stopped");
   const [chosenDeployment, setDeployment] = useState<string | null>(null);
+  // Typed limits; null until edited (the policy's own then show).
+  const [exportText, setExportText] = useState<string | null>(null);
+  const [latencyText, setLatencyText] = useState<string | null>(null);
   const save = useMutation(trpc.policies.set.mutationOptions({ onSuccess: () => qc.invalidateQueries() }));
   if (policy.isPending) return <Loading label="Reading the promotion policy…" />;
   if (policy.error) return <ErrorMessage>Could not read the promotion policy: {errorText(policy.error)}</ErrorMessage>;
@@ -135,6 +142,8 @@ export function PolicyPanel({ projectId, modelId }: { projectId: string; modelId
   const deploymentId = chosenDeployment ?? p?.deployment?.id ?? "";
   // A change of mode keeps the policy's other settings (else the server's defaults would replace them).
   const kept = p ? policySettings(p) : {};
+  const exportLimit = exportText ?? (p?.maxExportMib != null ? String(p.maxExportMib) : "");
+  const latencyLimit = latencyText ?? (p?.maxLatencyMs != null ? String(p.maxLatencyMs) : "");
   return (
     <div className="flex flex-col gap-3" data-testid="policy-panel">
       <p className="text-sm">
@@ -173,7 +182,19 @@ export function PolicyPanel({ projectId, modelId }: { projectId: string; modelId
             </select>
           </label>
         )}
-        <Button variant="secondary" disabled={save.isPending} onClick={() => save.mutate({ ...kept, modelId, mode, deploymentId: deploymentId || null })}>
+        <label className="flex items-center gap-2">
+          <span>Largest export (MiB)</span>
+          <input type="number" min={0} step="any" placeholder="no limit" value={exportLimit} onChange={(e) => setExportText(e.target.value)} className={LIMIT_INPUT} />
+        </label>
+        <label className="flex items-center gap-2">
+          <span>Slowest one-row p95 (ms)</span>
+          <input type="number" min={0} step="any" placeholder="no limit" value={latencyLimit} onChange={(e) => setLatencyText(e.target.value)} className={LIMIT_INPUT} />
+        </label>
+        <Button
+          variant="secondary"
+          disabled={save.isPending}
+          onClick={() => save.mutate({ ...kept, modelId, mode, deploymentId: deploymentId || null, maxExportMib: limitOf(exportLimit), maxLatencyMs: limitOf(latencyLimit) })}
+        >
           {p ? "Change the policy" : "Set the policy"}
         </Button>
       </div>
