@@ -96,6 +96,7 @@ test("approve a waiting version from a phone: one tap, it is in use, and its bak
   const waiting = card.getByTestId("pending-candidate");
   await expect(waiting).toContainText("Version 2 waits for your approval", { timeout: 60_000 });
   await expect(waiting.getByTestId("candidate-evidence")).toContainText("Better by at least the minimum useful gain (0)");
+  await expect(waiting.getByTestId("candidate-evidence")).toContainText(/One-row p95\s*[\d.]+ ms, at most 5000 ms \(timed when it was tested\)/);
   await expectNoSeriousAxeViolations(page);
   await expectNoHorizontalOverflow(page);
   await expectLaidOutAtScreenWidth(page, 390);

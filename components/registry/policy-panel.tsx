@@ -35,6 +35,8 @@ function Evidence({ c }: { c: CandidateView }) {
     rows.push([`${e.metric} on “${e.holdout.name}”`, e.results.map((r) => `version ${r.version} ${num(r.value)}`).join(", ") + ` on ${e.rows} rows`]);
     rows.push(["Difference", `${num(e.difference.estimate)} (${Math.round(e.difference.confidence * 100)}% interval ${num(e.difference.low)} to ${num(e.difference.high)})`]);
   }
+  if (e.limits?.exportMib) rows.push(["Export", `${num(e.limits.exportMib.value)} MiB, at most ${e.limits.exportMib.limit} MiB`]);
+  if (e.limits?.p95Ms) rows.push(["One-row p95", `${num(e.limits.p95Ms.value)} ms, at most ${e.limits.p95Ms.limit} ms (timed when it was tested)`]);
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm" data-testid="candidate-evidence">
       {rows.map(([k, v]) => (

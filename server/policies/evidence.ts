@@ -9,7 +9,14 @@
  */
 import { z } from "zod";
 
-const base = { judgedRevision: z.int().positive(), incumbent: z.int().positive().nullable(), words: z.string() };
+const measured = z.strictObject({ value: z.number(), limit: z.number() });
+const base = {
+  judgedRevision: z.int().positive(),
+  incumbent: z.int().positive().nullable(),
+  words: z.string(),
+  /** A candidate that passed the policy's limits: what was measured against each limit set (absent: none set). */
+  limits: z.strictObject({ exportMib: measured.nullable(), p95Ms: measured.nullable() }).optional(),
+};
 
 export const ZCandidateEvidence = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("first"), ...base }),

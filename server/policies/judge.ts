@@ -26,8 +26,18 @@ export interface PolicyLimits {
 export async function judgeVersion(db: Db, modelId: string, number: number, limits: PolicyLimits): Promise<CandidateEvidence> {
   const quality = await judgeQuality(db, modelId, number);
   if (quality.kind === "refused") return quality;
-  const over = overLimits(await findVersion(db, modelId, number), limits);
-  return over ? { kind: "refused", judgedRevision: quality.judgedRevision, incumbent: quality.incumbent, words: over } : quality;
+  const candidate = await findVersion(db, modelId, number);
+  const over = overLimits(candidate, limits);
+  if (over) return { kind: "refused", judgedRevision: quality.judgedRevision, incumbent: quality.incumbent, words: over };
+  if (limits.maxExportMib === null && limits.maxLatencyMs === null) return quality;
+  // Within every limit set: what was measured against each, for the owner who approves.
+  return {
+    ...quality,
+    limits: {
+      exportMib: limits.maxExportMib === null ? null : { value: candidate.exportBytes / MIB, limit: limits.maxExportMib },
+      p95Ms: limits.maxLatencyMs === null || !candidate.latency ? null : { value: candidate.latency.p95Ms, limit: limits.maxLatencyMs },
+    },
+  };
 }
 
 /** Why the candidate is over one of the policy's limits, however good it is; null when within them. */
