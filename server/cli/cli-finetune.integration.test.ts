@@ -210,6 +210,15 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
     });
     const file = path.join(home.scratch, "held-prompts.jsonl");
     writeFileSync(file, shouted.join("\n") + "\n");
+    // The project the runs above made (made here when this test runs alone).
+    const projects = await server.client.projects.list.query({ includeArchived: true });
+    const project = projects.find((p) => p.name === "Default") ?? (await server.client.projects.create.mutate({ name: "Default" }));
+    // Lines that are no examples are refused in the tools' words, and nothing is reserved.
+    const notExamples = path.join(home.scratch, "not-examples.jsonl");
+    writeFileSync(notExamples, '{"question": "no prompt here"}\n');
+    const refused = await runCli(server.url, ["holdouts", "create", "--project", "Default", "--data", notExamples, "--json"]).done;
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain("has no usable example");
     const reserved = await runCli(server.url, ["holdouts", "create", "--project", "Default", "--data", file, "--json"]).done;
     expect(reserved.code, reserved.stderr).toBe(0);
     const holdout = JSON.parse(reserved.stdout) as { id: string; kind: string; rows: number; columns: string[] };
@@ -220,9 +229,8 @@ describe("trainyard finetune against the real server", { timeout: 600_000 }, () 
     const view = await server.client.finetune.get.query({ id: (JSON.parse(run.stdout) as FineTuneJson).experimentId });
     expect(view.checks?.holdout).toEqual({ holdouts: 1, removed: 5, lines: [1, 2, 3, 4, 5], rule: "normalised prompt" });
     expect(view.checks!.counts.train + view.checks!.counts.eval).toBe(view.checks!.lines.usable - 5);
-    // A tabular comparison is not offered a holdout of examples.
-    const projects = await server.client.projects.list.query({ includeArchived: true });
-    expect((await server.client.holdouts.list.query({ projectId: projects[0]!.id })).map((h) => h.kind)).toEqual(["examples"]);
+    // Only the examples holdout was reserved (the refused file left nothing).
+    expect((await server.client.holdouts.list.query({ projectId: project.id })).map((h) => h.kind)).toEqual(["examples"]);
     // The run ended: the holdout can go, and its prompts are given back.
     const deleted = await runCli(server.url, ["holdouts", "delete", holdout.id, "--json"]).done;
     expect(deleted.code, deleted.stderr).toBe(0);
