@@ -31,6 +31,13 @@ export function countFlag(text: string | undefined, flag: string, usage?: string
   return Number(text);
 }
 
+/** A share in percent above 0 and at most `max`, fractions allowed (`--newest-percent 10`). */
+export function percentFlag(text: string | undefined, flag: string, max: number, usage?: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!(/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 && Number(text) <= max)) throw refuse(flag, `takes a number above 0 and at most ${max}`, text, usage);
+  return Number(text);
+}
+
 /** A number above 0, fractions allowed (`--max-export-mib 0.5`). */
 export function positiveFlag(text: string | undefined, flag: string, usage?: string): number | undefined {
   if (text === undefined) return undefined;

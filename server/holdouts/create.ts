@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { ZLoraExamples, ZProfile } from "@/contracts/recipes";
-import { datasetKindOf, PROFILE_STEP, storedKind } from "@/server/datasets/dataset-kind";
+import { datasetKindOf, PROFILE_STEP, storedKind, type DatasetKind } from "@/server/datasets/dataset-kind";
 import { parseStoredJson } from "@/server/db/stored-json";
 import type { Db } from "@/server/db/client";
 import { localTarget } from "@/server/datasets/local-store";
@@ -53,19 +53,19 @@ export async function createHoldoutFromUpload(db: Db, raw: THoldoutUploadQuery, 
   const known = await repo.findBySha(q.projectId, up.sha256);
   if (known) return { ...holdoutView(known), reused: true };
   const target = await localTarget(db);
-  const step = PROFILE_STEP[kind];
+  const reader = READERS[kind];
   const job = await runJobToEnd(db, {
     opId: `holdout.profile:${q.projectId}:${up.sha256}:${q.encoding}${kind === "examples" ? ":examples" : ""}`,
     targetId: target.id,
-    recipe: step.recipe,
-    job: step.job,
-    input: kind === "examples" ? { data: `sha256:${up.sha256}`, maxPreview: 1 } : { dataset: `sha256:${up.sha256}`, fileName: q.fileName, encoding: q.encoding },
+    recipe: PROFILE_STEP[kind].recipe,
+    job: PROFILE_STEP[kind].job,
+    input: reader.input(`sha256:${up.sha256}`, q),
     label: `Reading the holdout ${q.fileName}`,
     // A first use may build the data tools (or the fine-tuning tools) first.
     timeoutMs: 20 * 60_000,
     ensureEnvironment: true,
   });
-  const described = kind === "examples" ? await describeExamples(db, job) : await describeTable(db, job);
+  const described = await reader.describe(db, job);
   const row = await repo
     .create({ projectId: q.projectId, name: q.name ?? q.fileName, sha256: up.sha256, bytes: up.bytes, fileName: q.fileName, kind, ...described })
     // The same bytes reserved twice at once: the first row stands.
@@ -75,12 +75,20 @@ export async function createHoldoutFromUpload(db: Db, raw: THoldoutUploadQuery, 
 
 type Described = { format: string; rows: number; columns: string };
 
-async function describeTable(db: Db, job: OutputJob): Promise<Described> {
-  const profile = await readOutput(db, job, PROFILE_STEP.table.output, ZProfile);
-  return { format: JSON.stringify(profile.tableFormat), rows: profile.rows, columns: JSON.stringify(profile.columns.map((c) => c.name)) };
-}
-
-async function describeExamples(db: Db, job: OutputJob): Promise<Described> {
-  const examples = await readOutput(db, job, PROFILE_STEP.examples.output, ZLoraExamples);
-  return { format: "null", rows: examples.lines.usable, columns: "[]" };
-}
+/** Per kind of file: its profile job's input, and what the holdout row records of its answer. */
+const READERS: Record<DatasetKind, { input: (ref: string, q: THoldoutUploadQuery) => Record<string, unknown>; describe: (db: Db, job: OutputJob) => Promise<Described> }> = {
+  table: {
+    input: (ref, q) => ({ dataset: ref, fileName: q.fileName, encoding: q.encoding }),
+    async describe(db, job) {
+      const profile = await readOutput(db, job, PROFILE_STEP.table.output, ZProfile);
+      return { format: JSON.stringify(profile.tableFormat), rows: profile.rows, columns: JSON.stringify(profile.columns.map((c) => c.name)) };
+    },
+  },
+  examples: {
+    input: (ref) => ({ data: ref, maxPreview: 1 }),
+    async describe(db, job) {
+      const examples = await readOutput(db, job, PROFILE_STEP.examples.output, ZLoraExamples);
+      return { format: "null", rows: examples.lines.usable, columns: "[]" };
+    },
+  },
+};

@@ -6,6 +6,7 @@
  * its first time, any other split leaves out its rows. The job runs where the dataset is
  * (This computer for an upload), at a person's priority, bounded.
  */
+import { Readable } from "node:stream";
 import { ZNewestRows } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import { datasetsService } from "@/server/datasets";
@@ -16,10 +17,6 @@ import { settingsService } from "@/server/settings/settings.service";
 import { localTarget } from "@/server/datasets/local-store";
 import { createHoldoutFromUpload } from "./create";
 import { ZReserveNewestInput, type HoldoutView, type TReserveNewestInput } from "./holdouts.schema";
-
-async function* once(bytes: Buffer): AsyncIterable<Uint8Array> {
-  yield bytes;
-}
 
 export async function reserveNewestRows(db: Db, raw: TReserveNewestInput): Promise<HoldoutView> {
   const input = ZReserveNewestInput.parse(raw);
@@ -46,7 +43,7 @@ export async function reserveNewestRows(db: Db, raw: TReserveNewestInput): Promi
   return createHoldoutFromUpload(
     db,
     { projectId: input.projectId, fileName: `${stem}-newest-${input.percent}pct.${made.file.endsWith(".csv") ? "csv" : "parquet"}`, name: input.name ?? `${d.name} — newest ${input.percent}% (from ${input.timeColumn} ${made.from})`, encoding: "utf-8" },
-    once(bytes),
+    Readable.from([bytes]),
     bytes.length,
   );
 }

@@ -7,6 +7,7 @@
  *   compare MODEL --versions 1,2 [--holdout ID] --json → {"metric", "results": [{"version", "value"}], "difference": {"estimate", "low", "high"}, …}
  */
 import { CliError } from "../cli-error";
+import { percentFlag } from "../flag-numbers";
 import { connect, withRetry } from "../api-client";
 import { parseSubcommand, requiredArg } from "../subcommand-args";
 import { readableFileSize, uploadHoldout } from "../train/upload-file";
@@ -36,19 +37,12 @@ function versionsOf(text: string): number[] {
   return parts.map(Number);
 }
 
-/** --newest-percent: above 0, at most 50 (the data keeps at least half). */
-function percentOf(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isFinite(n) || n <= 0 || n > 50) throw new CliError(`--newest-percent takes a number above 0 and at most 50 (got ${text}).\n${USAGE}`, 2);
-  return n;
-}
-
 async function createFromDataset(values: { project: string; data?: string; name?: string; "from-dataset"?: string; "time-column"?: string; "newest-percent"?: string }, print: (value: unknown, text: () => string) => void): Promise<number> {
   if (values.data !== undefined) throw new CliError(`Give --data FILE or --from-dataset DATASET, not both.\n${USAGE}`, 2);
   const ref = need(values["from-dataset"], "--from-dataset DATASET");
   const timeColumn = need(values["time-column"], "--time-column COLUMN");
-  const percent = percentOf(values["newest-percent"]);
+  // At most 50: the data keeps at least half to train on.
+  const percent = percentFlag(values["newest-percent"], "--newest-percent", 50, USAGE);
   const conn = connect();
   const pid = await projectId(conn, values.project);
   const all = await withRetry(() => conn.api.datasets.list.query({ projectId: pid }));

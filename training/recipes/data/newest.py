@@ -26,7 +26,7 @@ from trainyard_recipe.runner import requires
 from trainyard_recipe.tables import read_table
 
 from recipes.data.inputs import dataset_path, load_frame, require_column
-from recipes.data.split import times_of
+from recipes.data.split import time_text, times_of
 
 
 def newest_cut(times: pd.Series, fraction: float) -> Any:
@@ -50,10 +50,6 @@ def _fraction(raw: Any) -> float:
     return float(raw)
 
 
-def _iso(t: Any) -> str | float:
-    return float(t) if isinstance(t, (int, float, np.number)) else pd.Timestamp(t).isoformat()
-
-
 @requires("dataset", "datasetFormat", "timeColumn")
 def newest_rows_job(ctx, job_input: dict[str, Any]) -> dict[str, Any]:
     fraction = _fraction(job_input.get("fraction"))
@@ -70,7 +66,7 @@ def newest_rows_job(ctx, job_input: dict[str, Any]) -> dict[str, Any]:
         text = read_table(dataset_path(job_input), fmt, as_text=True)
         text.loc[held].to_csv(ctx.output_dir / "holdout.csv", index=False, encoding="utf-8")
         name = "holdout.csv"
-    made = {"version": 1, "file": name, "rows": int(held.sum()), "of": int(len(frame)), "from": _iso(start)}
+    made = {"version": 1, "file": name, "rows": int(held.sum()), "of": int(len(frame)), "from": time_text(start)}
     write_json_atomic(ctx.output_dir / "newest.json", made)
     emit(ctx, "log", message=f"the newest {made['rows']:,} of {made['of']:,} rows, from {column} = {made['from']}")
     return made

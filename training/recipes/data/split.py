@@ -103,12 +103,14 @@ def time_assignment(n: int, eligible: np.ndarray, times: pd.Series, fractions) -
     if cut1 == 0 or cut1 == len(ids):
         raise BadInput(f"{times.name} has too few distinct times to put later rows after the training rows",
                        code="too_few_times")
-    def iso(t):  # dates as ISO text; a numeric time column (a year, a period) as its number
-        return float(t) if np.issubdtype(sorted_times.dtype, np.number) else pd.Timestamp(t).isoformat()
+    return out, {"cutoff": time_text(sorted_times[cut1 - 1]),
+                 "validationStart": time_text(sorted_times[cut1]) if cut2 > cut1 else None,
+                 "testStart": time_text(sorted_times[cut2]) if cut2 < len(ids) else None}
 
-    return out, {"cutoff": iso(sorted_times[cut1 - 1]),
-                 "validationStart": iso(sorted_times[cut1]) if cut2 > cut1 else None,
-                 "testStart": iso(sorted_times[cut2]) if cut2 < len(ids) else None}
+
+def time_text(t: Any) -> str | float:
+    """A time as the contracts write it: a date as ISO text, a numeric time (a year, a period) as its number."""
+    return float(t) if isinstance(t, (int, float, np.number)) else pd.Timestamp(t).isoformat()
 
 
 def times_of(frame: pd.DataFrame, column: str) -> pd.Series:
