@@ -1,11 +1,17 @@
 /** Runs the `trainyard` command against a test server, collecting its output. */
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { REPO } from "./server-harness";
 
+/**
+ * Runs in a folder of its own under the temporary folder, as a user runs it where they work:
+ * an export the command saves by default (into the working folder) stays out of the repository.
+ */
 export function runCli(url: string, args: string[]) {
   const child = spawn(process.execPath, [path.join(REPO, "bin/trainyard.mjs"), ...args], {
-    cwd: REPO,
+    cwd: mkdtempSync(path.join(os.tmpdir(), "trainyard-cli-")),
     env: { ...process.env, TRAINYARD_URL: url, TRAINYARD_TOKEN: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
