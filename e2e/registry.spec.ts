@@ -78,6 +78,8 @@ test("register two trainings as versions, promote behind the gate, a stale sheet
   const card = page.getByRole("region", { name: MODEL });
   await expect(card.getByTestId("model-selected")).toHaveText("No version is in use yet: promote one.");
   await expect(card.getByTestId("version-row")).toHaveCount(2);
+  // Each version shows what it can prove it never learnt from: all 344 penguins rows went to its split.
+  await expect(card.getByTestId("version-exclusion")).toHaveText(Array(2).fill("Holdout evidence: the hashes of the 344 rows it was trained, tuned and tested on."));
   const [s1, s2] = [await scoreOf(page, 1), await scoreOf(page, 2)];
   const [hi, lo] = s1 >= s2 ? [1, 2] : [2, 1];
   if (phone) {

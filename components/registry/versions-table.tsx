@@ -65,6 +65,9 @@ export function VersionsTable(props: { modelId: string; modelName: string; versi
                         One-row prediction: {v.latency.medianMs} ms median, {v.latency.p95Ms} ms p95 (when tested)
                       </span>
                     )}
+                    <span className="block text-slate-700" data-testid="version-exclusion">
+                      {exclusionWords(v.exclusion)}
+                    </span>
                   </td>
                   <td className="whitespace-nowrap px-2 py-1">{new Date(v.createdAt).toLocaleString()}</td>
                   <td className="whitespace-nowrap px-2 py-1" data-testid="version-status">
@@ -104,4 +107,11 @@ export function VersionsTable(props: { modelId: string; modelName: string; versi
       </table>
     </div>
   );
+}
+
+/** What the version can show a holdout that it never learnt from. */
+function exclusionWords(e: Version["exclusion"]): string {
+  if (!e) return "No record of what it learnt from (trained before one was kept): it cannot claim a holdout score.";
+  const what = e.kind === "rows" ? `${e.entries.toLocaleString()} rows it was trained, tuned and tested on` : `${e.entries.toLocaleString()} prompts it was trained and evaluated on`;
+  return `Holdout evidence: the hashes of the ${what}.`;
 }

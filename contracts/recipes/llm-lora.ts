@@ -227,6 +227,12 @@ export const ZLoraChecks = z.strictObject({
   counts: z.strictObject({ train: z.int().positive(), eval: z.int().positive() }),
   /** The first training examples, normalised, with their line in the data file. */
   preview: z.array(ZPreviewExample),
+  /**
+   * trained_prompts.txt: the hashes of every prompt trained and evaluated on (the exclusion
+   * evidence a registered version keeps) and the file's SHA-256; absent from checks made before.
+   */
+  trainedPromptsFile: z.literal("trained_prompts.txt").optional(),
+  trainedPromptsSha256: ZSha256Hex.optional(),
 });
 export type LoraChecks = z.infer<typeof ZLoraChecks>;
 

@@ -8,6 +8,7 @@
  */
 import { getDb, type Db } from "@/server/db/client";
 import type { Tx } from "@/server/lifecycle/transition";
+import { WITH_EXCLUSION } from "@/server/registry/registry.repository";
 
 export type DeploymentRow = NonNullable<Awaited<ReturnType<Db["deployment"]["findUnique"]>>>;
 export type ReleaseRow = NonNullable<Awaited<ReturnType<Db["deploymentRelease"]["findUnique"]>>>;
@@ -91,8 +92,8 @@ function keyQueries(db: Db | Tx) {
 
 function readsOfOtherDomains(db: Db | Tx) {
   return {
-    version: (id: string) => db.modelVersion.findUnique({ where: { id } }),
-    versionOrThrow: (id: string) => db.modelVersion.findUniqueOrThrow({ where: { id } }),
+    version: (id: string) => db.modelVersion.findUnique({ where: { id }, include: WITH_EXCLUSION }),
+    versionOrThrow: (id: string) => db.modelVersion.findUniqueOrThrow({ where: { id }, include: WITH_EXCLUSION }),
     versionNumber: (id: string) => db.modelVersion.findUnique({ where: { id }, select: { number: true } }),
     /** The columns its serving kind is read from (release-kind.ts kindOfVersionRow). */
     versionEvidence: (id: string) => db.modelVersion.findUnique({ where: { id }, select: { receipt: true, baselineReceipt: true } }),

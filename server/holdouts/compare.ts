@@ -49,8 +49,8 @@ interface Compared {
 
 async function comparable(db: Db, view: VersionView): Promise<Compared> {
   if (view.evidence.kind !== "tabular") throw badInput(`Version ${view.number} is a fine-tune; holdout comparisons are for tabular models.`, { code: "not_tabular" });
-  const rows = await holdoutsRepository(db).trainedRowsOf(view.id);
-  if (!rows) {
+  const rows = await holdoutsRepository(db).exclusionOf(view.id);
+  if (rows?.kind !== "rows") {
     throw badInput(`Version ${view.number} has no record of the rows it was trained on (it was trained before holdouts existed), so it cannot claim a holdout score. Retrain it and register the new version.`, {
       code: "no_exclusion_evidence",
       version: view.number,

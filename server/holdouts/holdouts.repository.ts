@@ -1,4 +1,4 @@
-/** Reserved holdouts and the versions' trained rows (prisma/schema.prisma Holdout, VersionTrainedRows). */
+/** Reserved holdouts and the versions' exclusion evidence (prisma/schema.prisma Holdout, VersionExclusion). */
 import { getDb, type Db } from "@/server/db/client";
 
 export type HoldoutRow = NonNullable<Awaited<ReturnType<ReturnType<typeof holdoutsRepository>["find"]>>>;
@@ -11,7 +11,7 @@ export function holdoutsRepository(db: Db = getDb()) {
     ofProject: (projectId: string) => db.holdout.findMany({ where: { projectId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
     create: (data: { projectId: string; name: string; sha256: string; bytes: number; fileName: string; kind: "table" | "examples"; format: string; rows: number; columns: string }) =>
       db.holdout.create({ data: { ...data, bytes: BigInt(data.bytes) } }),
-    trainedRowsOf: (versionId: string) => db.versionTrainedRows.findUnique({ where: { versionId } }),
+    exclusionOf: (versionId: string) => db.versionExclusion.findUnique({ where: { versionId } }),
     remove: (id: string) => db.holdout.delete({ where: { id } }),
     /** Whatever else keeps the same bytes: datasets (any project) and other projects' holdouts. */
     otherHoldersOf: async (sha256: string, exceptId: string) =>

@@ -8,7 +8,7 @@
  * refusal names what could be removed.
  */
 import { publish } from "@/server/events/bus";
-import { trainedRowsOfExperiment } from "@/server/registry/trained-rows";
+import { exclusionEvidenceOf } from "@/server/registry/exclusion-evidence";
 import { z } from "zod";
 import { formatBytes } from "@/contracts/vocabulary";
 import type { Db } from "@/server/db/client";
@@ -113,7 +113,7 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
   const serving = await servingOfExperiment(db, exp);
   if (!serving.ok) throw conflict(`"${exp.name}" cannot be registered: ${serving.reason}, so it could never be served. Fine-tune it again and register that.`, { code: "base_missing" });
   const stored = await ensureManagedExport(db, exportSha256, ownOpId(exp.opId, exportStepOf(exp.kind)));
-  const trainedRows = await trainedRowsOfExperiment(db, exp);
+  const exclusion = await exclusionEvidenceOf(db, exp);
   const exportNote = stored.present ? (stored.restored ? "The export was missing or damaged and was restored from the worker by its hash." : null) : `Export missing: ${stored.reason}`;
   try {
     const versionId = await db.$transaction(async (tx) => {
@@ -139,7 +139,7 @@ export async function register(db: Db, input: TRegisterInput): Promise<RegisterR
         serving: JSON.stringify(serving.serving),
         latency: fields.latency ? JSON.stringify(fields.latency) : null,
       });
-      if (trainedRows) await tx.versionTrainedRows.create({ data: { versionId: row.id, ...trainedRows, content: new Uint8Array(trainedRows.content) } });
+      if (exclusion) await tx.versionExclusion.create({ data: { versionId: row.id, ...exclusion, content: new Uint8Array(exclusion.content) } });
       await markExportIn(tx, row.id, stored.present, stored.present ? null : stored.reason);
       return row.id;
     });

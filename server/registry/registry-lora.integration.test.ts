@@ -95,6 +95,8 @@ describe("LoRA fine-tunes as model versions", { timeout: 1_500_000 }, () => {
       });
       expect(v.evidenceWords).toContain(`answer-token loss ${receipt.base.meanNll.toFixed(2)} → ${receipt.adapter.meanNll.toFixed(2)} vs its base`);
       expect(v.baseModel).toBe(`tiny-gpt2 (snapshot ${d.base!.snapshotSha256.slice(0, 12)})`);
+      // Its exclusion evidence: the hash of every prompt it trained and was evaluated on (all distinct in this file).
+      expect(v.exclusion).toEqual({ kind: "prompts", entries: d.checks!.counts.train + d.checks!.counts.eval });
       expect(sha256(path.join(home.home, "artifacts", v.exportSha256, "export.tar.gz"))).toBe(v.exportSha256);
     }
   });
@@ -131,7 +133,9 @@ describe("LoRA fine-tunes as model versions", { timeout: 1_500_000 }, () => {
     }, WAIT_MS, 1000);
     expect(tab.status, tab.note ?? "").toBe("succeeded");
     const reg = await server.client.models.register.mutate({ experimentId: done.tabular!, modelId });
-    expect(reg.version).toMatchObject({ number: 3, evidence: { kind: "tabular" }, baseModel: null });
+    expect(reg.version).toMatchObject({ number: 3, evidence: { kind: "tabular" }, baseModel: null, exclusion: { kind: "rows" } });
+    // Every penguins row went to train, validation or test (none is a duplicate or lacks the target).
+    expect(reg.version.exclusion!.entries).toBe(344);
     const cmp = await server.client.models.compare.query({ modelId, a: 2, b: 3 });
     expect(cmp).toMatchObject({ improvement: null, comparability: { comparable: false, differences: [{ field: "kind", a: "lora", b: "tabular" }] } });
     expect(cmp.comparability.reason).toContain("one is a LoRA fine-tune of a language model scored by mean_nll_per_answer_token, the other a tabular model scored by accuracy");

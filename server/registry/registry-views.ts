@@ -8,6 +8,7 @@ import { parseStoredJson } from "@/server/db/stored-json";
 import type { ModelVersionStatus } from "@/contracts/lifecycles";
 import { notFound } from "@/server/errors";
 import { ZActor, SELECTED, LIMITS } from "./registry.schema";
+import { ZExclusionKind, type ExclusionKind } from "./exclusion-kind";
 import { registryRepository, type AliasEventRow, type ModelRow, type RegistryClient, type VersionRow } from "./registry.repository";
 import { baseModelWords, evidenceFromColumns, scoreOf, type VersionEvidence } from "./version-evidence";
 
@@ -57,6 +58,11 @@ export interface VersionView {
   createdAt: Date;
   /** Single-row prediction time measured when it was tested; null for a fine-tune or a version trained before. */
   latency: PredictLatency | null;
+  /**
+   * Its exclusion evidence: how many rows (tabular) or prompts (fine-tune) it was trained,
+   * tuned and tested on, kept as hashes; null when it has none (trained before they were kept).
+   */
+  exclusion: { kind: ExclusionKind; entries: number } | null;
   /** The aliases that point at it now ("selected", "staging"). */
   aliases: string[];
 }
@@ -127,6 +133,7 @@ export function versionView(row: VersionRow, aliases: string[] = []): VersionVie
     targetId: row.targetId,
     createdAt: row.createdAt,
     latency: parseStoredJson(ZPredictLatency, row.latency),
+    exclusion: row.exclusion ? { kind: ZExclusionKind.parse(row.exclusion.kind), entries: row.exclusion.entries } : null,
     aliases,
   };
 }

@@ -5,6 +5,7 @@
  * it on its `tx`. A version's status changes only through versionStore (version-store.ts),
  * the lifecycle's one writer; createVersion sets the state it starts in.
  */
+import type { Prisma } from "@/generated/prisma/client";
 import { getDb, type Db } from "@/server/db/client";
 import type { Tx } from "@/server/lifecycle/transition";
 
@@ -12,7 +13,9 @@ import type { Tx } from "@/server/lifecycle/transition";
 export type RegistryClient = Db | Tx;
 
 export type ModelRow = NonNullable<Awaited<ReturnType<Db["registeredModel"]["findUnique"]>>>;
-export type VersionRow = NonNullable<Awaited<ReturnType<Db["modelVersion"]["findUnique"]>>>;
+/** A version with what its exclusion evidence is (not its hashes: compare.ts reads those apart). */
+export const WITH_EXCLUSION = { exclusion: { select: { kind: true, entries: true } } } satisfies Prisma.ModelVersionInclude;
+export type VersionRow = Prisma.ModelVersionGetPayload<{ include: typeof WITH_EXCLUSION }>;
 export type AliasRow = NonNullable<Awaited<ReturnType<Db["modelAlias"]["findUnique"]>>>;
 export type AliasEventRow = NonNullable<Awaited<ReturnType<Db["aliasEvent"]["findUnique"]>>>;
 export type NewVersion = Parameters<Db["modelVersion"]["create"]>[0]["data"];
@@ -48,22 +51,22 @@ function modelQueries(db: RegistryClient) {
 
 function versionQueries(db: RegistryClient) {
   return {
-    versionById: (id: string): Promise<VersionRow | null> => db.modelVersion.findUnique({ where: { id } }),
-    versionByIdOrThrow: (id: string): Promise<VersionRow> => db.modelVersion.findUniqueOrThrow({ where: { id } }),
+    versionById: (id: string): Promise<VersionRow | null> => db.modelVersion.findUnique({ where: { id }, include: WITH_EXCLUSION }),
+    versionByIdOrThrow: (id: string): Promise<VersionRow> => db.modelVersion.findUniqueOrThrow({ where: { id }, include: WITH_EXCLUSION }),
     versionByNumber: (modelId: string, number: number): Promise<VersionRow | null> =>
-      db.modelVersion.findUnique({ where: { modelId_number: { modelId, number } } }),
+      db.modelVersion.findUnique({ where: { modelId_number: { modelId, number } }, include: WITH_EXCLUSION }),
     versionOfExperiment: (modelId: string, experimentId: string): Promise<VersionRow | null> =>
-      db.modelVersion.findUnique({ where: { modelId_experimentId: { modelId, experimentId } } }),
-    versionsByIds: (ids: string[]): Promise<VersionRow[]> => db.modelVersion.findMany({ where: { id: { in: ids } } }),
+      db.modelVersion.findUnique({ where: { modelId_experimentId: { modelId, experimentId } }, include: WITH_EXCLUSION }),
+    versionsByIds: (ids: string[]): Promise<VersionRow[]> => db.modelVersion.findMany({ where: { id: { in: ids } }, include: WITH_EXCLUSION }),
     versionNumbers: (ids: string[]) => db.modelVersion.findMany({ where: { id: { in: ids } }, select: { id: true, number: true } }),
     /** Only the ids that belong to one of `modelIds` (a project's models) come back. */
     versionsByIdsIn: (ids: string[], modelIds: string[]): Promise<VersionRow[]> =>
-      db.modelVersion.findMany({ where: { id: { in: ids }, modelId: { in: modelIds } } }),
-    versionsNewestFirst: (modelId: string): Promise<VersionRow[]> => db.modelVersion.findMany({ where: { modelId }, orderBy: { number: "desc" } }),
+      db.modelVersion.findMany({ where: { id: { in: ids }, modelId: { in: modelIds } }, include: WITH_EXCLUSION }),
+    versionsNewestFirst: (modelId: string): Promise<VersionRow[]> => db.modelVersion.findMany({ where: { modelId }, orderBy: { number: "desc" }, include: WITH_EXCLUSION }),
     countVersions: (modelId: string): Promise<number> => db.modelVersion.count({ where: { modelId } }),
     lastVersionNumber: async (modelId: string): Promise<number | null> =>
       (await db.modelVersion.findFirst({ where: { modelId }, orderBy: { number: "desc" }, select: { number: true } }))?.number ?? null,
-    createVersion: (data: NewVersion): Promise<VersionRow> => db.modelVersion.create({ data }),
+    createVersion: (data: NewVersion): Promise<VersionRow> => db.modelVersion.create({ data, include: WITH_EXCLUSION }),
     /** Exports the models' versions not removed keep, one row per version (an archive may repeat). */
     liveExportSizes: (modelIds: string[]) =>
       db.modelVersion.findMany({ where: { modelId: { in: modelIds }, status: { not: "removed" } }, select: { exportSha256: true, exportBytes: true } }),

@@ -1,7 +1,10 @@
 """Job check_data: JSONL examples -> normalised conversations for training and evaluation,
 and the checks report a user reads before training.
 
-Output: train.jsonl and eval.jsonl ({"messages": [...]} per line), checks.json.
+Output: train.jsonl and eval.jsonl ({"messages": [...]} per line), checks.json, and
+trained_prompts.txt: the SHA-256 of every distinct normalised prompt the fine-tune trains and
+is evaluated on (a JSON header line, then the sorted hashes), the export's exclusion evidence
+that a registered version keeps (its hash in checks.json).
 The project's reserved holdouts of examples (input `holdouts`: their files) are kept out of
 both, before anything else: an example whose normalised prompt is a holdout's is dropped,
 and checks.json's `holdout` counts them.
@@ -11,12 +14,13 @@ prompt), template_cannot_render (the model's chat template fails on an example).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import statistics
 from pathlib import Path
 
-from trainyard_recipe import BadInput, JobContext, requires
+from trainyard_recipe import BadInput, JobContext, requires, sha256_file
 from trainyard_recipe.atomic import write_json_atomic
 from trainyard_recipe.events import phase
 
@@ -76,6 +80,22 @@ def _lengths(tokenizer, examples: list[Example], max_length: int) -> dict:
         "p50": ordered[len(ordered) // 2], "p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
         "tokens": sum(lengths), "overMaxLength": over, "droppedNoAnswerLeft": no_answer_left,
     }
+
+
+PROMPTS_FILE = "trained_prompts.txt"
+
+
+def prompt_hash(example: Example) -> str:
+    """What the exclusion evidence keeps of a prompt: the SHA-256 of its normalised text."""
+    return hashlib.sha256(example.prompt_key().encode("utf-8")).hexdigest()
+
+
+def write_prompts_file(path: Path, examples: list[Example]) -> int:
+    """A JSON header line (version, rule, how many), then the sorted distinct prompt hashes."""
+    unique = sorted({prompt_hash(e) for e in examples})
+    lines = [json.dumps({"version": 1, "rule": "normalised prompt", "prompts": len(unique)}), *unique]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(unique)
 
 
 def _write_jsonl(path: Path, examples: list[Example]) -> None:
@@ -142,6 +162,9 @@ def run_check_data(ctx: JobContext, job_input: dict) -> dict:
     report["preview"] = preview(train, PREVIEW)
     _write_jsonl(ctx.output_dir / "train.jsonl", train)
     _write_jsonl(ctx.output_dir / "eval.jsonl", held)
+    write_prompts_file(ctx.output_dir / PROMPTS_FILE, train + held)
+    report["trainedPromptsFile"] = PROMPTS_FILE
+    report["trainedPromptsSha256"] = sha256_file(ctx.output_dir / PROMPTS_FILE)
     write_json_atomic(ctx.output_dir / "checks.json", report)
     return {"trainExamples": len(train), "evalExamples": len(held), "problemLines": len(problems),
             "duplicates": len(duplicates), "overMaxLength": report["tokens"]["train"]["overMaxLength"]}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 
@@ -66,6 +67,24 @@ def test_a_user_eval_file_stays_as_given_and_overlapping_training_examples_go(tm
     assert (metrics["trainExamples"], metrics["evalExamples"]) == (45, 8)
     assert checks["overlap"]["removedFromTraining"] == 3 and checks["overlap"]["lines"] == [46, 47, 48]
     assert checks["split"]["strategy"] == "user_file"
+
+
+def test_trained_prompts_lists_the_hash_of_every_prompt_trained_and_evaluated_on_and_no_holdouts(tmp_path, tiny):
+    holdout = tmp_path / "holdout.jsonl"
+    holdout.write_text("\n".join(_shouted_chat(LINES[10:15])) + "\n")
+    eval_file = tmp_path / "eval.jsonl"
+    eval_file.write_text("\n".join([*(DATA / "gsm8k-chat.jsonl").read_text().splitlines()[:5], *LINES[45:48]]) + "\n")
+    out, _ = _check(tmp_path / "out", tiny, data=str(DATA / "gsm8k-prompt-completion.jsonl"), eval=str(eval_file),
+                    holdouts=[str(holdout)])
+    checks = json.loads((out / "checks.json").read_text())
+    listed = (out / "trained_prompts.txt").read_text().splitlines()
+    assert checks["trainedPromptsFile"] == "trained_prompts.txt"
+    assert checks["trainedPromptsSha256"] == hashlib.sha256((out / "trained_prompts.txt").read_bytes()).hexdigest()
+    # 40 training prompts left (48, less 3 in the evaluation file, less 5 reserved) and the 8 evaluated.
+    assert json.loads(listed[0]) == {"version": 1, "rule": "normalised prompt", "prompts": 48}
+    expected = {hashlib.sha256(p.encode()).hexdigest() for p in _prompts(out / "train.jsonl") | _prompts(out / "eval.jsonl")}
+    assert listed[1:] == sorted(expected) and len(expected) == 48
+    assert not {hashlib.sha256(p.encode()).hexdigest() for p in _prompts(holdout)} & set(listed[1:])
 
 
 def _shouted_chat(lines: list[str]) -> list[str]:
