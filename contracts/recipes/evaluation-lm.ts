@@ -81,7 +81,53 @@ const ZExampleNll = z.strictObject({ nll: z.number().nonnegative(), tokens: coun
 export const ZLoraPerExample = z.strictObject({ base: z.array(ZExampleNll), adapter: z.array(ZExampleNll) });
 export type LoraPerExample = z.infer<typeof ZLoraPerExample>;
 
+export const ZLmHoldoutCompareInput = z.strictObject({
+  model: ZLmScoreInput.shape.model,
+  data: ref("output folder of llm-lora holdout_examples (eval.jsonl and eval_prompts.txt)"),
+  versions: z
+    .array(
+      z.strictObject({
+        version: z.int().positive(),
+        adapter: ref("the version's export archive (its adapter files alone are read) or an adapter folder"),
+        adapterSha256: ZSha256Hex.describe("the version's adapter: the SHA-256 its adapter_model.safetensors must have"),
+        trainedPrompts: ref("the version's trained_prompts.txt (its exclusion evidence)"),
+      }),
+    )
+    .min(2)
+    .describe("the first two are the difference's pair (second minus first)"),
+  device: ZLmScoreInput.shape.device,
+  maxLength: ZLmScoreInput.shape.maxLength,
+  resamples: z.int().min(100).max(100_000).default(2000),
+  confidence: z.number().gt(0.5).lt(1).default(0.95),
+  seed: z.int().min(0).default(0),
+});
+export type LmHoldoutCompareJobInput = z.input<typeof ZLmHoldoutCompareInput>;
+
+/**
+ * holdout_compare.json (holdout.py): each version's mean NLL per answer token on the holdout
+ * examples none of them trained or was evaluated on, and the paired-bootstrap interval of the
+ * difference (second minus first: below zero, the second is better).
+ */
+export const ZLmHoldoutComparison = z.strictObject({
+  version: z.literal(1),
+  metric: z.literal("mean_nll_per_answer_token"),
+  direction: z.literal("lower"),
+  examples: z.int().positive(),
+  excluded: z.strictObject({ total: count, byVersion: z.record(z.string(), count), noAnswerLeft: count }),
+  results: z.array(z.strictObject({ version: z.int().positive(), value: z.number().nonnegative() })).min(2),
+  difference: z.strictObject({
+    estimate: z.number(),
+    low: z.number(),
+    high: z.number(),
+    confidence: z.number(),
+    resamples: z.int().positive(),
+    of: z.tuple([z.int().positive(), z.int().positive()]),
+  }),
+});
+export type LmHoldoutComparison = z.infer<typeof ZLmHoldoutComparison>;
+
 /** model/, adapter/ and eval.jsonl are read by the recipe itself, not parsed here. */
 export const evaluationLm = {
   score: { input: ZLmScoreInput, outputs: { "receipt.json": ZLoraReceipt, "per_example.json": ZLoraPerExample } },
+  holdout_compare: { input: ZLmHoldoutCompareInput, outputs: { "holdout_compare.json": ZLmHoldoutComparison } },
 } as const;

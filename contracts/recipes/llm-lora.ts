@@ -124,6 +124,9 @@ export const ZLoraGenerateInput = z.strictObject({
 
 export const ZLoraMergeInput = z.strictObject({ model, adapter });
 
+/** A reserved holdout of examples, normalised for the trusted evaluator's holdout_compare (no model needed). */
+export const ZLoraHoldoutExamplesInput = z.strictObject({ data: ref("the reserved holdout's JSONL file") });
+
 /** The inputs as a caller writes them (defaulted fields optional). */
 export type LoraProfileExamplesJobInput = z.input<typeof ZLoraProfileExamplesInput>;
 export type LoraExportJobInput = z.input<typeof ZLoraExportInput>;
@@ -205,6 +208,14 @@ export const ZLoraExamples = z.strictObject({
   preview: z.array(ZPreviewExample),
 });
 export type LoraExamples = z.infer<typeof ZLoraExamples>;
+
+/** holdout_examples.json: the holdout's examples as eval.jsonl holds them (exact duplicates dropped). */
+export const ZLoraHoldoutExamples = z.strictObject({
+  ...examplesFields,
+  examples: z.int().positive(),
+  /** The SHA-256 of each example's normalised prompt, line for line with eval.jsonl. */
+  promptsFile: z.literal("eval_prompts.txt"),
+});
 
 /** checks.json (check_data.py): what the user reads before training. */
 export const ZLoraChecks = z.strictObject({
@@ -452,4 +463,6 @@ export const llmLora = {
   generate: { input: ZLoraGenerateInput, outputs: { "answer.json": ZLoraAnswer } },
   /** Not part of the default chain: the user merges explicitly. model/ is read by the recipe. */
   merge: { input: ZLoraMergeInput, outputs: { "merged.json": ZLoraMerged } },
+  /** eval.jsonl and eval_prompts.txt (line for line) are read by evaluation-lm holdout_compare. */
+  holdout_examples: { input: ZLoraHoldoutExamplesInput, outputs: { "holdout_examples.json": ZLoraHoldoutExamples } },
 } as const;

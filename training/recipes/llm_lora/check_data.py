@@ -98,7 +98,7 @@ def write_prompts_file(path: Path, examples: list[Example]) -> int:
     return len(unique)
 
 
-def _write_jsonl(path: Path, examples: list[Example]) -> None:
+def write_jsonl(path: Path, examples: list[Example]) -> None:
     path.write_text("".join(json.dumps(e.as_json(), ensure_ascii=False) + "\n" for e in examples), encoding="utf-8")
 
 
@@ -160,8 +160,8 @@ def run_check_data(ctx: JobContext, job_input: dict) -> dict:
     report["tokens"] = {"train": _lengths(tokenizer, train, max_length), "eval": _lengths(tokenizer, held, max_length)}
     report["counts"] = {"train": len(train), "eval": len(held)}
     report["preview"] = preview(train, PREVIEW)
-    _write_jsonl(ctx.output_dir / "train.jsonl", train)
-    _write_jsonl(ctx.output_dir / "eval.jsonl", held)
+    write_jsonl(ctx.output_dir / "train.jsonl", train)
+    write_jsonl(ctx.output_dir / "eval.jsonl", held)
     write_prompts_file(ctx.output_dir / PROMPTS_FILE, train + held)
     report["trainedPromptsFile"] = PROMPTS_FILE
     report["trainedPromptsSha256"] = sha256_file(ctx.output_dir / PROMPTS_FILE)
