@@ -52,7 +52,7 @@ function Result({ r }: { r: HoldoutCompareResult }) {
       <figcaption className="flex flex-col gap-1 text-sm">
         <span data-testid="holdout-verdict">{verdict}</span>
         <span>
-          {r.metric} ({better} is better) on {r.rows.toLocaleString("en")} rows of “{r.holdout.name}” that no version learnt from
+          {r.metric} ({better} is better) on {r.rows.toLocaleString("en")} {r.unit} of “{r.holdout.name}” that no version learnt from
           {r.excluded.total > 0 ? ` (${r.excluded.total.toLocaleString("en")} left out)` : ""}:{" "}
           {r.results.map((x) => `version ${x.version} ${num(x.value)}`).join(", ")}.
         </span>
@@ -89,10 +89,10 @@ export function HoldoutCompare({ projectId, modelId, numbers }: { projectId: str
         <label className="flex items-center gap-2">
           <span>on</span>
           <select value={holdoutId} onChange={(e) => setHoldoutId(e.target.value)} className="min-h-10 rounded-md border border-slate-400 bg-white px-2">
-            <option value="">the newest holdout</option>
+            <option value="">the newest holdout of their kind</option>
             {holdouts.data.map((h) => (
               <option key={h.id} value={h.id}>
-                {h.name} ({h.rows} rows)
+                {h.name} ({h.rows} {h.kind === "examples" ? "examples" : "rows"})
               </option>
             ))}
           </select>

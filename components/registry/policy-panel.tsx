@@ -32,7 +32,7 @@ function Evidence({ c }: { c: CandidateView }) {
   const rows: [string, string][] = [["Gates", e.words]];
   if (e.kind === "same_contract") rows.push([e.metric, `version ${c.version} ${num(e.candidateValue)} against ${num(e.incumbentValue)} (gain ${num(e.improvement)}, at least ${e.minUsefulGain} needed)`]);
   if (e.kind === "holdout") {
-    rows.push([`${e.metric} on “${e.holdout.name}”`, e.results.map((r) => `version ${r.version} ${num(r.value)}`).join(", ") + ` on ${e.rows} rows`]);
+    rows.push([`${e.metric} on “${e.holdout.name}”`, e.results.map((r) => `version ${r.version} ${num(r.value)}`).join(", ") + ` on ${e.rows} ${e.unit}`]);
     rows.push(["Difference", `${num(e.difference.estimate)} (${Math.round(e.difference.confidence * 100)}% interval ${num(e.difference.low)} to ${num(e.difference.high)})`]);
   }
   if (e.limits?.exportMib) rows.push(["Export", `${num(e.limits.exportMib.value)} MiB, at most ${e.limits.exportMib.limit} MiB`]);

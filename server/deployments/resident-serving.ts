@@ -7,11 +7,10 @@
  * a job that ends by itself (crash, kill -9, memory budget) is how a dead process is seen.
  */
 import { randomUUID } from "node:crypto";
-import { statSync } from "node:fs";
 import { SERVE_JOB, SERVE_RECIPE, servingSocketPath, type ServeJobInput } from "@/contracts/deployments/serving";
 import type { Db } from "@/server/db/client";
 import { unavailable } from "@/server/errors";
-import { exportArchivePath } from "@/server/experiments/chain-results";
+import { stageExportOn } from "@/server/registry/stage-export";
 import { isTerminal } from "@/server/jobs/job-state";
 import { waitForJobEnd } from "@/server/jobs/job-wait";
 import { jobsRepository } from "@/server/jobs/jobs.repository";
@@ -43,17 +42,6 @@ function serveInput(releaseId: string, exportSha256: string, spec: ServeSpec, id
   return { ...common, base: `sha256:${spec.baseSha256}`, device: spec.device, limits: { maxNewTokens: LLM_MAX_NEW_TOKENS } };
 }
 
-/** The managed archive (it stays where the registry keeps it) into the store its serving job reads. */
-async function stageExport(db: Db, targetId: string, exportSha256: string): Promise<void> {
-  const row = await targetsService(db).requireTarget(targetId);
-  const archive = exportArchivePath(exportSha256);
-  try {
-    await targetFor(row, db).storeFile(archive, exportSha256, statSync(archive).size);
-  } catch (err) {
-    throw unavailable(`${row.name} could not store the model's export: ${(err as Error).message}`);
-  }
-}
-
 /**
  * Starts (or finds) the serving job of a release. `memoryGb` is its process group's budget
  * (the supervisor stops it above this: failed / out_of_memory); null: the kind's default.
@@ -65,7 +53,7 @@ export async function startServing(
 ): Promise<string> {
   const existing = await jobsRepository(db).findByOpId(servingOpId(a.releaseId));
   if (existing && !isTerminal(existing.state)) return existing.id;
-  await stageExport(db, a.targetId, a.exportSha256);
+  await stageExportOn(db, a.targetId, a.exportSha256);
   const job = await jobsService(db).admitJob({
     opId: existing ? `${servingOpId(a.releaseId)}:${randomUUID()}` : servingOpId(a.releaseId),
     targetId: a.targetId,

@@ -6,12 +6,12 @@
  * apart), one tabular.predict per version (it never sees the labels), then
  * evaluation.holdout_compare. Each is awaited and bounded.
  *
- * Refused: a version without exclusion evidence (trained before holdouts: retrain it), a
- * fine-tune, versions that do not predict the same target the same way. The answer goes to
+ * Refused: a version without exclusion evidence (trained before holdouts: retrain it),
+ * versions that do not predict the same target the same way. Fine-tunes compare on a holdout
+ * of examples instead (compare-finetunes.ts). The answer goes to
  * whoever asked (the owner's page, the CLI); agents and search planners are never given
  * holdout values (server/mcp holds to that, and a planner's inputs are trial scores).
  */
-import { createHash } from "node:crypto";
 import { ZHoldoutComparison, ZTableFormat, type Receipt } from "@/contracts/recipes";
 import type { Db } from "@/server/db/client";
 import { badInput, notFound } from "@/server/errors";
@@ -21,22 +21,36 @@ import { readOutput } from "@/server/jobs/read-output";
 import { stageBytes } from "@/server/predictions/predict-job";
 import { findModel, findVersion, type VersionView } from "@/server/registry/registry-views";
 import { targetsService } from "@/server/targets/targets.service";
-import { runJobToEnd, type JobToEnd } from "@/server/jobs/job-to-end";
+import { compareFineTunesOnHoldout } from "./compare-finetunes";
+import { holdoutSteps, shortHash } from "./holdout-steps";
 import { holdoutsRepository, type HoldoutRow } from "./holdouts.repository";
 import { ZCompareOnHoldoutInput, type HoldoutCompareResult, type TCompareOnHoldoutInput } from "./holdouts.schema";
 
-const STEP_TIMEOUT_MS = 10 * 60_000;
-
-async function holdoutFor(db: Db, projectId: string, holdoutId: string | undefined): Promise<HoldoutRow> {
+/** The holdout a comparison of `kind` versions scores on: the one named, or the project's newest of that kind. */
+export async function holdoutFor(db: Db, projectId: string, holdoutId: string | undefined, kind: "table" | "examples"): Promise<HoldoutRow> {
   const repo = holdoutsRepository(db);
   if (holdoutId) {
     const h = await repo.find(holdoutId);
     if (!h || h.projectId !== projectId) throw notFound(`This model's project has no holdout ${holdoutId}.`);
-    if (h.kind === "examples") throw badInput(`The holdout "${h.name}" is a file of examples, which fine-tunes keep out; a comparison scores tabular versions on a holdout of rows.`, { code: "examples_holdout" });
+    if (h.kind !== kind) {
+      throw badInput(
+        kind === "table"
+          ? `The holdout "${h.name}" is a file of examples: it compares fine-tunes; tabular versions compare on a holdout of rows.`
+          : `The holdout "${h.name}" is a table: it compares tabular versions; fine-tunes compare on a holdout of examples (a .jsonl file).`,
+        { code: kind === "table" ? "examples_holdout" : "table_holdout" },
+      );
+    }
     return h;
   }
-  const newest = (await repo.ofProject(projectId)).find((h) => h.kind !== "examples");
-  if (!newest) throw badInput("This model's project has no holdout of rows yet: reserve one first (trainyard holdouts create --project NAME --data FILE).", { code: "no_holdout" });
+  const newest = (await repo.ofProject(projectId)).find((h) => h.kind === kind);
+  if (!newest) {
+    throw badInput(
+      kind === "table"
+        ? "This model's project has no holdout of rows yet: reserve one first (trainyard holdouts create --project NAME --data FILE)."
+        : "This model's project has no holdout of examples yet: reserve a .jsonl file first (trainyard holdouts create --project NAME --data FILE.jsonl).",
+      { code: "no_holdout" },
+    );
+  }
   return newest;
 }
 
@@ -48,7 +62,7 @@ interface Compared {
 }
 
 async function comparable(db: Db, view: VersionView): Promise<Compared> {
-  if (view.evidence.kind !== "tabular") throw badInput(`Version ${view.number} is a fine-tune; holdout comparisons are for tabular models.`, { code: "not_tabular" });
+  if (view.evidence.kind !== "tabular") throw new Error(`version ${view.number} is not tabular`);
   const rows = await holdoutsRepository(db).exclusionOf(view.id);
   if (rows?.kind !== "rows") {
     throw badInput(`Version ${view.number} has no record of the rows it was trained on (it was trained before holdouts existed), so it cannot claim a holdout score. Retrain it and register the new version.`, {
@@ -73,14 +87,22 @@ function sameTask(all: Compared[]): void {
   }
 }
 
-const shortHash = (parts: unknown) => createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 24);
-
+/**
+ * Versions of one kind compared on a holdout of that kind: tabular versions on rows (below),
+ * fine-tunes on examples (compare-finetunes.ts). A tabular version and a fine-tune never compare.
+ */
 export async function compareOnHoldout(db: Db, raw: TCompareOnHoldoutInput): Promise<HoldoutCompareResult> {
   const input = ZCompareOnHoldoutInput.parse(raw);
   if (new Set(input.versions).size !== input.versions.length) throw badInput("Name each version once.");
   const model = await findModel(db, input.modelId);
-  const holdout = await holdoutFor(db, model.projectId, input.holdoutId);
-  const versions = await Promise.all(input.versions.map(async (n) => comparable(db, await findVersion(db, model.id, n))));
+  const views = await Promise.all(input.versions.map((n) => findVersion(db, model.id, n)));
+  const kinds = new Set(views.map((v) => v.evidence.kind));
+  if (kinds.size > 1) {
+    throw badInput(`Versions ${views.map((v) => v.number).join(", ")} are not all of one kind: a fine-tune and a tabular model are not scored on one holdout.`, { code: "incomparable" });
+  }
+  if (kinds.has("lora")) return compareFineTunesOnHoldout(db, views, await holdoutFor(db, model.projectId, input.holdoutId, "examples"));
+  const holdout = await holdoutFor(db, model.projectId, input.holdoutId, "table");
+  const versions = await Promise.all(views.map((v) => comparable(db, v)));
   sameTask(versions);
   const first = versions[0]!;
   const target = await targetsService(db).requireTarget(first.view.targetId);
@@ -89,8 +111,7 @@ export async function compareOnHoldout(db: Db, raw: TCompareOnHoldoutInput): Pro
   const settings = first.settings;
   const label = `Comparing on the holdout ${holdout.name}`;
 
-  // Each step on that computer, bounded, in an environment made ready first.
-  const step = (s: Pick<JobToEnd, "opId" | "recipe" | "job" | "input" | "label">) => runJobToEnd(db, { ...s, targetId: target.id, timeoutMs: STEP_TIMEOUT_MS, ensureEnvironment: true });
+  const step = holdoutSteps(db, target.id);
 
   const rows = await step({
     opId: `holdout.rows:${holdout.id}:${shortHash([settings.target, settings.excludeColumns])}`,
@@ -134,6 +155,7 @@ export async function compareOnHoldout(db: Db, raw: TCompareOnHoldoutInput): Pro
     holdout: { id: holdout.id, name: holdout.name },
     metric: out.metric,
     direction: out.direction,
+    unit: "rows",
     rows: out.rows,
     excluded: out.excluded,
     results: out.results,

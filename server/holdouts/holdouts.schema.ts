@@ -77,9 +77,12 @@ export interface HoldoutDeleteResult extends HoldoutDeletePreview {
 
 export const ZHoldoutCompareResult = z.strictObject({
   holdout: z.strictObject({ id: z.string(), name: z.string() }),
-  metric: ZMetricName,
+  /** A tabular model's own metric, or a fine-tune's loss on the answer tokens. */
+  metric: z.union([ZMetricName, z.literal("mean_nll_per_answer_token")]),
   direction: ZDirection,
-  /** Holdout rows scored: those no compared version learnt from. */
+  /** What was scored: a table's rows, or a file's examples (fine-tunes). */
+  unit: z.enum(["rows", "examples"]),
+  /** Holdout rows (or examples) scored: those no compared version learnt from. */
   rows: z.int().positive(),
   excluded: z.strictObject({ total: z.int().nonnegative(), byVersion: z.record(z.string(), z.int().nonnegative()) }),
   results: z.array(z.strictObject({ version: z.int().positive(), value: z.number() })),

@@ -7,6 +7,7 @@ const result = (direction: "higher_is_better" | "lower_is_better", low: number, 
   holdout: { id: "h1", name: "newest" },
   metric: direction === "higher_is_better" ? "accuracy" : "rmse",
   direction,
+  unit: "rows",
   rows: 80,
   excluded: { total: 3, byVersion: { "1": 3, "2": 0 } },
   results: [

@@ -35,6 +35,8 @@ export const ZCandidateEvidence = z.discriminatedUnion("kind", [
     holdout: z.strictObject({ id: z.string(), name: z.string() }),
     metric: z.string(),
     direction: z.enum(["higher_is_better", "lower_is_better"]),
+    /** What `rows` counts: a table's rows, or a fine-tune holdout's examples (evidence kept before says rows). */
+    unit: z.enum(["rows", "examples"]).default("rows"),
     rows: z.int(),
     results: z.array(z.strictObject({ version: z.int(), value: z.number() })),
     difference: z.strictObject({ estimate: z.number(), low: z.number(), high: z.number(), confidence: z.number() }),

@@ -81,9 +81,9 @@ async function holdoutJudgement(db: Db, modelId: string, incumbent: number, cand
     return { kind: "refused", ...base, words: `Versions ${incumbent} and ${candidate} were evaluated on different data, and the holdout could not decide: ${err.message}` };
   }
   const pct = Math.round(r.difference.confidence * 100);
-  const facts = { holdout: r.holdout, metric: r.metric, direction: r.direction, rows: r.rows, results: r.results, difference: { estimate: r.difference.estimate, low: r.difference.low, high: r.difference.high, confidence: r.difference.confidence } };
+  const facts = { holdout: r.holdout, metric: r.metric, direction: r.direction, unit: r.unit, rows: r.rows, results: r.results, difference: { estimate: r.difference.estimate, low: r.difference.low, high: r.difference.high, confidence: r.difference.confidence } };
   if (intervalVerdict(r.direction, r.difference.low, r.difference.high) === "second_better") {
-    return { kind: "holdout", ...base, ...facts, words: `Better than version ${incumbent} on the holdout “${r.holdout.name}” (${r.rows} rows neither learnt from): the ${pct}% interval of the difference excludes a loss.` };
+    return { kind: "holdout", ...base, ...facts, words: `Better than version ${incumbent} on the holdout “${r.holdout.name}” (${r.rows} ${r.unit} neither learnt from): the ${pct}% interval of the difference excludes a loss.` };
   }
   return { kind: "refused", ...base, words: `Not shown better than version ${incumbent} on the holdout “${r.holdout.name}”: the ${pct}% interval of the difference does not exclude a loss.` };
 }

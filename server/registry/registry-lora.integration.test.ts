@@ -8,10 +8,11 @@
  * version; a failed fine-tune is refused.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { cpSync, readFileSync, rmSync, truncateSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { allowedModelFolder, hasEnded, SMALL, uploadExamples, waitForFineTune } from "@/server/finetune/finetune-test-support";
+import { allowedModelFolder, EXAMPLES, hasEnded, SMALL, uploadExamples, waitForFineTune } from "@/server/finetune/finetune-test-support";
+import type { HoldoutCompareResult } from "@/server/holdouts/holdouts.schema";
 import { upload, waitForProfile } from "@/server/datasets/test-support";
 import { runCli } from "@/server/testing/cli-process";
 import { realRecipesServerForBlock } from "@/server/testing/real-recipes-server";
@@ -101,6 +102,23 @@ describe("LoRA fine-tunes as model versions", { timeout: 1_500_000 }, () => {
     }
   });
 
+  it("compares the two fine-tunes on a reserved holdout of examples, leaving out the prompts they trained on", async () => {
+    // GSM8K problems none of them saw, and three training lines in other case (the same prompts).
+    const trained = readFileSync(EXAMPLES, "utf8").split("\n").slice(0, 3).map((line) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(line) as Record<string, string>).map(([k, v]) => [k, v.toUpperCase()]))));
+    const file = path.join(home.scratch, "held-out.jsonl");
+    writeFileSync(file, readFileSync(path.join(path.dirname(EXAMPLES), "gsm8k-chat.jsonl"), "utf8") + trained.join("\n") + "\n");
+    const reserved = await runCli(server.url, ["holdouts", "create", "--project", "Default", "--data", file, "--json"]).done;
+    expect(reserved.code, reserved.stderr).toBe(0);
+    const compared = await runCli(server.url, ["holdouts", "compare", MODEL, "--versions", "1,2", "--json"]).done;
+    expect(compared.code, compared.stderr).toBe(0);
+    const r = JSON.parse(compared.stdout) as HoldoutCompareResult;
+    expect(r).toMatchObject({ metric: "mean_nll_per_answer_token", direction: "lower_is_better", unit: "examples", excluded: { total: 3, byVersion: { "1": 3, "2": 3 } } });
+    expect(r.results.map((x) => x.version)).toEqual([1, 2]);
+    expect(r.difference.estimate).toBeCloseTo(r.results[1]!.value - r.results[0]!.value, 9);
+    expect(r.difference.low).toBeLessThanOrEqual(r.difference.high);
+
+  });
+
   it("refuses to register a fine-tune that failed, changing nothing", async () => {
     const r = await refusal(server.client.models.register.mutate({ experimentId: done.failed!.experiment.id, modelId }));
     expect(r).toMatchObject({ code: "BAD_REQUEST", reason: "experiment_not_succeeded" });
@@ -143,6 +161,10 @@ describe("LoRA fine-tunes as model versions", { timeout: 1_500_000 }, () => {
     expect(refused).toMatchObject({ code: "CONFLICT", reason: "needs_acknowledgement", details: { decision: { why: "not_comparable" } } });
     const unchanged = await server.client.models.show.query({ modelId });
     expect([unchanged.model.revision, unchanged.model.selected?.number, unchanged.history.length]).toEqual([3, 2, 2]);
+    // Nor on a holdout.
+    const mixed = await runCli(server.url, ["holdouts", "compare", MODEL, "--versions", "2,3", "--json"]).done;
+    expect(mixed.code).not.toBe(0);
+    expect(mixed.stderr).toContain("not all of one kind");
   });
 
   it("rolls back to the exact previously selected LoRA version from the CLI", async () => {
