@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ZSha256Hex, ref } from "./common";
-import { ZEvaluator } from "./evaluation";
+import { bootstrapSettings, ZEvaluator, ZPairedDifference } from "./evaluation";
 
 /** The devices a job of the evaluator or of llm-lora runs on (device.py, shared by both). */
 export const LM_DEVICES = ["cpu", "cuda", "mps"] as const;
@@ -97,9 +97,7 @@ export const ZLmHoldoutCompareInput = z.strictObject({
     .describe("the first two are the difference's pair (second minus first)"),
   device: ZLmScoreInput.shape.device,
   maxLength: ZLmScoreInput.shape.maxLength,
-  resamples: z.int().min(100).max(100_000).default(2000),
-  confidence: z.number().gt(0.5).lt(1).default(0.95),
-  seed: z.int().min(0).default(0),
+  ...bootstrapSettings,
 });
 export type LmHoldoutCompareJobInput = z.input<typeof ZLmHoldoutCompareInput>;
 
@@ -115,14 +113,7 @@ export const ZLmHoldoutComparison = z.strictObject({
   examples: z.int().positive(),
   excluded: z.strictObject({ total: count, byVersion: z.record(z.string(), count), noAnswerLeft: count }),
   results: z.array(z.strictObject({ version: z.int().positive(), value: z.number().nonnegative() })).min(2),
-  difference: z.strictObject({
-    estimate: z.number(),
-    low: z.number(),
-    high: z.number(),
-    confidence: z.number(),
-    resamples: z.int().positive(),
-    of: z.tuple([z.int().positive(), z.int().positive()]),
-  }),
+  difference: ZPairedDifference,
 });
 export type LmHoldoutComparison = z.infer<typeof ZLmHoldoutComparison>;
 

@@ -144,6 +144,23 @@ export type RegressionReceipt = z.infer<typeof ZRegressionReceipt>;
 
 // ---- holdout_compare (holdout.py) ------------------------------------------------------
 
+/** The paired bootstrap of a holdout comparison (both evaluators' holdout_compare). */
+export const bootstrapSettings = {
+  resamples: z.int().min(100).max(100_000).default(2000),
+  confidence: z.number().gt(0.5).lt(1).default(0.95),
+  seed: z.int().min(0).default(0),
+};
+
+/** The first two versions' difference (second − first) with its paired-bootstrap interval. */
+export const ZPairedDifference = z.strictObject({
+  estimate: z.number(),
+  low: z.number(),
+  high: z.number(),
+  confidence: z.number(),
+  resamples: z.int().positive(),
+  of: z.tuple([z.int().positive(), z.int().positive()]),
+});
+
 export const ZHoldoutCompareInput = z.strictObject({
   holdout: ref("the reserved holdout file, as stored"),
   datasetFormat: ZTableFormat,
@@ -161,9 +178,7 @@ export const ZHoldoutCompareInput = z.strictObject({
       }),
     )
     .min(2),
-  resamples: z.int().min(100).max(100_000).default(2000),
-  confidence: z.number().gt(0.5).lt(1).default(0.95),
-  seed: z.int().min(0).default(0),
+  ...bootstrapSettings,
 });
 export type HoldoutCompareJobInput = z.input<typeof ZHoldoutCompareInput>;
 
@@ -175,14 +190,7 @@ export const ZHoldoutComparison = z.strictObject({
   rows: z.int().positive(),
   excluded: z.strictObject({ total: z.int().nonnegative(), byVersion: z.record(z.string(), z.int().nonnegative()) }),
   results: z.array(z.strictObject({ version: z.int().positive(), value: z.number() })).min(2),
-  difference: z.strictObject({
-    estimate: z.number(),
-    low: z.number(),
-    high: z.number(),
-    confidence: z.number(),
-    resamples: z.int().positive(),
-    of: z.tuple([z.int().positive(), z.int().positive()]),
-  }),
+  difference: ZPairedDifference,
 });
 export type HoldoutComparison = z.infer<typeof ZHoldoutComparison>;
 

@@ -116,6 +116,7 @@ describe("LoRA fine-tunes as model versions", { timeout: 1_500_000 }, () => {
     expect(r.results.map((x) => x.version)).toEqual([1, 2]);
     expect(r.difference.estimate).toBeCloseTo(r.results[1]!.value - r.results[0]!.value, 9);
     expect(r.difference.low).toBeLessThanOrEqual(r.difference.high);
+    console.log(`fine-tunes on the holdout: ${r.rows} examples (${r.excluded.total} left out); ${r.results.map((x) => `v${x.version} ${x.value.toFixed(4)}`).join(", ")}; difference ${r.difference.estimate.toFixed(4)} [${r.difference.low.toFixed(4)}, ${r.difference.high.toFixed(4)}]`);
 
   });
 
