@@ -27,7 +27,7 @@ import { holdoutsRepository, type HoldoutRow } from "./holdouts.repository";
 import { ZCompareOnHoldoutInput, type HoldoutCompareResult, type TCompareOnHoldoutInput } from "./holdouts.schema";
 
 /** The holdout a comparison of `kind` versions scores on: the one named, or the project's newest of that kind. */
-export async function holdoutFor(db: Db, projectId: string, holdoutId: string | undefined, kind: "table" | "examples"): Promise<HoldoutRow> {
+async function holdoutFor(db: Db, projectId: string, holdoutId: string | undefined, kind: "table" | "examples"): Promise<HoldoutRow> {
   const repo = holdoutsRepository(db);
   if (holdoutId) {
     const h = await repo.find(holdoutId);
