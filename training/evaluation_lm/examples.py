@@ -15,8 +15,13 @@ def read_conversations(path: Path) -> list[list[dict]]:
 
 def tokenised_examples(tokenizer, data_dir: Path, name: str, max_length: int) -> tuple[list[Tokenised], int]:
     """(examples truncated to max_length, how many were dropped with no answer token left)."""
+    return tokenised(tokenizer, read_conversations(data_dir / name), max_length)
+
+
+def tokenised(tokenizer, conversations: list[list[dict]], max_length: int) -> tuple[list[Tokenised], int]:
+    """(conversations tokenised and truncated to max_length, how many had no answer token left)."""
     kept, dropped = [], 0
-    for messages in read_conversations(data_dir / name):
+    for messages in conversations:
         item = truncate(tokenise(tokenizer, messages), max_length)
         if item is None:
             dropped += 1

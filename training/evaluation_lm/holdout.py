@@ -28,11 +28,11 @@ from trainyard_recipe.atomic import write_json_atomic
 from trainyard_recipe.events import phase
 
 from .device import chosen_device, load_model
-from .examples import read_conversations
+from .examples import read_conversations, tokenised
 from .identity import METRIC
 from .inputs import adapter_folder, base_model, folder, integer
 from .scoring import score
-from .template import load_tokenizer, tokenise, truncate
+from .template import load_tokenizer
 
 MIN_EXAMPLES = 5
 ADAPTER_FILES = ("adapter_model.safetensors", "adapter_config.json")
@@ -144,15 +144,7 @@ def run_holdout_compare(ctx: JobContext, job_input: dict) -> dict:
 
     torch.set_num_threads(ctx.cpus)
     tokenizer = load_tokenizer(model_dir)
-    items, no_answer_left = [], 0
-    for messages, left_out in zip(conversations, seen):
-        if left_out:
-            continue
-        item = truncate(tokenise(tokenizer, messages), max_length)
-        if item is None:
-            no_answer_left += 1
-        else:
-            items.append(item)
+    items, no_answer_left = tokenised(tokenizer, [c for c, left_out in zip(conversations, seen) if not left_out], max_length)
     if len(items) < MIN_EXAMPLES:
         raise BadInput(f"only {len(items)} holdout examples are unseen by every version and keep an answer token within "
                        f"maxLength (at least {MIN_EXAMPLES} are needed); examples each version learnt from or was "

@@ -30,12 +30,16 @@ def tiny_data(tmp_path_factory, tiny):
                     tmp_path_factory.mktemp("tiny-data")))
 
 
+def train_adapter(root, tiny, tiny_data, learning_rate: float, seed: int, steps: int):
+    """A few LoRA steps on the tiny GPT-2 by llm_lora's own train job."""
+    return done(run("llm_lora", "train", {"model": str(tiny), "data": str(tiny_data), "device": "cpu", "maxLength": 64,
+                                          "batchSize": 2, "rank": 2, "learningRate": learning_rate, "seed": seed,
+                                          "maxSteps": steps, "evalEverySteps": steps, "checkpointEverySteps": 100}, root))
+
+
 @pytest.fixture(scope="session")
 def trained(tmp_path_factory, tiny, tiny_data):
-    return done(run("llm_lora", "train", {"model": str(tiny), "data": str(tiny_data), "device": "cpu", "maxLength": 64,
-                                          "batchSize": 2, "rank": 2, "learningRate": 0.05, "seed": 0, "maxSteps": 4,
-                                          "evalEverySteps": 4, "checkpointEverySteps": 100},
-                    tmp_path_factory.mktemp("train")))
+    return train_adapter(tmp_path_factory.mktemp("train"), tiny, tiny_data, learning_rate=0.05, seed=0, steps=4)
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from evaluation_lm.tests.conftest import done
+from evaluation_lm.tests.conftest import done, train_adapter
 from evaluation_lm.tests.support import DATA, run
 
 COMPARE = {"device": "cpu", "maxLength": 256, "resamples": 500}
@@ -20,10 +20,7 @@ TRAINING_LINES = (DATA / "gsm8k-prompt-completion.jsonl").read_text().splitlines
 
 @pytest.fixture(scope="module")
 def trained_b(tmp_path_factory, tiny, tiny_data):
-    return done(run("llm_lora", "train", {"model": str(tiny), "data": str(tiny_data), "device": "cpu", "maxLength": 64,
-                                          "batchSize": 2, "rank": 2, "learningRate": 0.01, "seed": 1, "maxSteps": 2,
-                                          "evalEverySteps": 2, "checkpointEverySteps": 100},
-                    tmp_path_factory.mktemp("train-b")))
+    return train_adapter(tmp_path_factory.mktemp("train-b"), tiny, tiny_data, learning_rate=0.01, seed=1, steps=2)
 
 
 @pytest.fixture(scope="module")
