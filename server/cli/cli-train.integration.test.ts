@@ -78,11 +78,20 @@ describe("the trainyard CLI against the real server", { timeout: 600_000 }, () =
     const usage = await runCli(server.url, ["train", "--data", PENGUINS, "--json"]).done;
     expect(usage.code).toBe(2);
     expect((JSON.parse(usage.stdout) as JsonError).error).toMatchObject({ code: "usage", message: expect.stringContaining("Usage: trainyard train") });
+
+    // --models names a family, and is for a quick training only: refused before any upload.
+    const unknown = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--models", "GBM,xgboost", "--json"]).done;
+    expect(unknown.code).toBe(2);
+    expect((JSON.parse(unknown.stdout) as JsonError).error.message).toMatch(/^--models: "XGBOOST" is not a model family\. Choose from GBM \(LightGBM\), CAT/);
+    const searched = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--mode", "improve", "--models", "GBM", "--json"]).done;
+    expect(searched.code).toBe(2);
+    expect((JSON.parse(searched.stdout) as JsonError).error.message).toContain("--models is for --mode quick");
+    expect(await server.client.projects.list.query({ includeArchived: true })).toEqual([]);
   });
 
-  it("trains in text mode: scores rounded for people, the export's path on the last line", async () => {
+  it("trains in text mode (--models GBM: one LightGBM): scores rounded for people, the export's path on the last line", async () => {
     const out = path.join(home.scratch, "out");
-    const { code, stdout, stderr } = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--max-minutes", "4", "--out", out]).done;
+    const { code, stdout, stderr } = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--max-minutes", "4", "--models", "gbm", "--out", out]).done;
     expect(code, stderr).toBe(0);
     const lines = stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^Experiment \S+: succeeded in \d+ s/);
@@ -99,6 +108,9 @@ describe("the trainyard CLI against the real server", { timeout: 600_000 }, () =
     // The rounded numbers are the server's, rounded.
     expect(scores![1]).toBe((exp.candidate! * 100).toFixed(1));
     expect(scores![2]).toBe((exp.baseline! * 100).toFixed(1));
+    // Only the family asked for was fitted (AutoGluon names each model after its family).
+    expect(exp.settings.hyperparameters).toEqual({ GBM: {} });
+    expect(exp.results!.leaderboard!.models.map((m) => m.model)).toEqual(["LightGBM"]);
 
     const listed = await runCli(server.url, ["experiments", "list"]).done;
     expect(listed.stdout).toContain(`${id}  succeeded  accuracy ${scores![1]} % (baseline ${scores![2]} %)`);

@@ -29,7 +29,7 @@ describe("the split an experiment trains on", { timeout: 600_000 }, () => {
 
   it("is pinned on the experiment and is the one split the datasets service answers for those settings", async () => {
     // --out: the export is saved in the test's scratch folder, not the working directory.
-    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--max-minutes", "1", "--out", home.scratch, "--json"]).done;
+    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--models", "GBM", "--max-minutes", "1", "--out", home.scratch, "--json"]).done;
     expect(run.code, run.stderr).toBe(0);
     const { experimentId } = JSON.parse(run.stdout) as { experimentId: string };
     const exp = await server.client.experiments.get.query({ id: experimentId });

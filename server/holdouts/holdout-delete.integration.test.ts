@@ -45,7 +45,7 @@ describe("deleting a reserved holdout", { timeout: 600_000 }, () => {
     expect(storedFiles(h2.sha256)).toHaveLength(1);
 
     // A run started now keeps both holdouts' rows out: while it runs, neither can be deleted.
-    const running = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--max-minutes", "3", "--json"]);
+    const running = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--models", "GBM", "--max-minutes", "3", "--json"]);
     const exp = await waitFor("the run to start", async () => (await server.client.experiments.list.query({ projectId: project.id }))[0], 120_000);
     const refused = await cli(["holdouts", "delete", h2.id, "--json"]);
     expect(refused.code).toBe(1);
@@ -61,7 +61,7 @@ describe("deleting a reserved holdout", { timeout: 600_000 }, () => {
     expect(first.json()).toMatchObject({ holdoutId: h1.id, name: "held", rows: 86, removesFile: false, blockers: [], copiesLeft: [] });
     expect(storedFiles(h1.sha256)).toHaveLength(1);
     // Its rows are given back: a run on those very rows keeps nothing out of them (the other holdout shares none).
-    const onHeld = await cli(["train", "--data", held, "--target", "species", "--max-minutes", "3", "--json"]);
+    const onHeld = await cli(["train", "--data", held, "--target", "species", "--models", "GBM", "--max-minutes", "3", "--json"]);
     expect(onHeld.code, onHeld.stderr).toBe(0);
     expect(onHeld.json()).toMatchObject({ status: "succeeded", split: { heldOutRows: 0 } });
 

@@ -16,6 +16,7 @@ import { downloadExport } from "../train/download-export";
 import { waitUntil } from "../train/follow";
 import { applyRecommendedActions } from "@/contracts/vocabulary";
 import { parseSplit } from "../train/recommended-actions";
+import { parseModelFamilies } from "../train/model-families";
 import { experimentJson } from "../train/result-json";
 import { readableFileSize, uploadFile } from "../train/upload-file";
 import { binaryProblem, readFileHeader, targetProblem } from "../train/read-header";
@@ -27,7 +28,11 @@ import { runFailureLines, toldFailure } from "../run-failure";
 
 const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --target COLUMN [--project NAME]
   [--computer NAME] [--mode quick|improve] [--max-minutes N] [--max-trials N]
-  [--split random|group:COLUMN|time:COLUMN] [--keep COLUMN]... [--out DIR] [--json]
+  [--split random|group:COLUMN|time:COLUMN] [--keep COLUMN]... [--models FAMILY,...]
+  [--out DIR] [--json]
+  --models fits only these model families instead of the quick preset's eight models:
+  GBM (LightGBM), CAT (CatBoost), RF (random forest), XT (extra trees), KNN (nearest
+  neighbours), LR (linear model); e.g. --models GBM trains one LightGBM.
   --mode improve runs a bounded search (at most --max-trials trials, default 10, in
   --max-minutes, default 10, the final test scoring included), with
   [--trial-minutes N] [--patience N] [--min-gain X]`;
@@ -54,12 +59,15 @@ export async function trainCommand(argv: string[]): Promise<number> {
       "min-gain": { type: "string" },
       split: { type: "string" },
       keep: { type: "string", multiple: true, default: [] },
+      models: { type: "string" },
       out: { type: "string", default: "." },
       json: { type: "boolean", default: false },
     },
   });
   if (!values.target || Boolean(values.data) === Boolean(values["remote-path"])) throw new CliError(USAGE, 2);
   if (values.mode !== "quick" && values.mode !== "improve") throw new CliError(`--mode is quick or improve.\n${USAGE}`, 2);
+  // A search chooses the families itself (its space): a list given to it would be ignored.
+  if (values.mode === "improve" && values.models !== undefined) throw new CliError("--models is for --mode quick: a search (--mode improve) chooses among the model families itself.", 2);
   const num = (v: string | undefined, flag: string) => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -73,8 +81,10 @@ export async function trainCommand(argv: string[]): Promise<number> {
   const minGain = values["min-gain"] === undefined ? undefined : Number(values["min-gain"]);
   if (minGain !== undefined && !(Number.isFinite(minGain) && minGain >= 0)) throw new CliError(`--min-gain needs a number of 0 or more (got "${values["min-gain"]}").`, 2);
   let split = null;
+  let hyperparameters;
   try {
     split = values.split ? parseSplit(values.split) : null;
+    hyperparameters = values.models === undefined ? undefined : parseModelFamilies(values.models);
   } catch (err) {
     throw new CliError((err as Error).message, 2);
   }
@@ -173,6 +183,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
         mode: values.mode as "quick" | "improve",
         ...(maxMinutes ? { maxMinutes } : {}),
         ...(maxTrials ? { maxTrials: Math.round(maxTrials) } : {}),
+        ...(hyperparameters ? { hyperparameters } : {}),
         appliedActions: defaults.appliedActions,
         dataIssues,
       },

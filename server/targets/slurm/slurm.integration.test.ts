@@ -89,7 +89,7 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
 
   it("trains penguins on the cluster to a verified export, each recipe job a Slurm job that completed", async () => {
     const out = path.join(home.scratch, "out");
-    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--out", out, "--json"]).done;
+    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--models", "GBM", "--max-minutes", "8", "--out", out, "--json"]).done;
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as ExperimentJson;
     expect(result).toMatchObject({ status: "succeeded", exportVerified: true });
@@ -132,7 +132,7 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
   it("a server killed (kill -9) while its job waits, then runs, in Slurm: after a restart the training finishes and no job ran twice", async () => {
     cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=DOWN"]);
     const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
-    const cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--max-minutes", "8", "--json"]);
+    const cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--models", "GBM", "--max-minutes", "8", "--json"]);
     const waiting = await waitFor("a job waiting in Slurm", () => receiptsIn(workerHome).find((r) => !before.has(r.jobId) && r.slurm && r.state === "admitted"));
     const project = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!;
     const exp = (await server.client.experiments.list.query({ projectId: project.id })).find((e) => e.status === "running" || e.status === "queued")!;
@@ -187,7 +187,7 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     expect(await names()).toContain("far");
     expect(await names()).not.toContain("stranger");
 
-    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "far", "--max-minutes", "8", "--json"]).done;
+    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "far", "--models", "GBM", "--max-minutes", "8", "--json"]).done;
     expect(run.code, run.stdout).toBe(0);
     expect(JSON.parse(run.stdout) as ExperimentJson).toMatchObject({ status: "succeeded", exportVerified: true });
     // Each recipe job ran in Slurm, sent by the worker on the login node (its receipts are in its own home).

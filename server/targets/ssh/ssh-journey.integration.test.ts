@@ -25,7 +25,7 @@ describe("training on an SSH server", { timeout: 600_000 }, () => {
     const project = await server.client.projects.create.mutate({ name: "Remote" });
     await server.client.projects.setDefaultComputer.mutate({ id: project.id, targetId: lab.id });
     const out = path.join(home.scratch, "out");
-    const { code, stdout, stderr } = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--project", "Remote", "--max-minutes", "4", "--out", out, "--json"]).done;
+    const { code, stdout, stderr } = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--project", "Remote", "--models", "GBM", "--max-minutes", "4", "--out", out, "--json"]).done;
     expect(code, stderr).toBe(0);
     expect(stderr).toContain("started on Lab server");
     const result = JSON.parse(stdout);
