@@ -49,7 +49,8 @@ async function parsedOutputs(recipe: string, job: string, done: Done, optional: 
 
 let snapshot = "";
 beforeAll(async () => {
-  w = await makeHome({ trainingDir: path.join(REPO, "training"), allowedRoots: [path.dirname(PENGUINS)], capacity: { cpus: 2, ramGb: 8 } });
+  // startWaitSeconds 0: the first training of the tabular recipe starts cold (its runner starting beside it), to compare the forked one with.
+  w = await makeHome({ trainingDir: path.join(REPO, "training"), allowedRoots: [path.dirname(PENGUINS)], capacity: { cpus: 2, ramGb: 8 }, warm: { enabled: true, idleSeconds: 300, startWaitSeconds: 0 } });
   const { started, receipt } = await importAndWait(w, PENGUINS);
   expect(receipt?.state, JSON.stringify(started.error)).toBe("succeeded");
   snapshot = receipt!.outputSha256!;

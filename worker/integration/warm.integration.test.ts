@@ -1,5 +1,6 @@
 // Warm start (docs/dev/warm-start.md) with real processes: a recipe with a preload list
-// starts its first job cold while its runner starts, and later jobs fork from the runner;
+// starts its first job cold while its runner starts (or, by default, waits for that runner
+// and is forked from it), and later jobs fork from the runner;
 // a forked job is a job as before (own session and group, its cwd, argv, environment,
 // stdio to its log, thread caps), cancel stops its whole group, a killed runner neither
 // kills nor loses a running job, a rebuilt environment gets a fresh runner, and a runner
@@ -14,14 +15,14 @@ import { loadConfig } from "../src/config";
 import { groupPids, makeHome, pidAlive, recipeEnvironment, submitRecipeJob, TEST_ENVS_DIR, waitFor, waitForJob, type Json, type WorkerHome } from "../testing/harness";
 
 let w: WorkerHome;
-async function start(recipe: string, job: string, input: Record<string, unknown> = {}, cpus = 1): Promise<string> {
-  const res = await submitRecipeJob(w, recipe, job, input, { cpus, ramGb: 0.5, deadlineSeconds: 120 });
+async function start(recipe: string, job: string, input: Record<string, unknown> = {}, cpus = 1, home = w): Promise<string> {
+  const res = await submitRecipeJob(home, recipe, job, input, { cpus, ramGb: 0.5, deadlineSeconds: 120 });
   expect(res.ok, JSON.stringify(res.error)).toBe(true);
   return res.receipt.jobId as string;
 }
 
-async function log(jobId: string): Promise<string> {
-  const res = await w.control({ op: "logs", jobId, offset: 0 });
+async function log(jobId: string, home = w): Promise<string> {
+  const res = await home.control({ op: "logs", jobId, offset: 0 });
   return String(res.data ?? "");
 }
 
@@ -31,14 +32,14 @@ async function output(r: TReceipt, file: string): Promise<Json> {
   return JSON.parse(fs.readFileSync(fetched.path, "utf8"));
 }
 
-async function run(recipe: string, job: string, input: Record<string, unknown> = {}, cpus = 1): Promise<TReceipt> {
-  const r = await waitForJob(w, await start(recipe, job, input, cpus), undefined, 120_000);
-  expect(r.state, `${recipe}.${job}: ${r.reason} ${r.detail}\n${await log(r.jobId)}`).toBe("succeeded");
+async function run(recipe: string, job: string, input: Record<string, unknown> = {}, cpus = 1, home = w): Promise<TReceipt> {
+  const r = await waitForJob(home, await start(recipe, job, input, cpus, home), undefined, 120_000);
+  expect(r.state, `${recipe}.${job}: ${r.reason} ${r.detail}\n${await log(r.jobId, home)}`).toBe("succeeded");
   return r;
 }
 
-async function files(recipe: string, preload: string[]) {
-  return runnerFiles(loadConfig(w.home), { recipe, environmentId: await recipeEnvironment(w, recipe), preload });
+async function files(recipe: string, preload: string[], home = w) {
+  return runnerFiles(loadConfig(home.home), { recipe, environmentId: await recipeEnvironment(home, recipe), preload });
 }
 
 /** The runner's pid once it listens (the job that found none started it). */
@@ -51,7 +52,8 @@ async function runnerListening(recipe: string, preload: string[]): Promise<numbe
 const LITE = ["json", "decimal"];
 
 beforeAll(async () => {
-  w = await makeHome({ capacity: { cpus: 2, ramGb: 4 }, warm: { enabled: true, idleSeconds: 60 } });
+  // startWaitSeconds 0: the first job of each recipe starts cold at once, a cold job to compare the forked ones with.
+  w = await makeHome({ capacity: { cpus: 2, ramGb: 4 }, warm: { enabled: true, idleSeconds: 60, startWaitSeconds: 0 } });
 });
 afterAll(() => w?.cleanup());
 
@@ -187,5 +189,34 @@ describe("warm start", () => {
     const runner = await runnerListening("wkwarmlite", LITE);
     fs.rmSync(path.join(w.home, "warm"), { recursive: true, force: true });
     await waitFor("the runner to exit", () => !pidAlive(runner), 10_000);
+  });
+});
+
+describe("a job that finds its runner starting (the default: it waits for it)", () => {
+  let home: WorkerHome;
+  beforeAll(async () => {
+    home = await makeHome({ capacity: { cpus: 2, ramGb: 4 }, warm: { enabled: true, idleSeconds: 60 } });
+  });
+  afterAll(() => home?.cleanup());
+
+  it("waits for the runner it starts and is forked from it, and so does a job started beside it: neither imports the libraries again in a fresh interpreter", async () => {
+    const [first, second] = await Promise.all([start("wkwarmlite", "whoami", {}, 1, home), start("wkwarmlite", "whoami", {}, 1, home)]);
+    const logs: string[] = [];
+    for (const jobId of [first, second]) {
+      const r = await waitForJob(home, jobId, undefined, 120_000);
+      logs.push(await log(jobId, home));
+      expect(r, logs.at(-1)).toMatchObject({ state: "succeeded", launch: "warm" });
+      expect(logs.at(-1)).toContain("started warm: forked from the wkwarmlite runner (json, decimal already imported)");
+    }
+    // The first found none and waited for the one it started (the second may have come once it listened).
+    expect(logs.join("\n")).toMatch(/already imported\) after waiting \d+\.\d s for it to start/);
+  });
+
+  it("a runner that cannot become warm: the waiting job starts cold as soon as the runner says why, not after the whole wait", async () => {
+    const started = Date.now();
+    const r = await run("wkwarmbad", "whoami", {}, 1, home);
+    expect(r.launch).toBe("cold");
+    expect(await log(r.jobId, home)).toMatch(/started cold .*its warm runner could not start \(after importing recipes\.wkwarm\.threaded_import this process has 2 threads/);
+    expect(Date.now() - started).toBeLessThan(45_000);
   });
 });

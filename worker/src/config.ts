@@ -33,9 +33,15 @@ export const ZWorkerConfig = z
         enabled: z.boolean().default(true),
         /** A runner that started no job for this long exits (and frees its memory). */
         idleSeconds: z.number().positive().default(300),
+        /**
+         * How long a job that finds its runner not yet listening waits for it (its imports)
+         * before starting cold; 0 starts it cold at once. A cold start beside a starting
+         * runner imports the same libraries twice at once, on the CPUs the job needs.
+         */
+        startWaitSeconds: z.number().nonnegative().default(60),
       })
       .strict()
-      .default({ enabled: true, idleSeconds: 300 }),
+      .default({ enabled: true, idleSeconds: 300, startWaitSeconds: 60 }),
     /** A Slurm computer (docs/computers.md): its recipe jobs are submitted to this partition with sbatch. */
     slurm: ZSlurmSettings.optional(),
     /** Test hooks (documented in worker/README.md); never set in production. */
@@ -64,7 +70,7 @@ export interface WorkerConfig {
   defaultGraceSeconds: number;
   maxManifestFiles: number;
   maxOutputBytes: number;
-  warm: { enabled: boolean; idleSeconds: number };
+  warm: { enabled: boolean; idleSeconds: number; startWaitSeconds: number };
   slurm: TSlurmSettings | null;
   testFaults: { enospcAfterBytes?: number | undefined; importChunkDelayMs?: number | undefined } | undefined;
 }

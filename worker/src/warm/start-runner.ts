@@ -34,7 +34,8 @@ export function runnerUnavailable(files: RunnerFiles): string | null {
   return `its warm runner could not start (${why}; see ${files.log})`;
 }
 
-function runnerAlive(files: RunnerFiles): boolean {
+/** Whether the runner last started for these files is alive (starting or listening). */
+export function runnerAlive(files: RunnerFiles): boolean {
   try {
     return isAlive(ZProcessIdentity.parse(JSON.parse(fs.readFileSync(files.pidFile, "utf8"))));
   } catch {
