@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { createTRPCClient, httpLink, type TRPCClient } from "@trpc/client";
 import superjson from "superjson";
 import { afterAll } from "vitest";
+import { recordJobTimes } from "./job-times";
 import type { AppRouter } from "@/server/api/root";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -74,9 +75,10 @@ const homesToRemove = new Set<string>();
 // Only inside vitest: the browser tests (Playwright) import helpers from here too, and
 // vitest's hooks throw outside its runner.
 if (process.env.VITEST)
-  afterAll(() => {
+  afterAll(async () => {
     // Retried: a recipe process the test's worker started may still be ending and write a
     // __pycache__ file into the home's training copy while it is removed (ENOTEMPTY, seen once).
+    for (const root of homesToRemove) await recordJobTimes(root).catch((err: Error) => console.error(`job times of ${root}: ${err.message}`));
     for (const root of homesToRemove) rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 250 });
     homesToRemove.clear();
   });
