@@ -90,8 +90,8 @@ def build_all(envs: Path, runs: list[tuple[Path | None, list[str]]], own: dict[P
     and every recipe's environment (the tiers after pytest share them). Three at a time: a
     build is mostly pip unpacking wheels and waiting on the disk (measured from nothing on 2
     CPUs: 132 s, against 173 s when the test venvs were built one after another before the
-    recipes' two at a time). Recipes that share an environment (evaluation_lm uses llm_lora's) are safe
-    together: build_env locks per environment and builds it once.
+    recipes' two at a time). Recipes that share an environment (evaluation_lm uses
+    llm_lora's) are safe together: build_env locks per environment and builds it once.
     Returns each run's interpreter and the recipes whose environment failed to build; a test
     venv or model that cannot be had raises."""
     def test_venv(owner: Path | None) -> Path:
