@@ -195,7 +195,8 @@ describe("warm start", () => {
 describe("a job that finds its runner starting (the default: it waits for it)", () => {
   let home: WorkerHome;
   beforeAll(async () => {
-    home = await makeHome({ capacity: { cpus: 2, ramGb: 4 }, warm: { enabled: true, idleSeconds: 60 } });
+    // A short wait, so that a runner stuck in its imports (wkwarmslow) is seen in seconds.
+    home = await makeHome({ capacity: { cpus: 2, ramGb: 4 }, warm: { enabled: true, idleSeconds: 60, startWaitSeconds: 5 } });
   });
   afterAll(() => home?.cleanup());
 
@@ -218,5 +219,22 @@ describe("a job that finds its runner starting (the default: it waits for it)", 
     expect(r.launch).toBe("cold");
     expect(await log(r.jobId, home)).toMatch(/started cold .*its warm runner could not start \(after importing recipes\.wkwarm\.threaded_import this process has 2 threads/);
     expect(Date.now() - started).toBeLessThan(45_000);
+  });
+
+  it("a runner stuck in its imports: the first job waits its 5 s and starts cold, the next starts cold at once, both saying why", async () => {
+    const timed = async () => {
+      const t0 = Date.now();
+      const r = await run("wkwarmslow", "whoami", {}, 1, home);
+      return { r, ms: Date.now() - t0, text: await log(r.jobId, home) };
+    };
+    const first = await timed();
+    const second = await timed();
+    for (const { r, text } of [first, second]) {
+      expect(r.launch).toBe("cold");
+      expect(text).toMatch(/started cold \(a fresh Python process\): the warm runner for wkwarmslow has not listened within 5 s of its start/);
+    }
+    expect(first.ms).toBeGreaterThanOrEqual(5_000);
+    // The wait counts from the runner's start: the second job does not wait another 5 s.
+    expect(second.ms).toBeLessThan(first.ms - 2_000);
   });
 });

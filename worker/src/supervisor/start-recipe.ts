@@ -4,7 +4,7 @@
 import type { WorkerConfig } from "../config";
 import { forkFromRunner, type WarmFork, type WarmRequest } from "../warm/fork-job";
 import { runnerFiles, type RunnerFiles } from "../warm/runner-files";
-import { runnerAlive, runnerUnavailable, startRunner } from "../warm/start-runner";
+import { runnerAlive, runnerStartedAt, runnerUnavailable, startRunner } from "../warm/start-runner";
 import type { Command, JobPaths } from "./command";
 import type { CappedLog } from "./logcap";
 import { spawnCold, watchWarm, type RecipeProcess } from "./recipe-process";
@@ -20,14 +20,16 @@ function runnerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /**
  * Asks the runner again until it forks the job, the wait is over, or the runner can no
  * longer become warm (it wrote why, or it is gone): the job then starts cold, saying why.
+ * The wait counts from the runner's start, so a runner stuck in its imports costs the jobs
+ * after the first nothing: they find the wait over and start cold at once.
  */
 async function forkOnceListening(files: RunnerFiles, request: WarmRequest, recipe: string, waitMs: number): Promise<WarmFork> {
-  const until = Date.now() + waitMs;
+  const until = (runnerStartedAt(files) ?? Date.now()) + waitMs;
   for (;;) {
     const unavailable = runnerUnavailable(files);
     if (unavailable) return { ok: false, reason: unavailable, noRunner: false };
     if (!runnerAlive(files)) return { ok: false, reason: `the warm runner for ${recipe} exited while it was starting (see ${files.log})`, noRunner: true };
-    if (Date.now() >= until) return { ok: false, reason: `the warm runner for ${recipe} was still starting after ${Math.round(waitMs / 1000)} s`, noRunner: false };
+    if (Date.now() >= until) return { ok: false, reason: `the warm runner for ${recipe} has not listened within ${Math.round(waitMs / 1000)} s of its start (see ${files.log})`, noRunner: false };
     await new Promise((r) => setTimeout(r, RUNNER_POLL_MS));
     const fork = await forkFromRunner(files.socket, request);
     if (fork.ok || !fork.noRunner) return fork;

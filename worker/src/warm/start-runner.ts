@@ -34,6 +34,11 @@ export function runnerUnavailable(files: RunnerFiles): string | null {
   return `its warm runner could not start (${why}; see ${files.log})`;
 }
 
+/** When the runner last started for these files was started (ms since the epoch), or null. */
+export function runnerStartedAt(files: RunnerFiles): number | null {
+  return fs.statSync(files.pidFile, { throwIfNoEntry: false })?.mtimeMs ?? null;
+}
+
 /** Whether the runner last started for these files is alive (starting or listening). */
 export function runnerAlive(files: RunnerFiles): boolean {
   try {
