@@ -4,6 +4,9 @@
 //   node scripts/integration-seconds.mjs [.tmp/test-results/integration.json]
 // Files of 30 s or more are kept; a file the report lacks keeps its old figure, so a new
 // slow file can be entered by hand until the next full run measures it.
+// The order also decides which files run side by side: a refresh that put the fine-tuning
+// files together (torch beside torch on 2 CPUs) took the tier from 1,634 s to 1,838 s, so
+// compare a full run with the new table before keeping it.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
