@@ -76,10 +76,12 @@ const homesToRemove = new Set<string>();
 // vitest's hooks throw outside its runner.
 if (process.env.VITEST)
   afterAll(async () => {
-    // Retried: a recipe process the test's worker started may still be ending and write a
-    // __pycache__ file into the home's training copy while it is removed (ENOTEMPTY, seen once).
-    for (const root of homesToRemove) await recordJobTimes(root).catch((err: Error) => console.error(`job times of ${root}: ${err.message}`));
-    for (const root of homesToRemove) rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 250 });
+    for (const root of homesToRemove) {
+      await recordJobTimes(root).catch((err: Error) => console.error(`job times of ${root}: ${err.message}`));
+      // Retried: a recipe process the test's worker started may still be ending and write a
+      // __pycache__ file into the home's training copy while it is removed (ENOTEMPTY, seen once).
+      rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 250 });
+    }
     homesToRemove.clear();
   });
 

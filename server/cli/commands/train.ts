@@ -16,7 +16,7 @@ import { downloadExport } from "../train/download-export";
 import { waitUntil } from "../train/follow";
 import { applyRecommendedActions } from "@/contracts/vocabulary";
 import { parseSplit } from "../train/recommended-actions";
-import { parseModelFamilies } from "../train/model-families";
+import { MODEL_FAMILY_CHOICES, parseModelFamilies } from "../train/model-families";
 import { experimentJson } from "../train/result-json";
 import { readableFileSize, uploadFile } from "../train/upload-file";
 import { binaryProblem, readFileHeader, targetProblem } from "../train/read-header";
@@ -31,8 +31,7 @@ const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --targe
   [--split random|group:COLUMN|time:COLUMN] [--keep COLUMN]... [--models FAMILY,...]
   [--out DIR] [--json]
   --models fits only these model families instead of the quick preset's eight models:
-  GBM (LightGBM), CAT (CatBoost), RF (random forest), XT (extra trees), KNN (nearest
-  neighbours), LR (linear model); e.g. --models GBM trains one LightGBM.
+  ${MODEL_FAMILY_CHOICES}; e.g. --models GBM trains one LightGBM.
   --mode improve runs a bounded search (at most --max-trials trials, default 10, in
   --max-minutes, default 10, the final test scoring included), with
   [--trial-minutes N] [--patience N] [--min-gain X]`;
