@@ -19,6 +19,7 @@ import { createTRPCClient, httpLink, type TRPCClient } from "@trpc/client";
 import superjson from "superjson";
 import { afterAll } from "vitest";
 import { recordJobTimes } from "./job-times";
+import { killProcessesNaming } from "./proc-scan";
 import type { AppRouter } from "@/server/api/root";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -78,8 +79,11 @@ if (process.env.VITEST)
   afterAll(async () => {
     for (const root of homesToRemove) {
       await recordJobTimes(root).catch((err: Error) => console.error(`job times of ${root}: ${err.message}`));
-      // Retried: a recipe process the test's worker started may still be ending and write a
-      // __pycache__ file into the home's training copy while it is removed (ENOTEMPTY, seen once).
+      // What the home's worker left running (a warm runner idles for minutes; a supervisor or a
+      // control process may be ending) writes into it while it is removed: ENOTEMPTY, seen in
+      // CI even with the retries below. They end first.
+      await killProcessesNaming(root);
+      // Retried: a process outside the scan (not ours to read) may still be ending.
       rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 250 });
     }
     homesToRemove.clear();
