@@ -18,7 +18,7 @@ rm -rf "$results" && mkdir -p "$results"
 # scratch exports) lives under one folder that is emptied after each tier, so repeated
 # runs cannot fill the disk with what a killed or failed test left behind.
 TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/trainyard-tests-XXXXXX")" && export TMPDIR
-trap 'rm -rf "$TMPDIR"' EXIT
+trap 'rm -rf "$TMPDIR" "${environments_tmp:-}"' EXIT
 
 bash scripts/check-prereqs.sh || exit 1
 
@@ -49,6 +49,16 @@ finish_tier_beside() {
   tier_names+=("$beside_name"); tier_status+=("$code")
   echo "=== $beside_name: exit $code in $((SECONDS - beside_started)) s ==="
 }
+# Every recipe environment, test venv and test model is built (or found) beside the tiers
+# that need none, as one background step; the pytest tier then finds them built (measured
+# from nothing on 2 CPUs: typecheck, lint and unit 124 s, the environments 112 s, one after
+# the other 236 s; side by side 186 s). A failed build is the pytest tier's to report: it
+# builds what is missing again and says why.
+# Its own temporary folder: pip unpacks there, and each tier's end empties $TMPDIR.
+environments_tmp="$(mktemp -d "$(dirname "$TMPDIR")/trainyard-environments-XXXXXX")"
+TMPDIR="$environments_tmp" python3 training/tools/run_pytests.py --build-only >"$results/environments.log" 2>&1 &
+environments_pid=$!
+
 run_tier_beside typecheck npx tsc --noEmit
 run_tier lint npx eslint .
 finish_tier_beside
@@ -56,6 +66,9 @@ run_tier worker-bundle node scripts/build-worker.mjs
 run_tier unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
 # pytest first among the slow tiers: it builds every recipe environment (into
 # TRAINYARD_TEST_ENVS_DIR), which the integration and browser tests then share.
+wait "$environments_pid"
+rm -rf "$environments_tmp"
+echo; echo "=== environments (built beside the tiers above) ==="; cat "$results/environments.log"
 run_tier pytest python3 training/tools/run_pytests.py -q --junitxml="$PWD/$results/pytest.xml"
 # The README's first run on a copy of this tree without build outputs: `npm start`, then
 # `npx trainyard train` on penguins to a verified export (shares node_modules and the

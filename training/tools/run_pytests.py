@@ -2,6 +2,7 @@
 """Run the Python test suite (pytest over training/) in a pinned test venv.
 
     python3 training/tools/run_pytests.py [pytest args...]
+    python3 training/tools/run_pytests.py --build-only    (steps 1-3 only)
 
 1. Builds/reuses the test venv <envs>/pytest-<sha256 of training/requirements-test.txt>.
 2. Builds/reuses every recipe environment (training/recipes/*/recipe.json and
@@ -190,13 +191,20 @@ def main(argv: list[str]) -> int:
     envs.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     own = own_test_envs()
-    runs = plan_runs(argv, own)
+    # --build-only: every environment and test model the whole suite needs, and no test
+    # (npm test starts it beside the first tiers, which use no Python environment).
+    build_only = "--build-only" in argv
+    runs = plan_runs([arg for arg in argv if arg != "--build-only"], own)
     try:
         pythons, failures = build_all(envs, runs, own)
     except (build_env.BuildError, RuntimeError, OSError, subprocess.CalledProcessError) as exc:
         print(f"run_pytests: test venv or test model: {exc}", file=sys.stderr)
         return 1
     print(f"run_pytests: environments ready in {time.monotonic() - started:.1f} s", flush=True)
+    if build_only:
+        if failures:
+            print(f"run_pytests: these environments failed to build: {', '.join(failures)}", file=sys.stderr)
+        return 1 if failures else 0
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "VIRTUAL_ENV")}
     env.update({"TRAINYARD_TEST_ENVS_DIR": str(envs), "PYTHONPATH": str(TRAINING), "PYTHONNOUSERSITE": "1"})
     junit_target, junit_parts = _junit_runs(runs)
