@@ -1,6 +1,6 @@
 /**
- * Improve within a budget, as a person meets it: the wizard's Improve option with 2 trials
- * and 3 minutes starts a search and opens its page; Pause and Resume answer at once; the
+ * Improve within a budget, as a person meets it: the wizard's Improve option with 2 trials,
+ * both at once, and 3 minutes starts a search and opens its page; Pause and Resume answer at once; the
  * trials appear in the table and the chart; the search ends on the verdict in words with
  * its one test score and a link to the final experiment; the Searches tab lists it. The
  * same page at a phone's width shows the verdict on the first screen. Real worker and
@@ -35,9 +35,13 @@ async function startSearch(page: Page): Promise<string> {
   await page.getByLabel("Max trials").fill("2");
   await expect(page.getByLabel("Minimum useful gain (optional)")).toHaveAccessibleDescription(/better than the baseline/);
   await expect(page.getByTestId("budget-summary")).toContainText("at most 3 minutes and 2 trials (each at most 1.5 min)");
+  // Both at once: one round, so each trial may take the whole search.
+  await expect(page.getByLabel("Trials at once")).toHaveAccessibleDescription(/even share of the computer's CPUs/);
+  await page.getByLabel("Trials at once").fill("2");
+  await expect(page.getByTestId("budget-summary")).toContainText("at most 3 minutes and 2 trials (2 at once, each at most 3 min)");
   await page.getByRole("button", { name: "Next" }).click();
   await expect(stepHeading(page, 6)).toBeVisible();
-  await expect(page.getByRole("definition").filter({ hasText: "Improve: a search of at most 2 trials and 3 min" })).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: "Improve: a search of at most 2 trials (2 at once) and 3 min" })).toBeVisible();
   await page.getByRole("button", { name: "Start the search" }).click();
   await page.waitForURL(/\/ml\/searches\/[^/]+$/);
   return page.url();
@@ -91,6 +95,7 @@ test("Improve within a budget runs a search to a verdict with one test score", a
   await expect(page.getByRole("button", { name: /Pause|Resume|Stop search/ })).toHaveCount(0);
   await page.getByTestId("search-spec").locator("summary").click();
   await expect(page.getByRole("list", { name: "Search space" })).toContainText("family: GBM, CAT, RF, XT");
+  await expect(page.getByTestId("search-spec")).toContainText("2, each with an even share of the computer's CPUs");
   await expectNoSeriousAxeViolations(page);
 
   // The Searches tab lists it with its trials and best validation score.

@@ -26,6 +26,7 @@ function SpecDetails({ search }: { search: SearchView }) {
     ["Objective", `${metricLabel(s.objective.metric)} on validation (${directionWords(s.objective.direction)})`],
     ["Minimum useful gain", s.objective.minUsefulGain > 0 ? `${s.objective.minUsefulGain} — a trial must beat the baseline by at least this much to be chosen` : "0 — any improvement over the baseline counts"],
     ["Budget", `at most ${s.budget.maxTrials} trials and ${s.budget.maxWallMinutes} min in all, ${s.budget.perTrialMinutes} min per trial`],
+    ["Trials at once", s.budget.parallelTrials === 1 ? "1: one after another" : `${s.budget.parallelTrials}, each with an even share of the computer's CPUs`],
     ["Patience", s.patience === null ? "none: runs until the trials or the time are used" : `stops after ${s.patience} trials in a row without a useful gain`],
     ["Proposals", s.strategy === "tpe" ? "the planner (Optuna TPE), and agents within the same limits" : "agents only"],
     ["Predict", `${s.target} (${TASK_LABELS[s.task]})`],

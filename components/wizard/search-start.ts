@@ -2,20 +2,10 @@
  * "Improve within a budget" from the wizard's draft: the searches.start input (pure;
  * unit-tested). Quick mode still starts one experiment (experiments.start).
  */
-import { SEARCH_LIMITS } from "@/contracts/searches/search-spec";
+import { SEARCH_LIMITS, trialMinutesFor } from "@/contracts/searches/search-spec";
 import type { AppliedActions, Metric, Task } from "@/contracts/vocabulary";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
 import type { TStartSearchInput } from "@/server/searches/searches.schema";
-
-/**
- * One trial's limit: an even share of the budget over the first few trials (at most 4, so
- * a long search still gives each trial room), never under a minute and never past the
- * whole search. The same share as `trainyard train --mode improve`.
- */
-export function trialMinutesFor(maxMinutes: number, maxTrials: number): number {
-  const share = maxMinutes / Math.max(1, Math.min(maxTrials, 4));
-  return Math.min(maxMinutes, Math.max(1, Math.round(share * 10) / 10));
-}
 
 export function searchStartInput(
   draft: TWizardDraftData,
@@ -24,6 +14,7 @@ export function searchStartInput(
   featureOptions: string[] = [],
 ): TStartSearchInput {
   const maxTrials = Math.min(SEARCH_LIMITS.maxTrials, draft.maxTrials);
+  const parallelTrials = Math.min(maxTrials, draft.parallelTrials);
   return {
     opId: ids.opId,
     projectId: ids.projectId,
@@ -36,7 +27,7 @@ export function searchStartInput(
     excludeColumns: applied.excludeColumns,
     featureOptions,
     split: applied.split,
-    budget: { maxTrials, maxWallMinutes: draft.maxMinutes, perTrialMinutes: trialMinutesFor(draft.maxMinutes, maxTrials) },
+    budget: { maxTrials, maxWallMinutes: draft.maxMinutes, perTrialMinutes: trialMinutesFor(draft.maxMinutes, maxTrials, parallelTrials), parallelTrials },
     ...(draft.minUsefulGain !== null ? { minUsefulGain: draft.minUsefulGain } : {}),
     ...(draft.patience !== null ? { patience: draft.patience } : {}),
   };

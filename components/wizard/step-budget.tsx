@@ -1,8 +1,7 @@
 "use client";
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
-import { SEARCH_LIMITS } from "@/contracts/searches/search-spec";
+import { SEARCH_LIMITS, trialMinutesFor } from "@/contracts/searches/search-spec";
 import { metricLabel } from "@/contracts/vocabulary";
-import { trialMinutesFor } from "./search-start";
 
 type Props = { draft: TWizardDraftData; update: (p: Partial<TWizardDraftData>) => void; computer: string; dataWhere: string };
 
@@ -21,6 +20,8 @@ const optional = (v: string, min: number, max: number, int = false): number | nu
  */
 export function StepBudget({ draft, update, computer, dataWhere }: Props) {
   const num = (v: string, min: number, max: number) => Math.min(max, Math.max(min, Number(v) || min));
+  const trials = Math.min(draft.maxTrials, SEARCH_LIMITS.maxTrials);
+  const parallel = Math.min(trials, draft.parallelTrials);
   return (
     <div className="flex flex-col gap-4">
       <fieldset className="flex flex-col gap-2">
@@ -53,6 +54,27 @@ export function StepBudget({ draft, update, computer, dataWhere }: Props) {
               Max trials
             </label>
             <input id="wizard-trials" type="number" min={1} max={SEARCH_LIMITS.maxTrials} step={1} className="min-h-10 rounded-md border border-slate-400 px-3" value={draft.maxTrials} onChange={(e) => update({ maxTrials: Math.round(num(e.target.value, 1, SEARCH_LIMITS.maxTrials)) })} />
+          </div>
+        )}
+        {draft.mode === "improve" && (
+          <div className="flex flex-col gap-1">
+            <label htmlFor="wizard-parallel" className="text-sm font-medium">
+              Trials at once
+            </label>
+            <input
+              id="wizard-parallel"
+              type="number"
+              min={1}
+              max={SEARCH_LIMITS.maxParallelTrials}
+              step={1}
+              aria-describedby="wizard-parallel-help"
+              className="min-h-10 rounded-md border border-slate-400 px-3"
+              value={draft.parallelTrials}
+              onChange={(e) => update({ parallelTrials: Math.round(num(e.target.value, 1, SEARCH_LIMITS.maxParallelTrials)) })}
+            />
+            <p id="wizard-parallel-help" className="text-xs text-slate-700">
+              Each trial at once trains on an even share of the computer&apos;s CPUs. 1: one trial after another.
+            </p>
           </div>
         )}
         {draft.mode === "improve" && (
@@ -103,7 +125,7 @@ export function StepBudget({ draft, update, computer, dataWhere }: Props) {
         {draft.mode === "improve" && (
           <>
             {" "}
-            and <strong>{Math.min(draft.maxTrials, SEARCH_LIMITS.maxTrials)} trials</strong> (each at most {trialMinutesFor(draft.maxMinutes, Math.min(draft.maxTrials, SEARCH_LIMITS.maxTrials))} min)
+            and <strong>{trials} trials</strong> ({parallel > 1 ? `${parallel} at once, ` : ""}each at most {trialMinutesFor(draft.maxMinutes, trials, parallel)} min)
           </>
         )}
         , evaluation and export included{draft.mode === "improve" && "; the chosen model is scored once on the test rows at the end"}. The data lives {dataWhere}.

@@ -51,7 +51,7 @@ export function StepReview({ projectId, draft, applied, featureOptions, computer
     appliedActions: applied.appliedActions,
   };
   const improve = draft.mode === "improve";
-  const intent = JSON.stringify({ projectId, datasetId: draft.datasetId, computerId, settings, minUsefulGain: draft.minUsefulGain, patience: draft.patience, featureOptions });
+  const intent = JSON.stringify({ projectId, datasetId: draft.datasetId, computerId, settings, minUsefulGain: draft.minUsefulGain, patience: draft.patience, parallelTrials: draft.parallelTrials, featureOptions });
   const opId = useMemo(() => (intent ? newOpId() : ""), [intent]);
   const start = useMutation(
     trpc.experiments.start.mutationOptions({
@@ -85,7 +85,7 @@ export function StepReview({ projectId, draft, applied, featureOptions, computer
     ["Metric", draft.metric ? metricLabel(draft.metric) : "—"],
     ["Columns left out", applied.excludeColumns.join(", ") || "none"],
     ["Split", applied.split.strategy === "random" ? "random (stratified)" : `${applied.split.strategy} on ${applied.split.column}`],
-    ["Effort", draft.mode === "quick" ? `Quick baseline, at most ${draft.maxMinutes} min` : `Improve: a search of at most ${draft.maxTrials} trials and ${draft.maxMinutes} min`],
+    ["Effort", draft.mode === "quick" ? `Quick baseline, at most ${draft.maxMinutes} min` : `Improve: a search of at most ${draft.maxTrials} trials${draft.parallelTrials > 1 ? ` (${Math.min(draft.parallelTrials, draft.maxTrials)} at once)` : ""} and ${draft.maxMinutes} min`],
     ...(improve
       ? ([
           ["Minimum useful gain", draft.minUsefulGain !== null ? String(draft.minUsefulGain) : "none (any gain counts)"],

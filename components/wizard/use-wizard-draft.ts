@@ -23,6 +23,7 @@ export const EMPTY_DRAFT: TWizardDraftData = {
   mode: "quick",
   maxMinutes: 5,
   maxTrials: 10,
+  parallelTrials: 1,
   minUsefulGain: null,
   patience: null,
 };

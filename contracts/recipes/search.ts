@@ -51,13 +51,16 @@ export const ZSuggestInput = z.strictObject({
   seed: z.int().min(0).max(2 ** 31 - 1),
   /** Random suggestions before TPE models the history. */
   startupTrials: z.int().min(0).max(100).default(3),
-  /** Every earlier trial of the search, in order: its settings and validation score (null when it produced none). */
+  /**
+   * Every earlier trial of the search, in order: its settings and validation score (null when
+   * it produced none). `running`: still training beside the one asked for (no value yet).
+   */
   history: z
     .array(
       z.strictObject({
         params: ZTrialParams,
         value: z.number().nullable(),
-        state: z.enum(["complete", "failed"]),
+        state: z.enum(["complete", "failed", "running"]),
       }),
     )
     .max(1000),

@@ -15,6 +15,8 @@ export const SEARCH_LIMITS = {
   /** A trial shorter than this cannot fit AutoGluon's start, a fit and its validation scoring. */
   minTrialSeconds: 45,
   maxPatience: 100,
+  /** Trials a search runs at once: each takes its share of the computer's CPUs. */
+  maxParallelTrials: 8,
 } as const;
 
 export const ZSearchBudget = z
@@ -24,6 +26,11 @@ export const ZSearchBudget = z
     maxWallMinutes: z.number().positive().max(SEARCH_LIMITS.maxWallMinutes),
     /** One trial's limit: its train, validation predict and score. */
     perTrialMinutes: z.number().positive().max(SEARCH_LIMITS.maxWallMinutes),
+    /**
+     * Trials booked and running at the same time, each with its own booking against the
+     * wall budget and an even share of the computer's CPUs. 1: one after another.
+     */
+    parallelTrials: z.int().min(1).max(SEARCH_LIMITS.maxParallelTrials).default(1),
   })
   .superRefine((b, ctx) => {
     if (b.perTrialMinutes * 60 < SEARCH_LIMITS.minTrialSeconds) {
@@ -32,6 +39,18 @@ export const ZSearchBudget = z
     if (b.perTrialMinutes > b.maxWallMinutes) ctx.addIssue({ code: "custom", path: ["perTrialMinutes"], message: "A trial cannot be longer than the whole search." });
   });
 export type SearchBudget = z.infer<typeof ZSearchBudget>;
+
+/**
+ * One trial's limit when none is given: an even share of the budget over the first few
+ * rounds of trials (at most 4, so a long search still gives each trial room; a round is
+ * `parallelTrials` trials at once), never under a minute and never past the whole search.
+ * The wizard, `trainyard train --mode improve` and scheduled searches all use it.
+ */
+export function trialMinutesFor(maxMinutes: number, maxTrials: number, parallelTrials = 1): number {
+  const rounds = Math.ceil(Math.max(1, maxTrials) / Math.max(1, parallelTrials));
+  const share = maxMinutes / Math.min(rounds, 4);
+  return Math.min(maxMinutes, Math.max(1, Math.round(share * 10) / 10));
+}
 
 export const ZSearchObjective = z.strictObject({
   metric: ZMetric,

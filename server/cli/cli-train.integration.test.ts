@@ -86,6 +86,17 @@ describe("the trainyard CLI against the real server", { timeout: 600_000 }, () =
     const searched = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--mode", "improve", "--models", "GBM", "--json"]).done;
     expect(searched.code).toBe(2);
     expect((JSON.parse(searched.stdout) as JsonError).error.message).toContain("--models is for --mode quick");
+    // --parallel-trials: a whole number up to the limit, for a search only.
+    for (const [args, words] of [
+      [["--mode", "improve", "--parallel-trials", "9"], '--parallel-trials is a whole number from 1 to 8 (got "9").'],
+      [["--mode", "improve", "--parallel-trials", "1.5"], '--parallel-trials is a whole number from 1 to 8 (got "1.5").'],
+      [["--mode", "improve", "--parallel-trials", "0"], '--parallel-trials needs a positive number (got "0").'],
+      [["--parallel-trials", "2"], "--parallel-trials is for --mode improve: a quick run is one experiment."],
+    ] as const) {
+      const refused = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", ...args, "--json"]).done;
+      expect(refused.code).toBe(2);
+      expect((JSON.parse(refused.stdout) as JsonError).error.message).toBe(words);
+    }
     expect(await server.client.projects.list.query({ includeArchived: true })).toEqual([]);
   });
 

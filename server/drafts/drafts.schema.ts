@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SEARCH_LIMITS } from "@/contracts/searches/search-spec";
 
 /**
  * A wizard draft holds inputs and choices only (ids, column names, numbers), never data
@@ -26,6 +27,8 @@ export const ZWizardDraftData = z
     mode: z.enum(["quick", "improve"]).default("quick"),
     maxMinutes: z.number().positive().max(24 * 60).default(5),
     maxTrials: z.number().int().positive().max(1000).default(10),
+    /** Improve: trials run at the same time, each with an even share of the computer's CPUs. */
+    parallelTrials: z.number().int().min(1).max(SEARCH_LIMITS.maxParallelTrials).default(1),
     /** Improve: a trial is chosen over the baseline only by at least this much on validation; null: any gain. */
     minUsefulGain: z.number().min(0).max(1e9).nullable().default(null),
     /** Improve: stop after this many trials in a row without a useful gain; null: never. */

@@ -15,7 +15,7 @@ const spec = {
   seed: 42,
   space: TABULAR_SPACE,
   featureOptions: [],
-  budget: { maxTrials: 2, maxWallMinutes: 4, perTrialMinutes: 1 },
+  budget: { maxTrials: 2, maxWallMinutes: 4, perTrialMinutes: 1, parallelTrials: 1 },
   patience: null,
   strategy: "agents",
 } satisfies SearchSpec;

@@ -43,6 +43,7 @@ export function searchSummary(s: SearchValidation): SearchSummary {
       maxTrials: spec.budget.maxTrials,
       maxWallMinutes: spec.budget.maxWallMinutes,
       perTrialMinutes: spec.budget.perTrialMinutes,
+      parallelTrials: spec.budget.parallelTrials,
       wallUsedSeconds: Math.round(budget.wallUsedSeconds),
       finalReserveSeconds: budget.finalReserveSeconds,
       trialsBooked: budget.trialsBooked,

@@ -46,6 +46,8 @@ export const ZSearchBudgetLeft = z.strictObject({
   maxTrials: z.int(),
   maxWallMinutes: z.number(),
   perTrialMinutes: z.number(),
+  /** Trials that run at the same time (1: one after another). */
+  parallelTrials: z.int(),
   /** Running time used so far (paused time does not count). */
   wallUsedSeconds: z.number(),
   /** Kept back from the last trial for the final scoring. */

@@ -7,6 +7,7 @@
  */
 import { applyRecommendedActions } from "@/contracts/vocabulary/recommended-actions";
 import type { FineTuneSpec, TabularSpec } from "@/contracts/schedules/schedules";
+import { trialMinutesFor } from "@/contracts/searches/search-spec";
 import { datasetsService } from "@/server/datasets/datasets.service";
 import { experimentsService } from "@/server/experiments/experiments.service";
 import { fineTuneService } from "@/server/finetune/finetune.service";
@@ -99,7 +100,7 @@ async function startTabular(ctx: AdmissionCtx, spec: TabularSpec): Promise<{ exp
     return { experimentId: exp.id };
   }
   const trials = spec.maxTrials ?? 10;
-  const budget = { maxTrials: trials, maxWallMinutes: minutes, perTrialMinutes: Math.max(1, minutes / Math.max(1, Math.min(trials, 4))) };
+  const budget = { maxTrials: trials, maxWallMinutes: minutes, perTrialMinutes: trialMinutesFor(minutes, trials) };
   const search = await searchesService(db).start({ ...common(ctx), ...chosenData, budget }, principalOf(ctx.s));
   return { searchId: search.id };
 }

@@ -102,7 +102,13 @@ async function settleTrial(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow):
 async function startTrialExperiment(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow) {
   const target = await targetsService(db).get(s.targetId);
   const params = ZTrialParams.parse(JSON.parse(t.params));
-  const settings: TrialSettings = { experiment: experimentSettings(spec, t.reservedSeconds, params), searchId: s.id, number: t.number, dataExcludeColumns: spec.excludeColumns };
+  const settings: TrialSettings = {
+    experiment: experimentSettings(spec, t.reservedSeconds, params),
+    searchId: s.id,
+    number: t.number,
+    dataExcludeColumns: spec.excludeColumns,
+    parallelTrials: spec.budget.parallelTrials,
+  };
   return createAndAdvance(db, {
     projectId: s.projectId,
     opId: trialOpId(s.id, t.number),
@@ -119,14 +125,17 @@ async function startTrialExperiment(db: Db, s: SearchRow, spec: SearchSpec, t: T
   }, s.createdAt);
 }
 
-/** The planner's history: every earlier trial that ran, with its validation score. */
+/**
+ * The planner's history: every earlier trial that ran, with its validation score, and those
+ * still booked or running beside the one asked for (`running`: the planner keeps away from them).
+ */
 function historyOf(trials: TrialRow[]): SuggestJobInput["history"] {
   return trials
-    .filter((t) => ["succeeded", "failed", "timed_out"].includes(t.status))
+    .filter((t) => ["succeeded", "failed", "timed_out"].includes(t.status) || ACTIVE_TRIAL.has(t.status))
     .map((t) => ({
       params: ZTrialParams.parse(JSON.parse(t.params)),
       value: t.status === "succeeded" ? t.validationValue : null,
-      state: t.status === "succeeded" && t.validationValue !== null ? ("complete" as const) : ("failed" as const),
+      state: ACTIVE_TRIAL.has(t.status) ? ("running" as const) : t.status === "succeeded" && t.validationValue !== null ? ("complete" as const) : ("failed" as const),
     }));
 }
 
@@ -257,11 +266,11 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   if (s.status === "finalizing") return finalize(db, s, spec, trials, s.reason ?? "");
 
   const active = trials.filter((t) => ACTIVE_TRIAL.has(t.status));
-  let stillActive = false;
-  for (const t of active) stillActive = (await settleTrial(db, s, spec, t)) || stillActive;
-  if (stillActive) return;
+  let stillActive = 0;
+  for (const t of active) if (await settleTrial(db, s, spec, t)) stillActive++;
   const now = await repo.trials(s.id);
-  if (s.status === "stopping") return finalize(db, s, spec, now, "stopped by the user");
+  // Stopped or out of budget, a search waits for every trial it started before its final scoring.
+  if (s.status === "stopping") return stillActive ? undefined : finalize(db, s, spec, now, "stopped by the user");
   if (s.status === "paused") return;
 
   const booked = now.filter((t) => t.reservedAt !== null).length;
@@ -276,10 +285,14 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   const finished = now.filter((t) => ["succeeded", "failed", "timed_out"].includes(t.status)).map((t) => ({ value: t.status === "succeeded" ? t.validationValue : null }));
   const longest = longestTrialSeconds(now);
   const stop = stopReason(spec, booked, finished, used, longest);
-  if (stop) return finalize(db, s, spec, now, STOP_WORDS[stop]);
+  if (stop) return stillActive ? undefined : finalize(db, s, spec, now, STOP_WORDS[stop]);
+  if (stillActive >= spec.budget.parallelTrials) return;
   const reserve = nextReservation(spec, used, longest)!;
   const booking = await bookNextTrial(db, s, spec, now, reserve);
   if (typeof booking === "object") {
+    // The planner failed: no trial can be booked. Trials running beside finish (and are
+    // recorded) before the search ends with why.
+    if (stillActive) return;
     await moveSearch(db, s, "failed", { reason: booking.failed, wallUsedSeconds: used, runningSince: null, endedAt: new Date() });
     changed(s);
     return;
@@ -289,6 +302,8 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
     // Start the booked trial's experiment at once rather than on the next sweep.
     const fresh = await repo.trials(s.id);
     for (const t of fresh.filter((x) => x.status === "reserved")) await settleTrial(db, s, spec, t);
+    // Room for another trial beside it: ask the planner now (its job answers on a later pass).
+    if (stillActive + 1 < spec.budget.parallelTrials) return advanceSearch(db, s.id);
   }
 }
 

@@ -14,7 +14,7 @@ const spec = (over: Partial<SearchSpec> = {}): SearchSpec => ({
   seed: 1,
   space: TABULAR_SPACE,
   featureOptions: [],
-  budget: { maxTrials: 5, maxWallMinutes: 10, perTrialMinutes: 2 },
+  budget: { maxTrials: 5, maxWallMinutes: 10, perTrialMinutes: 2, parallelTrials: 1 },
   patience: null,
   strategy: "tpe",
   ...over,
@@ -36,7 +36,7 @@ describe("search budget", () => {
   });
 
   it("keeps back as long as the longest trial took, and books no trial shorter than that", () => {
-    const s = spec({ budget: { maxTrials: 20, maxWallMinutes: 2, perTrialMinutes: 0.75 } });
+    const s = spec({ budget: { maxTrials: 20, maxWallMinutes: 2, perTrialMinutes: 0.75, parallelTrials: 1 } });
     expect(finalReserveSeconds(s)).toBe(30);
     expect(finalReserveSeconds(s, 50)).toBe(50);
     // Never more than 30 % of the budget (at least 90 s of it).

@@ -12,6 +12,15 @@ import { openDb } from "@/server/db/client";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 
+/** Each trial's booked span and its training job's CPUs, read from the server's own database. */
+async function trialSpans(homeDir: string, searchId: string) {
+  const db = openDb(path.join(homeDir, "trainyard.db"));
+  const trials = await db.searchTrial.findMany({ where: { searchId }, orderBy: { number: "asc" }, select: { number: true, reservedAt: true, endedAt: true } });
+  const trains = await db.job.findMany({ where: { recipe: "tabular", jobName: "train", opId: { startsWith: `search:${searchId}:trial:` } }, select: { resources: true } });
+  await db.$disconnect();
+  return { trials: trials.map((t) => ({ number: t.number, from: t.reservedAt!.getTime(), to: t.endedAt!.getTime() })), trainCpus: trains.map((j) => (JSON.parse(j.resources) as { cpus: number }).cpus) };
+}
+
 /** The partition of every score job of the search's experiments, read from the server's own database. */
 async function scoredPartitions(homeDir: string, searchId: string): Promise<string[]> {
   const db = openDb(path.join(homeDir, "trainyard.db"));
@@ -23,11 +32,11 @@ async function scoredPartitions(homeDir: string, searchId: string): Promise<stri
 describe("a search on penguins", { timeout: 600_000 }, () => {
   const { home, server } = realRecipesServerForBlock();
 
-  it("stops when its time is spent, within 5 % of the budget; chooses on validation and scores test once", async () => {
+  it("runs two trials at once and stops when its time is spent, within 5 % of the budget; chooses on validation and scores test once", async () => {
     // (Held by what each trial books and the worker's deadlines on them: search-budget.ts, tabular-trial.ts.)
     const out = path.join(home.scratch, "out");
-    // Two minutes for the whole search, a minute booked per trial: time, not the trial count, ends it.
-    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--mode", "improve", "--max-trials", "20", "--max-minutes", "2", "--trial-minutes", "1", "--out", out, "--json"]).done;
+    // Two minutes for the whole search, a minute booked per trial, two at once: time, not the trial count, ends it.
+    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--mode", "improve", "--max-trials", "20", "--max-minutes", "2", "--trial-minutes", "1", "--parallel-trials", "2", "--out", out, "--json"]).done;
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({ status: "completed", outcome: "candidate" });
@@ -39,7 +48,20 @@ describe("a search on penguins", { timeout: 600_000 }, () => {
 
     const s = await server.client.searches.get.query({ id: result.searchId });
     const n = s.trials.length;
-    expect(n).toBeGreaterThanOrEqual(1);
+    expect(n).toBeGreaterThanOrEqual(2);
+    expect(s.spec.budget.parallelTrials).toBe(2);
+    // Two trials at once, never three (no trial's booked span overlaps two others that
+    // overlap each other); each trained on half of This computer's CPUs.
+    const spans = await trialSpans(home.home, s.id);
+    const beside = (t: { number: number; from: number; to: number }) => spans.trials.filter((o) => o.number !== t.number && o.from < t.to && t.from < o.to);
+    expect(spans.trials.some((t) => beside(t).length > 0)).toBe(true);
+    for (const t of spans.trials) {
+      const others = beside(t);
+      expect(others.every((a) => others.every((b) => a === b || !(a.from < b.to && b.from < a.to)))).toBe(true);
+    }
+    expect(spans.trainCpus.length).toBe(n);
+    const probe = (await server.client.targets.get.query({ id: s.targetId })).probe!;
+    expect(new Set(spans.trainCpus)).toEqual(new Set([Math.max(1, Math.floor(probe.capacity.cpus / 2))]));
     expect(result.trials).toBe(n);
     expect(s.trials.map((t) => [t.number, t.status, t.proposer.kind])).toEqual(s.trials.map((t, i) => [i + 1, "succeeded", "planner"]));
     for (const t of s.trials) {

@@ -24,6 +24,7 @@ import { formatComparison } from "../train/format-score";
 import { describeProgress } from "../train/progress-line";
 import { runSearch } from "../train/search-run";
 import { featureOptionColumns } from "@/contracts/searches/tabular-space";
+import { SEARCH_LIMITS } from "@/contracts/searches/search-spec";
 import { runFailureLines, toldFailure } from "../run-failure";
 
 const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --target COLUMN [--project NAME]
@@ -34,7 +35,9 @@ const USAGE = `Usage: trainyard train (--data FILE | --remote-path PATH) --targe
   ${MODEL_FAMILY_CHOICES}; e.g. --models GBM trains one LightGBM.
   --mode improve runs a bounded search (at most --max-trials trials, default 10, in
   --max-minutes, default 10, the final test scoring included), with
-  [--trial-minutes N] [--patience N] [--min-gain X]`;
+  [--trial-minutes N] [--parallel-trials K] [--patience N] [--min-gain X]
+  --parallel-trials K runs K trials at once (default 1, at most ${SEARCH_LIMITS.maxParallelTrials}), each training
+  on an even share of the computer's CPUs.`;
 
 export async function trainCommand(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
@@ -54,6 +57,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
       "max-minutes": { type: "string" },
       "max-trials": { type: "string" },
       "trial-minutes": { type: "string" },
+      "parallel-trials": { type: "string" },
       patience: { type: "string" },
       "min-gain": { type: "string" },
       split: { type: "string" },
@@ -67,6 +71,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
   if (values.mode !== "quick" && values.mode !== "improve") throw new CliError(`--mode is quick or improve.\n${USAGE}`, 2);
   // A search chooses the families itself (its space): a list given to it would be ignored.
   if (values.mode === "improve" && values.models !== undefined) throw new CliError("--models is for --mode quick: a search (--mode improve) chooses among the model families itself.", 2);
+  if (values.mode !== "improve" && values["parallel-trials"] !== undefined) throw new CliError("--parallel-trials is for --mode improve: a quick run is one experiment.", 2);
   const num = (v: string | undefined, flag: string) => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -76,6 +81,10 @@ export async function trainCommand(argv: string[]): Promise<number> {
   const maxMinutes = num(values["max-minutes"], "--max-minutes");
   const maxTrials = num(values["max-trials"], "--max-trials");
   const trialMinutes = num(values["trial-minutes"], "--trial-minutes");
+  const parallelTrials = num(values["parallel-trials"], "--parallel-trials");
+  if (parallelTrials !== undefined && !(Number.isInteger(parallelTrials) && parallelTrials <= SEARCH_LIMITS.maxParallelTrials)) {
+    throw new CliError(`--parallel-trials is a whole number from 1 to ${SEARCH_LIMITS.maxParallelTrials} (got "${values["parallel-trials"]}").`, 2);
+  }
   const patience = num(values.patience, "--patience");
   const minGain = values["min-gain"] === undefined ? undefined : Number(values["min-gain"]);
   if (minGain !== undefined && !(Number.isFinite(minGain) && minGain >= 0)) throw new CliError(`--min-gain needs a number of 0 or more (got "${values["min-gain"]}").`, 2);
@@ -155,6 +164,7 @@ export async function trainCommand(argv: string[]): Promise<number> {
         maxMinutes: maxMinutes ?? 10,
         maxTrials: Math.round(maxTrials ?? 10),
         trialMinutes,
+        parallelTrials: parallelTrials ?? 1,
         patience: patience === undefined ? undefined : Math.round(patience),
         minGain,
         out: values.out!,

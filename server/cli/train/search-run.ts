@@ -12,6 +12,7 @@ import { downloadExport } from "./download-export";
 import { waitUntil } from "./follow";
 import { formatComparison } from "./format-score";
 import { paramsWords } from "@/contracts/searches/params-words";
+import { trialMinutesFor } from "@/contracts/searches/search-spec";
 
 // Its home is contracts/ (the search page uses it too); kept importable from here for the CLI commands.
 
@@ -29,6 +30,7 @@ export interface SearchRunOptions {
   maxMinutes: number;
   maxTrials: number;
   trialMinutes: number | undefined;
+  parallelTrials: number;
   patience: number | undefined;
   minGain: number | undefined;
   out: string;
@@ -39,7 +41,7 @@ const round = (v: number | null | undefined) => (v === null || v === undefined ?
 
 export async function runSearch(conn: Connection, o: SearchRunOptions, log: (l: string) => void): Promise<number> {
   const started = Date.now();
-  const trialMinutes = o.trialMinutes ?? Math.max(1, Math.min(o.maxMinutes, o.maxMinutes / Math.max(1, Math.min(o.maxTrials, 4))));
+  const trialMinutes = o.trialMinutes ?? trialMinutesFor(o.maxMinutes, o.maxTrials, o.parallelTrials);
   const opId = randomUUID();
   const s = await withRetry(() =>
     conn.api.searches.start.mutate({
@@ -54,12 +56,12 @@ export async function runSearch(conn: Connection, o: SearchRunOptions, log: (l: 
       excludeColumns: o.excludeColumns,
       featureOptions: o.featureOptions,
       split: o.split,
-      budget: { maxTrials: o.maxTrials, maxWallMinutes: o.maxMinutes, perTrialMinutes: trialMinutes },
+      budget: { maxTrials: o.maxTrials, maxWallMinutes: o.maxMinutes, perTrialMinutes: trialMinutes, parallelTrials: o.parallelTrials },
       ...(o.patience ? { patience: o.patience } : {}),
       ...(o.minGain !== undefined ? { minUsefulGain: o.minGain } : {}),
     }),
   );
-  log(`Search ${s.id} started: ${s.name} (at most ${o.maxTrials} trials in ${o.maxMinutes} min, ${round(trialMinutes)} min per trial)`);
+  log(`Search ${s.id} started: ${s.name} (at most ${o.maxTrials} trials in ${o.maxMinutes} min, ${round(trialMinutes)} min per trial${o.parallelTrials > 1 ? `, ${o.parallelTrials} at once` : ""})`);
   const said = new Set<string>();
   const final = (await waitUntil(
     () => conn.api.searches.get.query({ id: s.id }),

@@ -10,7 +10,7 @@ const outputs = (names: readonly string[]) => Object.fromEntries(names.map((s, i
 
 function trialContext(): TrialContext {
   const base = tabularTestContext(2);
-  return { ...base, settings: { ...base.settings, hyperparameters: { GBM: { learning_rate: 0.05 } } }, outputs: outputs(TRIAL.steps.map((s) => s.name)), searchId: "s1", dataExcludeColumns: [] };
+  return { ...base, settings: { ...base.settings, hyperparameters: { GBM: { learning_rate: 0.05 } } }, outputs: outputs(TRIAL.steps.map((s) => s.name)), searchId: "s1", dataExcludeColumns: [], parallelTrials: 1 };
 }
 
 describe("a search's trial pipeline", () => {
@@ -48,6 +48,17 @@ describe("a search's trial pipeline", () => {
     expect(train.deadlineSeconds(c)).toBe(38);
     expect(train.input(c)).toMatchObject({ timeLimitSeconds: 33 });
     expect(train.deadlineSeconds({ ...c, remainingSeconds: 5 })).toBe(20);
+  });
+
+  it("trains on the whole computer alone, and on an even share of its CPUs beside other trials", () => {
+    const train = TRIAL.steps.find((s) => s.name === "train")!;
+    const c = { ...trialContext(), cpus: 16 };
+    expect(train.cpus(c)).toBe(16);
+    expect(train.cpus({ ...c, parallelTrials: 3 })).toBe(5);
+    // More trials at once than CPUs: one each (the worker queues what does not fit).
+    expect(train.cpus({ ...c, cpus: 2, parallelTrials: 4 })).toBe(1);
+    // Its other steps take one CPU either way.
+    expect(TRIAL.steps.filter((s) => s.name !== "train").map((s) => s.cpus({ ...c, parallelTrials: 3 }))).toEqual(Array(TRIAL.steps.length - 1).fill(1));
   });
 
   it("trains once the validation rows exist, and scores after training", () => {

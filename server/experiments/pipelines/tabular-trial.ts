@@ -41,6 +41,8 @@ export const ZTrialSettings = z.strictObject({
    * reads only the columns its model was trained with).
    */
   dataExcludeColumns: z.array(z.string().min(1).max(500)).max(10_000).default([]),
+  /** Trials its search runs at once: its training takes that share of the computer's CPUs. */
+  parallelTrials: z.int().min(1).default(1),
 });
 export type TrialSettings = z.infer<typeof ZTrialSettings>;
 
@@ -48,6 +50,7 @@ export interface TrialContext extends Omit<TabularContext, "outputs"> {
   outputs: Partial<Record<TrialStep, string>>;
   searchId: string;
   dataExcludeColumns: string[];
+  parallelTrials: number;
 }
 
 type Step = StepSpec<TrialStep, TrialContext>;
@@ -132,7 +135,8 @@ const STEPS: readonly Step[] = [
     input: (c) => ({ ...trainInput(asTabular(c)), timeLimitSeconds: Math.max(15, trialTrainingDeadline(c) - 5) }),
     // Held to the trial's booking, not the chain's usual reserve: the search's budget is the sum of its bookings.
     deadlineSeconds: trialTrainingDeadline,
-    cpus: (c) => c.cpus,
+    // An even share of the computer: trials run at once each start at once, none waits for another's CPUs.
+    cpus: (c) => Math.max(1, Math.floor(c.cpus / c.parallelTrials)),
   },
   {
     name: "predict_validation",
@@ -226,7 +230,7 @@ export const TRIAL: Pipeline<TrialStep, TrialContext, TrialResults> = {
   context: (base: ChainBase<TrialStep>, settingsJson: string): TrialContext => {
     const s = ZTrialSettings.parse(JSON.parse(settingsJson));
     const tab = tabularContext({ ...base, outputs: {} }, JSON.stringify(s.experiment));
-    return { ...tab, outputs: base.outputs, searchId: s.searchId, dataExcludeColumns: s.dataExcludeColumns };
+    return { ...tab, outputs: base.outputs, searchId: s.searchId, dataExcludeColumns: s.dataExcludeColumns, parallelTrials: s.parallelTrials };
   },
   learn,
   collect,

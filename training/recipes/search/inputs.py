@@ -17,7 +17,9 @@ from trainyard_recipe import BadInput
 
 NAME_RE = re.compile(r"^[A-Za-z][\w.]{0,99}$", re.ASCII)
 DIRECTIONS = {"higher_is_better": "maximize", "lower_is_better": "minimize"}
-STATES = ("complete", "failed")
+# running: a trial of the same search still training (a search runs several at once); it
+# has no value yet, and TPE's constant liar keeps the next suggestion away from it.
+STATES = ("complete", "failed", "running")
 MAX_PARAMS, MAX_CHOICES, MAX_HISTORY, MAX_STARTUP = 100, 100, 1000, 100
 MAX_SEED = 2**31 - 1
 DEFAULT_STARTUP_TRIALS = 3
@@ -78,6 +80,7 @@ class Trial:
     params: dict[str, Any]
     value: float | None
     complete: bool
+    running: bool = False
 
 
 @dataclass(frozen=True)
@@ -160,12 +163,15 @@ def _parse_trial(raw: Any, number: int, space: list[Param]) -> Trial:
         raise BadInput(f"{where}: unknown field(s) {', '.join(extra)}", code="invalid_history")
     state, value, given = raw.get("state"), raw.get("value"), raw["params"]
     if state not in STATES:
-        raise BadInput(f"{where}: state must be complete or failed, got {json.dumps(state)}", code="invalid_history")
+        raise BadInput(f"{where}: state must be complete, failed or running, got {json.dumps(state)}",
+                       code="invalid_history")
     if value is not None and not _is_number(value):
         raise BadInput(f"{where}: value must be a finite number or null, got {json.dumps(value)}",
                        code="invalid_history")
     if state == "complete" and value is None:
         raise BadInput(f"{where} is complete but has no value", code="invalid_history")
+    if state == "running" and value is not None:
+        raise BadInput(f"{where} is running but has a value", code="invalid_history")
     declared = {p.name for p in space}
     unknown = sorted(set(given) - declared)
     if unknown:
@@ -185,7 +191,8 @@ def _parse_trial(raw: Any, number: int, space: list[Param]) -> Trial:
             raise BadInput(f"{where}: {param.name}: {problem}", code="invalid_history")
         chosen[param.name] = given[param.name]
     # A failed trial's value (if any) is not an observation TPE may model.
-    return Trial(params=chosen, value=float(value) if state == "complete" else None, complete=state == "complete")
+    return Trial(params=chosen, value=float(value) if state == "complete" else None, complete=state == "complete",
+                 running=state == "running")
 
 
 def parse_input(inputs: dict) -> SuggestInput:

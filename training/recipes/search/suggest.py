@@ -1,7 +1,7 @@
 """Job `suggest`: the next trial's settings from a search space and the trials so far.
 
 Input (contracts/recipes/search.ts ZSuggestInput): {space: {params: [...]}, direction,
-seed, startupTrials (default 3), history: [{params, value, state}]}.
+seed, startupTrials (default 3), history: [{params, value, state: complete|failed|running}]}.
 Output suggestion.json: {params, sampler, seed, historyTrials, optunaVersion}.
 
 Stateless: an in-memory Optuna study is rebuilt from the history on every call, so the
@@ -53,8 +53,12 @@ def suggest(job: SuggestInput) -> dict[str, Any]:
     # family's own parameters form their own group, modelled jointly on the trials that
     # have them, instead of falling back to independent sampling for all of them.
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    # constant_liar: trials still running count as the worst value seen, so trials run at
+    # once are not suggested next to each other. Only when some are running: a search that
+    # runs one trial at a time gets the same suggestions as before.
+    running = any(t.running for t in job.history)
     sampler = optuna.samplers.TPESampler(seed=job.seed, n_startup_trials=job.startup_trials, multivariate=True,
-                                         group=True)
+                                         group=True, constant_liar=running)
     study = optuna.create_study(direction=DIRECTIONS[job.direction], sampler=sampler)  # in memory: no storage
     distributions = {p.name: _distribution(optuna, p) for p in job.space}
     by_name = {p.name: p for p in job.space}
@@ -63,7 +67,8 @@ def suggest(job: SuggestInput) -> dict[str, Any]:
             params={name: _internal(by_name[name], value) for name, value in trial.params.items()},
             distributions={name: distributions[name] for name in trial.params},
             value=trial.value,
-            state=optuna.trial.TrialState.COMPLETE if trial.complete else optuna.trial.TrialState.FAIL,
+            state=(optuna.trial.TrialState.COMPLETE if trial.complete
+                   else optuna.trial.TrialState.RUNNING if trial.running else optuna.trial.TrialState.FAIL),
         )
         for trial in job.history
     ])
@@ -95,5 +100,6 @@ def run_suggest(ctx, inputs: dict) -> dict:
                              + json.dumps(suggestion["params"]))
     complete = sum(t.complete for t in job.history)
     return {"sampler": suggestion["sampler"], "historyTrials": len(job.history), "completeTrials": complete,
-            "failedTrials": len(job.history) - complete, "params": len(suggestion["params"]),
+            "failedTrials": sum(not t.complete and not t.running for t in job.history),
+            "runningTrials": sum(t.running for t in job.history), "params": len(suggestion["params"]),
             "recipeVersion": RECIPE_VERSION, "seconds": round(time.monotonic() - started, 3)}

@@ -129,6 +129,32 @@ def test_startup_trials_are_random_then_tpe(suggest):
     assert suggest(default)[0] == tpe
 
 
+def test_trials_still_running_are_no_observations_and_the_next_suggestion_keeps_away_from_them(suggest):
+    """A search running trials at once asks for the next one while others train: those are
+    `running` in the history, with no value. They do not end the random startup phase; in the
+    TPE phase (constant liar) they count as the worst seen, so trials running on the best
+    choice so far move the next suggestion off it. The same input gives the same bytes."""
+    space = {"params": [{"kind": "categorical", "name": "family", "choices": ["a", "b", "c"]}]}
+    done = [{"params": {"family": family}, "value": value, "state": "complete"}
+            for family, value in (("a", 0.9), ("a", 0.92), ("b", 0.5), ("c", 0.4), ("b", 0.55), ("c", 0.45),
+                                  ("a", 0.91), ("b", 0.5))]
+    running = [{"params": {"family": "a"}, "value": None, "state": "running"}] * 4
+
+    startup, result = suggest(_input(done[:2] + running, space=space, seed=3, startup=3))
+    assert startup["sampler"] == "random" and startup["historyTrials"] == 6
+    metrics = result.report["metrics"]
+    assert (metrics["completeTrials"], metrics["failedTrials"], metrics["runningTrials"]) == (2, 0, 4)
+
+    for seed in (3, 4):
+        alone, _ = suggest(_input(done, space=space, seed=seed, startup=3))
+        beside, one = suggest(_input(done + running, space=space, seed=seed, startup=3))
+        assert alone["sampler"] == beside["sampler"] == "tpe"
+        assert alone["params"] == {"family": "a"} and beside["params"] != {"family": "a"}, (alone, beside)
+    again, two = suggest(_input(done + running, space=space, seed=4, startup=3))
+    assert one.output("suggestion.json").read_bytes() == two.output("suggestion.json").read_bytes()
+    assert again == beside
+
+
 def test_history_with_failed_trials_and_choices_keep_their_json_type(suggest):
     space = {"params": [
         {"kind": "categorical", "name": "ratio", "choices": [0.5]},
@@ -168,6 +194,10 @@ def test_history_with_failed_trials_and_choices_keep_their_json_type(suggest):
     ({"params": {"family": "LR"}, "value": 0.9, "state": "complete"}, "history[1]: family: \"LR\" is not one of"),
     ({"params": {"family": "XT", "XT.n_estimators": 80, "XT.max_features": "log2", "XT.min_samples_leaf": 5},
       "value": None, "state": "complete"}, "history[1] is complete but has no value"),
+    ({"params": {"family": "XT", "XT.n_estimators": 80, "XT.max_features": "log2", "XT.min_samples_leaf": 5},
+      "value": 0.9, "state": "running"}, "history[1] is running but has a value"),
+    ({"params": {"family": "XT", "XT.n_estimators": 80, "XT.max_features": "log2", "XT.min_samples_leaf": 5},
+      "value": None, "state": "queued"}, "history[1]: state must be complete, failed or running"),
 ])
 def test_a_history_outside_the_space_is_refused(run_job, tmp_path, trial, message):
     result = run_job("search", "suggest", _input([HISTORY[0], trial]), tmp_path, timeout=120)
