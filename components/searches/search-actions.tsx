@@ -10,7 +10,7 @@ import type { SearchView } from "@/server/searches/search-views";
 const isConflict = (err: unknown) => (err as { data?: { code?: string } } | null)?.data?.code === "CONFLICT";
 
 /**
- * Pause (no new trial; the running one finishes), Resume, Stop (cancels the running trial,
+ * Pause (no new trial; running ones finish), Resume, Stop (cancels the running trials,
  * then scores the best so far once on test). Each sends the revision the page showed, so a
  * search that moved meanwhile answers CONFLICT instead of doing something else. Stop asks
  * once more: a stray tap on a phone would end the search for good.
@@ -51,7 +51,7 @@ export function SearchActions({ search }: { search: SearchView }) {
       </div>
       {asking && canStop && (
         <div id="search-stop-confirm" role="group" aria-label="Confirm stop" className="flex flex-col gap-2 rounded-md border border-slate-300 bg-slate-50 p-3 text-sm">
-          <p>Stop this search now? The running trial is cancelled, no new trial starts, and the best trial so far (or the baseline) is scored once on the test rows. It cannot be resumed.</p>
+          <p>Stop this search now? Running trials are cancelled, no new trial starts, and the best trial so far (or the baseline) is scored once on the test rows. It cannot be resumed.</p>
           <div className="flex flex-wrap gap-2">
             <Button
               variant="danger"

@@ -23,7 +23,7 @@ export function SearchesList({ projectId }: { projectId: string }) {
       <QueryState query={list} loading="Loading searches…" failure="Could not load searches" />
       {list.data && list.data.length === 0 && (
         <EmptyState title="No searches yet">
-          A search tries models and settings one trial at a time within a budget you set, and keeps the best on validation. Start one with “Train a prediction model” and choose “Improve within a budget”.
+          A search tries models and settings, one or a few trials at a time, within a budget you set, and keeps the best on validation. Start one with “Train a prediction model” and choose “Improve within a budget”.
         </EmptyState>
       )}
       {list.data && list.data.length > 0 && (

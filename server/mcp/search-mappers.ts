@@ -133,5 +133,5 @@ export const BUDGET_RULES =
   "A proposal is checked against the search's frozen space and what is left of its budget, and refused with every reason when: a parameter is unknown, missing, out of range or does not apply to the chosen family; " +
   "the search is not running or paused; its maxTrials are all booked or waiting (accepted proposals not yet started count); or its time budget has no room for another trial. " +
   `Time counts only while the search runs (not while paused), final test scoring included: the last 5 % of maxWallMinutes (30 to 90 s) is kept back for it, each trial books at most perTrialMinutes of what is left, and no trial starts with less than ${SEARCH_LIMITS.minTrialSeconds} s. ` +
-  "A refused proposal is recorded and uses no budget. An accepted one waits as \"proposed\" until the search books it (one trial at a time, oldest proposal first), then runs as a validation-only training; " +
+  "A refused proposal is recorded and uses no budget. An accepted one waits as \"proposed\" until the search books it (oldest proposal first, as its trials-at-once allow), then runs as a validation-only training; " +
   "follow it with get_search until its status is succeeded (with its validationValue) or failed.";
