@@ -12,13 +12,18 @@ import { openDb } from "@/server/db/client";
 
 const PENGUINS = path.join(REPO, "tests/fixtures/tabular/penguins.csv");
 
-/** Each trial's booked span and its training job's CPUs, read from the server's own database. */
-async function trialSpans(homeDir: string, searchId: string) {
+/** Each trial's booked span, its training job's CPUs and when the final experiment started, read from the server's own database. */
+async function trialSpans(homeDir: string, searchId: string, finalExperimentId: string) {
   const db = openDb(path.join(homeDir, "trainyard.db"));
   const trials = await db.searchTrial.findMany({ where: { searchId }, orderBy: { number: "asc" }, select: { number: true, reservedAt: true, endedAt: true } });
   const trains = await db.job.findMany({ where: { recipe: "tabular", jobName: "train", opId: { startsWith: `search:${searchId}:trial:` } }, select: { resources: true } });
+  const final = await db.experiment.findUniqueOrThrow({ where: { id: finalExperimentId }, select: { startedAt: true } });
   await db.$disconnect();
-  return { trials: trials.map((t) => ({ number: t.number, from: t.reservedAt!.getTime(), to: t.endedAt!.getTime() })), trainCpus: trains.map((j) => (JSON.parse(j.resources) as { cpus: number }).cpus) };
+  return {
+    trials: trials.map((t) => ({ number: t.number, from: t.reservedAt!.getTime(), to: t.endedAt!.getTime() })),
+    trainCpus: trains.map((j) => (JSON.parse(j.resources) as { cpus: number }).cpus),
+    finalStartedAt: final.startedAt.getTime(),
+  };
 }
 
 /** The partition of every score job of the search's experiments, read from the server's own database. */
@@ -52,13 +57,15 @@ describe("a search on penguins", { timeout: 600_000 }, () => {
     expect(s.spec.budget.parallelTrials).toBe(2);
     // Two trials at once, never three (no trial's booked span overlaps two others that
     // overlap each other); each trained on half of This computer's CPUs.
-    const spans = await trialSpans(home.home, s.id);
+    const spans = await trialSpans(home.home, s.id, s.final!.experimentId);
     const beside = (t: { number: number; from: number; to: number }) => spans.trials.filter((o) => o.number !== t.number && o.from < t.to && t.from < o.to);
     expect(spans.trials.some((t) => beside(t).length > 0)).toBe(true);
     for (const t of spans.trials) {
       const others = beside(t);
       expect(others.every((a) => others.every((b) => a === b || !(a.from < b.to && b.from < a.to)))).toBe(true);
     }
+    // Out of time with a trial still running, the search waited for it before its final scoring.
+    expect(spans.finalStartedAt).toBeGreaterThanOrEqual(Math.max(...spans.trials.map((t) => t.to)));
     expect(spans.trainCpus.length).toBe(n);
     const probe = (await server.client.targets.get.query({ id: s.targetId })).probe!;
     expect(new Set(spans.trainCpus)).toEqual(new Set([Math.max(1, Math.floor(probe.capacity.cpus / 2))]));
