@@ -10,7 +10,7 @@ import { plainNumber } from "@/components/experiment/verdict";
 const SEARCH_STATUS: Record<string, string> = {
   running: "Running",
   paused: "Paused: no new trials start",
-  stopping: "Stopping the running trial",
+  stopping: "Stopping the running trials",
   finalizing: "Scoring the choice once on the test rows",
   completed: "Finished",
   failed: "Failed",
