@@ -2,6 +2,7 @@
 import type { TWizardDraftData } from "@/server/drafts/drafts.schema";
 import { SEARCH_LIMITS, trialMinutesFor } from "@/contracts/searches/search-spec";
 import { metricLabel } from "@/contracts/vocabulary";
+import { Field } from "@/components/ui/field";
 
 type Props = { draft: TWizardDraftData; update: (p: Partial<TWizardDraftData>) => void; computer: string; dataWhere: string };
 
@@ -42,82 +43,62 @@ export function StepBudget({ draft, update, computer, dataWhere }: Props) {
         </label>
       </fieldset>
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="flex flex-col gap-1">
-          <label htmlFor="wizard-minutes" className="text-sm font-medium">
-            {draft.mode === "improve" ? "Max minutes (whole search)" : "Max minutes (whole experiment)"}
-          </label>
-          <input id="wizard-minutes" type="number" min={1} max={1440} step={1} className="min-h-10 rounded-md border border-slate-400 px-3" value={draft.maxMinutes} onChange={(e) => update({ maxMinutes: num(e.target.value, 1, 1440) })} />
-        </div>
+        <Field
+          id="wizard-minutes"
+          label={draft.mode === "improve" ? "Max minutes (whole search)" : "Max minutes (whole experiment)"}
+          type="number"
+          min={1}
+          max={1440}
+          step={1}
+          value={draft.maxMinutes}
+          onChange={(e) => update({ maxMinutes: num(e.target.value, 1, 1440) })}
+        />
         {draft.mode === "improve" && (
-          <div className="flex flex-col gap-1">
-            <label htmlFor="wizard-trials" className="text-sm font-medium">
-              Max trials
-            </label>
-            <input id="wizard-trials" type="number" min={1} max={SEARCH_LIMITS.maxTrials} step={1} className="min-h-10 rounded-md border border-slate-400 px-3" value={draft.maxTrials} onChange={(e) => update({ maxTrials: Math.round(num(e.target.value, 1, SEARCH_LIMITS.maxTrials)) })} />
-          </div>
-        )}
-        {draft.mode === "improve" && (
-          <div className="flex flex-col gap-1">
-            <label htmlFor="wizard-parallel" className="text-sm font-medium">
-              Trials at once
-            </label>
-            <input
+          <>
+            <Field
+              id="wizard-trials"
+              label="Max trials"
+              type="number"
+              min={1}
+              max={SEARCH_LIMITS.maxTrials}
+              step={1}
+              value={draft.maxTrials}
+              onChange={(e) => update({ maxTrials: Math.round(num(e.target.value, 1, SEARCH_LIMITS.maxTrials)) })}
+            />
+            <Field
               id="wizard-parallel"
+              label="Trials at once"
+              hint="Each trial at once trains on an even share of the computer's CPUs. 1: one trial after another."
               type="number"
               min={1}
               max={SEARCH_LIMITS.maxParallelTrials}
               step={1}
-              aria-describedby="wizard-parallel-help"
-              className="min-h-10 rounded-md border border-slate-400 px-3"
               value={draft.parallelTrials}
               onChange={(e) => update({ parallelTrials: Math.round(num(e.target.value, 1, SEARCH_LIMITS.maxParallelTrials)) })}
             />
-            <p id="wizard-parallel-help" className="text-xs text-slate-700">
-              Each trial at once trains on an even share of the computer&apos;s CPUs. 1: one trial after another.
-            </p>
-          </div>
-        )}
-        {draft.mode === "improve" && (
-          <div className="flex flex-col gap-1">
-            <label htmlFor="wizard-min-gain" className="text-sm font-medium">
-              Minimum useful gain (optional)
-            </label>
-            <input
+            <Field
               id="wizard-min-gain"
+              label="Minimum useful gain (optional)"
+              hint={`How much better than the baseline a trial must be on validation ${draft.metric ? `(in ${metricLabel(draft.metric)})` : ""} to be worth keeping, e.g. 0.01. Empty: any gain counts. Below it the search keeps the baseline.`}
               type="number"
               min={0}
               step="any"
               inputMode="decimal"
-              aria-describedby="wizard-min-gain-help"
-              className="min-h-10 rounded-md border border-slate-400 px-3"
               value={draft.minUsefulGain ?? ""}
               onChange={(e) => update({ minUsefulGain: optional(e.target.value, 0, 1e9) })}
             />
-            <p id="wizard-min-gain-help" className="text-xs text-slate-700">
-              How much better than the baseline a trial must be on validation {draft.metric ? `(in ${metricLabel(draft.metric)})` : ""} to be worth keeping, e.g. 0.01. Empty: any gain counts. Below it the search keeps the baseline.
-            </p>
-          </div>
-        )}
-        {draft.mode === "improve" && (
-          <div className="flex flex-col gap-1">
-            <label htmlFor="wizard-patience" className="text-sm font-medium">
-              Patience in trials (optional)
-            </label>
-            <input
+            <Field
               id="wizard-patience"
+              label="Patience in trials (optional)"
+              hint="Stop early after this many trials in a row that do not beat the best so far by the minimum gain. Empty: use every trial or minute."
               type="number"
               min={1}
               max={SEARCH_LIMITS.maxPatience}
               step={1}
-              aria-describedby="wizard-patience-help"
-              className="min-h-10 rounded-md border border-slate-400 px-3"
               value={draft.patience ?? ""}
               onChange={(e) => update({ patience: optional(e.target.value, 1, SEARCH_LIMITS.maxPatience, true) })}
             />
-            <p id="wizard-patience-help" className="text-xs text-slate-700">
-              Stop early after this many trials in a row that do not beat the best so far by the minimum gain. Empty: use every trial or minute.
-            </p>
-          </div>
+          </>
         )}
       </div>
       <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-800" data-testid="budget-summary">
