@@ -77,7 +77,10 @@ export const ZSearchSpec = z.strictObject({
   positiveClass: z.string().max(500).nullable(),
   excludeColumns: z.array(column).max(10_000),
   split: ZSearchSplit,
-  /** Seeds the split and the sampler: the same spec on the same snapshot proposes the same trials. */
+  /**
+   * Seeds the split and the sampler: the same spec on the same snapshot proposes the same
+   * trials (with trials at once, the random first ones; later ones depend on which had finished).
+   */
   seed: z.int().min(0).max(2 ** 31 - 1),
   space: ZSearchSpace,
   /**
