@@ -1,41 +1,33 @@
 /**
- * Moves one search forward (issue 17): settles its trial from the trial's experiment,
- * books and starts the next trial (an accepted agent proposal first, else the planner's
- * suggestion), and ends with one final scoring on test. Idempotent and restart-safe: a
+ * Moves one search forward (issue 17): settles its trials from their experiments, books
+ * and starts the next trials, as many at once as its budget allows (an accepted agent
+ * proposal first, else the planner's suggestion: search-planner.ts), and ends with one
+ * final scoring on test. Idempotent and restart-safe: a
  * trial is a ledger row numbered per search and its experiment's operation id is derived
- * from that number, the planner's job from the number it plans, so running this twice,
+ * from that number, the planner's job from the number it plans (search-ids.ts), so running this twice,
  * or again after a crash, never books or starts anything twice.
  */
 import { createHash } from "node:crypto";
 import type { TrialState } from "@/contracts/lifecycles";
 import { ZProposer, ZSearchSpec, type SearchSpec } from "@/contracts/searches/search-spec";
-import { ZSuggestion, ZTrialParams, type SuggestJobInput, type TrialParams } from "@/contracts/recipes";
+import { ZTrialParams, type TrialParams } from "@/contracts/recipes";
 import { droppedColumns, hyperparametersOf } from "@/contracts/searches/tabular-space";
 import { isExperimentTerminal } from "@/server/experiments/experiment-state";
 import { createAndAdvance, experimentsService } from "@/server/experiments/experiments.service";
-import { experimentsRepository } from "@/server/experiments/experiments.repository";
 import type { TExperimentSettings } from "@/server/experiments/experiments.schema";
 import { ZTrialResults, type TrialSettings } from "@/server/experiments/pipelines/tabular-trial";
 import { parseStoredJson } from "@/server/db/stored-json";
 import { ensureEnvironment } from "@/server/jobs/environments";
-import { isActive as isJobActive } from "@/server/jobs/job-state";
-import { jobsService } from "@/server/jobs/jobs.service";
-import { readOutput } from "@/server/jobs/read-output";
 import { targetsService } from "@/server/targets/targets.service";
 import { publish } from "@/server/events/bus";
 import type { Db } from "@/server/db/client";
 import { finalReserveSeconds, gain, longestTrialSeconds, nextReservation, STOP_WORDS, stopReason, wallUsedSeconds } from "./search-budget";
 import { chooseOutcome, ZSearchOutcome } from "./search-outcome";
-import { moveSearch, moveTrial } from "./search-store";
+import { finalOpId, trialOpId } from "./search-ids";
+import { plannedParams } from "./search-planner";
+import { ACTIVE_TRIAL_STATES, moveSearch, moveTrial } from "./search-store";
 import { searchesRepository, type SearchRow, type TrialRow } from "./searches.repository";
 
-export const trialOpId = (searchId: string, n: number) => `search:${searchId}:trial:${n}`;
-export const suggestOpId = (searchId: string, n: number) => `search:${searchId}:suggest:${n}`;
-export const finalOpId = (searchId: string) => `search:${searchId}:final`;
-/** The search an experiment or job belongs to, from its operation id (the three above), or null. */
-export const searchOfOpId = (opId: string): string | null => /^search:([^:]+):/.exec(opId)?.[1] ?? null;
-
-const ACTIVE_TRIAL = new Set(["reserved", "running", "unknown"]);
 /** A trial ends the way its experiment did. */
 const TRIAL_ENDING: Partial<Record<string, TrialState>> = { failed: "failed", cancelled: "cancelled", timed_out: "timed_out" };
 const hash = (v: unknown) => createHash("sha256").update(JSON.stringify(v)).digest("hex");
@@ -123,37 +115,6 @@ async function startTrialExperiment(db: Db, s: SearchRow, spec: SearchSpec, t: T
     budgetSeconds: Math.round(t.reservedSeconds),
     kind: "search_trial",
   }, s.createdAt);
-}
-
-/**
- * The planner's history: every earlier trial that ran, with its validation score, and those
- * still booked or running beside the one asked for (`running`: the planner keeps away from them).
- */
-function historyOf(trials: TrialRow[]): SuggestJobInput["history"] {
-  return trials
-    .filter((t) => ["succeeded", "failed", "timed_out"].includes(t.status) || ACTIVE_TRIAL.has(t.status))
-    .map((t) => ({
-      params: ZTrialParams.parse(JSON.parse(t.params)),
-      value: t.status === "succeeded" ? t.validationValue : null,
-      state: ACTIVE_TRIAL.has(t.status) ? ("running" as const) : t.status === "succeeded" && t.validationValue !== null ? ("complete" as const) : ("failed" as const),
-    }));
-}
-
-/** Asks the planner (a `search.suggest` job on the search's computer) for trial n's settings; null while it runs. */
-async function plannedParams(db: Db, s: SearchRow, spec: SearchSpec, n: number, trials: TrialRow[]): Promise<{ params: TrialParams; sampler: "random" | "tpe" } | { failed: string } | null> {
-  const opId = suggestOpId(s.id, n);
-  const [job] = await experimentsRepository(db).jobsByOpIds([opId]);
-  if (!job) {
-    const env = await ensureEnvironment(s.targetId, "search", db);
-    if (!env.ready) return null;
-    const input: SuggestJobInput = { space: spec.space, direction: spec.objective.direction, seed: (spec.seed + n) % 2 ** 31, startupTrials: 3, history: historyOf(trials) };
-    await jobsService(db).admitJob({ opId, targetId: s.targetId, recipe: "search", job: "suggest", input, resources: { cpus: 1, ramGb: 1 }, deadlineSeconds: 120 });
-    return null;
-  }
-  if (isJobActive(job.state)) return null;
-  if (job.state !== "succeeded") return { failed: `the planner's job ${job.id} ${job.state}${job.detail ? `: ${job.detail}` : ""}` };
-  const suggestion = await readOutput(db, job, "suggestion.json", ZSuggestion);
-  return { params: suggestion.params, sampler: suggestion.sampler };
 }
 
 /** Books the next trial: the oldest accepted proposal, else the planner's. Returns whether one was booked. */
@@ -265,7 +226,7 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   const trials = await repo.trials(s.id);
   if (s.status === "finalizing") return finalize(db, s, spec, trials, s.reason ?? "");
 
-  const active = trials.filter((t) => ACTIVE_TRIAL.has(t.status));
+  const active = trials.filter((t) => ACTIVE_TRIAL_STATES.has(t.status));
   let stillActive = 0;
   for (const t of active) if (await settleTrial(db, s, spec, t)) stillActive++;
   const now = await repo.trials(s.id);

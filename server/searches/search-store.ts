@@ -11,6 +11,9 @@ import { publish } from "@/server/events/bus";
 import { recordIn } from "@/server/lifecycle/events";
 import { transition, type LifecycleStore } from "@/server/lifecycle/transition";
 
+/** A trial in these states holds its booking: the search counts it as running beside others. */
+export const ACTIVE_TRIAL_STATES: ReadonlySet<string> = new Set(["reserved", "running", "unknown"]);
+
 export interface SearchFields {
   wallUsedSeconds?: number;
   runningSince?: Date | null;

@@ -6,7 +6,7 @@
 import type { Db } from "@/server/db/client";
 import { searchesRepository } from "@/server/searches/searches.repository";
 import { scheduleSearchAdvance } from "@/server/searches/searches.service";
-import { searchOfOpId } from "@/server/searches/search-advance";
+import { searchOfOpId } from "@/server/searches/search-ids";
 import { defineReconciler } from "../define-reconciler";
 
 export const searches = (db: Db, everyMs = 3000) =>
