@@ -64,8 +64,8 @@ run_tier lint npx eslint .
 finish_tier_beside
 run_tier worker-bundle node scripts/build-worker.mjs
 run_tier unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
-# pytest first among the slow tiers: it builds every recipe environment (into
-# TRAINYARD_TEST_ENVS_DIR), which the integration and browser tests then share.
+# pytest first among the slow tiers, once the environments built beside the tiers above
+# (in TRAINYARD_TEST_ENVS_DIR) are ready; the integration and browser tests share them.
 wait "$environments_pid"
 rm -rf "$environments_tmp"
 echo; echo "=== environments (built beside the tiers above) ==="; cat "$results/environments.log"
