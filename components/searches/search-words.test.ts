@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { TABULAR_SPACE } from "@/contracts/searches/tabular-space";
-import { chartPoints, outcomeWords, spaceWords, testResultWords } from "./search-words";
+import { chartPoints, outcomeWords, proposerWords, spaceWords, testResultWords } from "./search-words";
 
 const spec = { objective: { metric: "accuracy" as const, direction: "higher_is_better" as const, minUsefulGain: 0 } };
 const trial = (number: number, family: string, validationValue: number | null, status = "succeeded") => ({ number, validationValue, status, params: { family } });
 
 describe("search words", () => {
+  it("name who proposed a trial, and the round (one Slurm job array) a planner planned it in", () => {
+    expect(proposerWords({ kind: "planner", sampler: "tpe" })).toBe("Planner (TPE)");
+    expect(proposerWords({ kind: "planner", sampler: "random", round: { first: 5, size: 4 } })).toBe("Planner (random start; round of trials 5–8)");
+    expect(proposerWords({ kind: "agent", name: "scout" })).toBe("Agent scout");
+  });
+
   it("says which trial was chosen, its family, and the baseline's validation score", () => {
     const w = outcomeWords({
       spec: spec as never,

@@ -32,8 +32,11 @@ export const searchStatusWords = (status: string) => SEARCH_STATUS[status] ?? st
 export const trialStatusWords = (status: string) => TRIAL_STATUS[status] ?? status;
 export const searchIsActive = (status: string) => status !== "completed" && status !== "failed";
 
+/** Who proposed a trial; a planner's round (one Slurm job array) is named by its trials. */
 export function proposerWords(p: TrialView["proposer"]): string {
-  return p.kind === "planner" ? `Planner (${p.sampler === "tpe" ? "TPE" : "random start"})` : `Agent ${p.name}`;
+  if (p.kind === "agent") return `Agent ${p.name}`;
+  const how = p.sampler === "tpe" ? "TPE" : "random start";
+  return p.round ? `Planner (${how}; round of trials ${p.round.first}–${p.round.first + p.round.size - 1})` : `Planner (${how})`;
 }
 
 export const num = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? "—" : plainNumber(v));

@@ -97,7 +97,12 @@ export type SearchSpec = z.infer<typeof ZSearchSpec>;
 
 /** Where a trial's settings came from. */
 export const ZProposer = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("planner"), sampler: z.enum(["random", "tpe"]) }),
+  z.strictObject({
+    kind: z.literal("planner"),
+    sampler: z.enum(["random", "tpe"]),
+    /** The round of trials it was planned with, on a computer that queues in Slurm (server/searches/search-rounds.ts). */
+    round: z.strictObject({ first: z.int().min(1), size: z.int().min(1).max(2 * SEARCH_LIMITS.maxParallelTrials) }).optional(),
+  }),
   z.strictObject({ kind: z.literal("agent"), name: z.string().max(200) }),
 ]);
 export type Proposer = z.infer<typeof ZProposer>;

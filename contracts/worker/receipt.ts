@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ZJobReason, ZJobState } from "./states";
 import { ZResources } from "./requests";
-import { ZSlurmAttempt, ZSlurmJobRecord } from "./slurm";
+import { ZSlurmArrayMember, ZSlurmAttempt, ZSlurmJobRecord } from "./slurm";
 
 const ZIso = z.string();
 /** A process identified beyond its pid: pid reuse and reboots cannot be confused with it. */
@@ -86,6 +86,8 @@ export const ZReceipt = z.object({
   recipeProcess: ZProcessIdentity.nullable(),
   /** How the recipe started: forked from a warm runner, or a fresh interpreter (docs/dev/warm-start.md). */
   launch: z.enum(["warm", "cold"]).nullable().default(null),
+  /** The job array it goes to Slurm in, when its submitter asked for one (a search's round of trials). */
+  slurmArray: ZSlurmArrayMember.nullable().default(null),
   /** The Slurm job that runs it, on a Slurm computer (null elsewhere, and before sbatch answered). */
   slurm: ZSlurmJobRecord.nullable().default(null),
   /** Earlier attempts of this job on a Slurm computer: stopped at a time limit, or preempted, and continued (empty elsewhere). */

@@ -1,5 +1,6 @@
 // Request schemas of the worker control protocol (one JSON object on stdin).
 import { z } from "zod";
+import { ZSlurmArrayMember } from "./slurm";
 
 export const WORKER_PROTOCOL = 2 as const; // 2: import became a job (receipt + report), not one control call
 export const MAX_REQUEST_BYTES = 256 * 1024;
@@ -48,6 +49,8 @@ export const ZSubmitRequest = z.object({
   resources: ZResources,
   deadlineSeconds: z.number().positive(),
   graceSeconds: z.number().nonnegative().optional(),
+  /** On a Slurm computer: the job is one task of a job array (a search's round of trials). */
+  slurmArray: ZSlurmArrayMember.optional(),
 });
 const jobOrOp = { jobId: z.string().min(1).optional(), opId: ZOpId.optional() };
 export const ZInspectRequest = z

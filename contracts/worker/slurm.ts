@@ -55,8 +55,25 @@ export const ZSlurmProbe = z.object({
 });
 export type TSlurmProbe = z.infer<typeof ZSlurmProbe>;
 
-/** The Slurm job that runs a worker job: its id, and where it was sent. */
-export const ZSlurmJobRecord = z.object({ jobId: z.string(), partition: z.string(), submittedAt: z.string() });
+/**
+ * A job that goes to Slurm as one task of a job array (issue 33: a search's round of
+ * independent trials). The worker gathers the `size` jobs of `group` and hands them to one
+ * `sbatch --array=…%limit`, task `index` running this job; elsewhere the field is ignored.
+ * Jobs of a group that do not all arrive in time go as the tasks that did (ledger.ts).
+ */
+export const ZSlurmArrayMember = z.strictObject({
+  group: z.string().regex(/^[A-Za-z0-9_.:-]{1,120}$/),
+  size: z.int().min(1).max(1000),
+  limit: z.int().min(1).max(1000),
+  index: z.int().min(0).max(999),
+}).refine((m) => m.index < m.size, "index is below size");
+export type TSlurmArrayMember = z.infer<typeof ZSlurmArrayMember>;
+
+/** A Slurm job id as squeue prints it: "123", or an array's task "123_4". */
+export const SLURM_JOB_ID = /^\d+(?:_\d+)?$/;
+
+/** The Slurm job that runs a worker job: its id, where it was sent, and the `--array` it was a task of (absent: a job of its own). */
+export const ZSlurmJobRecord = z.object({ jobId: z.string(), partition: z.string(), submittedAt: z.string(), array: z.string().optional() });
 export type TSlurmJobRecord = z.infer<typeof ZSlurmJobRecord>;
 
 /**

@@ -15,7 +15,7 @@ import { jobsService } from "@/server/jobs/jobs.service";
 import { targetsService } from "@/server/targets/targets.service";
 import { datasetsService, ensureBlobOn } from "@/server/datasets";
 import { freeCpus, opIdToAdmit, stepJobs, type StepJob } from "./chain-jobs";
-import { budgetNote } from "./chain-budget";
+import { budgetNote, slurmQueueSeconds } from "./chain-budget";
 import { stepFailureReason } from "./failure-words";
 import { phaseOf, readySteps, type AnyPipeline, type ChainBase } from "./pipeline";
 import { LORA } from "./pipelines/lora";
@@ -101,6 +101,7 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
     return;
   }
   const jobs = await stepJobs(db, pipeline.steps, ctx);
+  ctx.remainingSeconds += slurmQueueSeconds(jobs.get(pipeline.budgetedStep), new Date());
   const own = new Set([...jobs.values()].filter((j) => j.opId.startsWith(`${exp.opId}:`)).map((j) => j.opId));
   for (const [step, j] of jobs) {
     if (j.state === "succeeded" && j.outputSha256) ctx.outputs[step] = j.outputSha256;
@@ -198,6 +199,7 @@ export async function advanceExperiment(db: Db, id: string): Promise<void> {
       deadlineSeconds: spec.deadlineSeconds(ctx),
       experimentId: exp.id,
       step: spec.name,
+      slurmArray: spec.slurmArray?.(ctx) ?? undefined,
     });
   }
 }

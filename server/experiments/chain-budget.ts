@@ -53,3 +53,13 @@ export function budgetNote(b: { budgetStartedAt: Date; budgetSeconds: number; tr
   }
   return `Training finished within the ${minutes} budget; evaluation and export ran ${over} s past it, so the trained model was kept.`;
 }
+
+/**
+ * Seconds the budgeted step's job has waited in Slurm's queue (or gathered for its job
+ * array): Slurm keeps that queue, so waiting there is not time spent on the experiment.
+ * Its training gets its full deadline from its own start on a compute node.
+ */
+export function slurmQueueSeconds(job: { slurm: string | null; slurmArray: string | null; createdAt: Date; startedAt: Date | null } | undefined, now: Date): number {
+  if (!job || (job.slurm === null && job.slurmArray === null)) return 0;
+  return Math.max(0, ((job.startedAt ?? now).getTime() - job.createdAt.getTime()) / 1000);
+}

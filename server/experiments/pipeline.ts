@@ -10,6 +10,7 @@ import type { PinnedHoldouts } from "@/server/experiments/pinned-holdouts";
 import type { InputOf, JobName, RecipeName, TableFormat } from "@/contracts/recipes";
 import { PHASES, type Phase } from "@/contracts/vocabulary";
 import { sha256Ref } from "@/contracts/worker/refs";
+import type { TSlurmArrayMember } from "@/contracts/worker/slurm";
 import type { Db } from "@/server/db/client";
 import type { StepJob } from "./chain-jobs";
 
@@ -57,6 +58,8 @@ interface StepOf<S extends string, C, R extends RecipeName, J extends JobName<R>
   /** The job's wall deadline (chain-budget.ts: only steps up to the budgeted one are held to the budget). */
   deadlineSeconds: (c: C) => number;
   cpus: (c: C) => number;
+  /** On a Slurm computer, the job array the step's job goes in (a search's round of trials); absent or null: a job of its own. */
+  slurmArray?: (c: C) => TSlurmArrayMember | null;
 }
 
 /** A step: one job of one recipe, whose input builder returns exactly that job's input. */

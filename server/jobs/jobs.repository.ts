@@ -19,6 +19,8 @@ export interface JobRow extends JobFields {
   waitingFor: string | null;
   /** JSON ZJobSlurm: its Slurm jobs, on a Slurm computer. */
   slurm: string | null;
+  /** JSON ZSlurmArrayMember: the Slurm job array it goes in; null: a job of its own. */
+  slurmArray: string | null;
   createdAt: Date;
   startedAt: Date | null;
   endedAt: Date | null;
@@ -29,7 +31,7 @@ export type NewJob = Pick<
   JobRow,
   | "opId" | "intentHash" | "targetId" | "targetRevision" | "workerId" | "recipe" | "recipeVersion" | "jobName"
   | "environmentId" | "input" | "resources" | "priority" | "deadlineSeconds" | "queuedReason"
-> & { experimentId?: string | null; step?: string | null };
+> & { experimentId?: string | null; step?: string | null; slurmArray?: string | null };
 
 const parse = (s: string | null): unknown => {
   if (s === null) return null;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JOB_STATES, type TJobSlurm, type TWaitingFor } from "@/contracts/worker";
+import { JOB_STATES, ZSlurmArrayMember, type TJobSlurm, type TWaitingFor } from "@/contracts/worker";
 
 const MAX_DEADLINE_S = 30 * 24 * 3600;
 
@@ -23,6 +23,8 @@ export const ZAdmitJobInput = z.strictObject({
   /** The experiment whose chain this job is a step of (server/experiments). */
   experimentId: z.string().min(1).max(64).optional(),
   step: z.string().min(1).max(40).optional(),
+  /** On a Slurm computer: the job goes as a task of this job array (a search's round of trials). */
+  slurmArray: ZSlurmArrayMember.optional(),
 });
 export type TAdmitJobInput = z.input<typeof ZAdmitJobInput>;
 

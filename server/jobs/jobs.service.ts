@@ -140,6 +140,7 @@ export function jobsService(db: Db = getDb()) {
         queuedReason: `handing the job to ${target.name}`,
         experimentId: input.experimentId ?? null,
         step: input.step ?? null,
+        slurmArray: input.slurmArray ? JSON.stringify(input.slurmArray) : null,
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;

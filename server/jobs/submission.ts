@@ -9,7 +9,8 @@
  * same opId + intent returns the existing receipt), so even a submit whose answer was
  * lost cannot start a second run.
  */
-import { WORKER_PROTOCOL, type TReceipt } from "@/contracts/worker";
+import { WORKER_PROTOCOL, ZSlurmArrayMember, type TReceipt } from "@/contracts/worker";
+import { parseStoredJson } from "@/server/db/stored-json";
 import type { Db } from "@/server/db/client";
 import { publish } from "@/server/events/bus";
 import { targetsService } from "@/server/targets/targets.service";
@@ -100,6 +101,7 @@ export async function submitJob(db: Db, target: TargetRow, job: JobRow): Promise
       priority: job.priority,
       resources: JSON.parse(job.resources),
       deadlineSeconds: job.deadlineSeconds,
+      ...(job.slurmArray ? { slurmArray: parseStoredJson(ZSlurmArrayMember, job.slurmArray) ?? undefined } : {}),
     });
     await applyReceipt(db, job, res.receipt);
     return "submitted";

@@ -25,6 +25,7 @@ import { finalReserveSeconds, gain, longestTrialSeconds, nextReservation, STOP_W
 import { chooseOutcome, ZSearchOutcome } from "./search-outcome";
 import { finalOpId, trialOpId } from "./search-ids";
 import { plannedParams } from "./search-planner";
+import { arrayMember, openRound, roundOf, roundSize, type Round } from "./search-rounds";
 import { ACTIVE_TRIAL_STATES, moveSearch, moveTrial } from "./search-store";
 import { searchesRepository, type SearchRow, type TrialRow } from "./searches.repository";
 
@@ -57,11 +58,15 @@ function changed(s: SearchRow) {
   publish({ type: "search.changed", searchId: s.id, projectId: s.projectId });
 }
 
-/** Follows a booked trial's experiment; returns whether the trial is still active. */
-async function settleTrial(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow): Promise<boolean> {
+/**
+ * Follows a booked trial's experiment; returns whether the trial is still active. A trial of
+ * a round still being planned waits to start with the rest of its round (`held`).
+ */
+async function settleTrial(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow, trials: TrialRow[], held: Round | null = null): Promise<boolean> {
   const repo = searchesRepository(db);
   if (!t.experimentId) {
-    const exp = await startTrialExperiment(db, s, spec, t);
+    if (held && roundOf(t)?.first === held.first) return true;
+    const exp = await startTrialExperiment(db, s, spec, t, trials);
     await repo.linkExperiment(t.id, exp.id);
     if (t.status === "reserved") await moveTrial(db, t, s, "running", { reason: "its experiment started", experimentId: exp.id });
     return true;
@@ -91,7 +96,7 @@ async function settleTrial(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow):
   return false;
 }
 
-async function startTrialExperiment(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow) {
+async function startTrialExperiment(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow, trials: TrialRow[]) {
   const target = await targetsService(db).get(s.targetId);
   const params = ZTrialParams.parse(JSON.parse(t.params));
   const settings: TrialSettings = {
@@ -100,6 +105,7 @@ async function startTrialExperiment(db: Db, s: SearchRow, spec: SearchSpec, t: T
     number: t.number,
     dataExcludeColumns: spec.excludeColumns,
     parallelTrials: spec.budget.parallelTrials,
+    slurmArray: arrayMember(s.id, t, trials, spec.budget.parallelTrials),
   };
   return createAndAdvance(db, {
     projectId: s.projectId,
@@ -117,8 +123,8 @@ async function startTrialExperiment(db: Db, s: SearchRow, spec: SearchSpec, t: T
   }, s.createdAt);
 }
 
-/** Books the next trial: the oldest accepted proposal, else the planner's. Returns whether one was booked. */
-async function bookNextTrial(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow[], reserve: number): Promise<"booked" | "waiting" | { failed: string }> {
+/** Books the next trial: the oldest accepted proposal, else the planner's (in `round` when given). Returns whether one was booked. */
+async function bookNextTrial(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow[], reserve: number, round: Round | null): Promise<"booked" | "waiting" | { failed: string }> {
   const repo = searchesRepository(db);
   const proposal = trials.find((t) => t.status === "proposed");
   if (proposal) {
@@ -135,7 +141,7 @@ async function bookNextTrial(db: Db, s: SearchRow, spec: SearchSpec, trials: Tri
       searchId: s.id,
       number: n,
       status: "reserved",
-      proposer: JSON.stringify(ZProposer.parse({ kind: "planner", sampler: planned.sampler })),
+      proposer: JSON.stringify(ZProposer.parse({ kind: "planner", sampler: planned.sampler, ...(round ? { round } : {}) })),
       params: JSON.stringify(planned.params),
       reservedSeconds: reserve,
       reservedAt: new Date(),
@@ -227,8 +233,10 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   if (s.status === "finalizing") return finalize(db, s, spec, trials, s.reason ?? "");
 
   const active = trials.filter((t) => ACTIVE_TRIAL_STATES.has(t.status));
+  // A round still being planned starts once it is whole (or the search stops planning).
+  const planning = s.status === "stopping" ? null : openRound(trials);
   let stillActive = 0;
-  for (const t of active) if (await settleTrial(db, s, spec, t)) stillActive++;
+  for (const t of active) if (await settleTrial(db, s, spec, t, trials, planning)) stillActive++;
   const now = await repo.trials(s.id);
   // Stopped or out of budget, a search waits for every trial it started before its final scoring.
   if (s.status === "stopping") return stillActive ? undefined : finalize(db, s, spec, now, "stopped by the user");
@@ -246,13 +254,20 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   const finished = now.filter((t) => ["succeeded", "failed", "timed_out"].includes(t.status)).map((t) => ({ value: t.status === "succeeded" ? t.validationValue : null }));
   const longest = longestTrialSeconds(now);
   const stop = stopReason(spec, booked, finished, used, longest);
-  if (stop) return stillActive ? undefined : finalize(db, s, spec, now, STOP_WORDS[stop]);
-  if (stillActive >= spec.budget.parallelTrials) return;
+  if (stop) {
+    // No more trials can be booked: a round that was being planned starts with what it has.
+    if (planning) return startHeld(db, s, spec, now);
+    return stillActive ? undefined : finalize(db, s, spec, now, STOP_WORDS[stop]);
+  }
+  const round = planning ?? (await nextRound(db, s, spec, booked, used, longest, stillActive));
+  if (!round && stillActive >= spec.budget.parallelTrials) return;
+  if (round === "wait") return;
   const reserve = nextReservation(spec, used, longest)!;
-  const booking = await bookNextTrial(db, s, spec, now, reserve);
+  const booking = await bookNextTrial(db, s, spec, now, reserve, round);
   if (typeof booking === "object") {
     // The planner failed: no trial can be booked. Trials running beside finish (and are
-    // recorded) before the search ends with why.
+    // recorded) before the search ends with why; a round being planned starts with what it has.
+    if (planning) return startHeld(db, s, spec, now);
     if (stillActive) return;
     await moveSearch(db, s, "failed", { reason: booking.failed, wallUsedSeconds: used, runningSince: null, endedAt: new Date() });
     changed(s);
@@ -260,12 +275,32 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   }
   if (booking === "booked") {
     changed(s);
-    // Start the booked trial's experiment at once rather than on the next sweep.
+    // Start the booked trial's experiment at once rather than on the next sweep (a round's once it is whole).
     const fresh = await repo.trials(s.id);
-    for (const t of fresh.filter((x) => x.status === "reserved")) await settleTrial(db, s, spec, t);
-    // Room for another trial beside it: ask the planner now (its job answers on a later pass).
-    if (stillActive + 1 < spec.budget.parallelTrials) return advanceSearch(db, s.id);
+    const held = openRound(fresh);
+    for (const t of fresh.filter((x) => x.status === "reserved")) await settleTrial(db, s, spec, t, fresh, held);
+    // Room for another trial beside it, or more of the round to plan: ask the planner now (its job answers on a later pass).
+    if (held || (!round && stillActive + 1 < spec.budget.parallelTrials)) return advanceSearch(db, s.id);
   }
+}
+
+/** Starts the booked trials of a round that will not be planned further. */
+async function startHeld(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow[]): Promise<void> {
+  for (const t of trials.filter((x) => x.status === "reserved" && !x.experimentId)) await settleTrial(db, s, spec, t, trials);
+  changed(s);
+}
+
+/**
+ * The round the next trial opens, on a computer that queues in Slurm once the last round
+ * has ended (`wait` until then); null: book trial by trial.
+ */
+async function nextRound(db: Db, s: SearchRow, spec: SearchSpec, booked: number, used: number, longest: number | null, stillActive: number): Promise<Round | null | "wait"> {
+  if (spec.strategy === "agents" || spec.budget.parallelTrials < 2) return null;
+  const target = await targetsService(db).get(s.targetId);
+  if (target.kind !== "slurm") return null;
+  if (stillActive > 0) return "wait";
+  const size = roundSize(spec, booked, used, longest);
+  return size > 1 ? { first: await searchesRepository(db).nextNumber(s.id), size } : null;
 }
 
 export { gain, ZSearchOutcome };

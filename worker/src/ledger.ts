@@ -20,6 +20,7 @@ import { transition } from "./jobstate";
 import { launchSupervisor } from "./launch";
 import { slurmControllerProblem } from "./slurm/commands";
 import { slurmFor } from "./slurm/placement";
+import { gatherArrays, submitArrayToSlurm } from "./slurm/array";
 import { submitToSlurm } from "./slurm/submit";
 import { reconcileJob } from "./reconcile";
 
@@ -190,6 +191,7 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
   withLock(home.lock("ledger"), "ledger", () => {
     const ledger = readLedger(home);
     let receipts = listReceipts(home).receipts.map((r) => reconcileJob(home, r));
+    const all = receipts;
     const byId = new Map(receipts.map((r) => [r.jobId, r]));
     let dirty = false;
     for (const jobId of Object.keys(ledger.reservations)) {
@@ -209,16 +211,22 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
     const diskLow = free !== null && free < cfg.minFreeDiskBytes ? `disk_low: ${free} bytes free in ${home.root}, below minFreeDiskBytes ${cfg.minFreeDiskBytes}` : null;
     let resident: Set<string> | null = null;
     const isResident = (recipe: string) => (resident ??= new Set(discoverRecipes(cfg.trainingDir).recipes.filter((x) => x.resident).map((x) => x.name))).has(recipe);
-    const admit = (q: TReceipt, reservation: TReservation) => {
+    /** Records the job admitted; the admitted receipt, or null when another pass took it first. */
+    const record = (q: TReceipt, reservation: TReservation): TReceipt | null => {
       ledger.reservations[q.jobId] = reservation;
       writeJsonAtomic(home.ledger(), ledger);
       dirty = false;
       const t = transition(home, q.jobId, "admitted", null, () => ({ admittedAt: nowIso(), reservation, queuedReason: null, waitingFor: null }), ["queued"]);
-      if (!t.changed) return;
+      return t.changed ? t.receipt : null;
+    };
+    const admit = (q: TReceipt, reservation: TReservation) => {
+      const admitted = record(q, reservation);
+      if (!admitted) return;
       const slurm = slurmFor(cfg, { kind: q.kind, resident: isResident(q.recipe) });
-      if (slurm) submitToSlurm(home, slurm, t.receipt);
+      if (slurm) submitToSlurm(home, slurm, admitted);
       else launchSupervisor(home, q.jobId);
     };
+    const arrayJobs: TReceipt[] = [];
     // The holders can change while the words stay the same: both are compared.
     const waits = (q: TReceipt, reason: string, waitingFor: TWaitingFor | null = null) => {
       if (q.queuedReason === reason && JSON.stringify(q.waitingFor) === JSON.stringify(waitingFor)) return;
@@ -238,6 +246,7 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
       if (slurm) {
         const down = slurmControllerProblem(slurm, home.p("slurm-controller.json"));
         if (down) waits(q, down);
+        else if (q.slurmArray) arrayJobs.push(q);
         else admit(q, NO_RESERVATION);
         continue;
       }
@@ -248,6 +257,14 @@ export function startWhatFits(home: Home, cfg: WorkerConfig): void {
         break;
       }
       admit(q, reservation);
+    }
+    if (arrayJobs.length && cfg.slurm) {
+      const gathered = gatherArrays(arrayJobs, all, Date.now());
+      for (const w of gathered.wait) waits(w.receipt, w.reason);
+      for (const group of gathered.send) {
+        const admitted = group.flatMap((q) => record(q, NO_RESERVATION) ?? []);
+        if (admitted.length) submitArrayToSlurm(home, cfg.slurm, admitted);
+      }
     }
     if (dirty) writeJsonAtomic(home.ledger(), ledger);
   });

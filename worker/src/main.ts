@@ -13,6 +13,7 @@ import { Home } from "./home";
 import { MAX_REQUEST_BYTES } from "../../contracts/worker/requests";
 import { supervise } from "./supervisor/run";
 import { reap } from "./supervisor/reap";
+import { slurmJobIdHere } from "./slurm/commands";
 import { WORKER_PROTOCOL, WORKER_VERSION } from "./version";
 
 function arg(name: string): string | undefined {
@@ -69,7 +70,7 @@ async function main(): Promise<number> {
     const jobId = arg("--job");
     if (!jobId) return 64;
     const loaded = loadConfig(homeArg);
-    const inSlurm = process.argv.includes("--in-slurm") ? { slurmJobId: process.env.SLURM_JOB_ID ?? "", restartCount: Number(process.env.SLURM_RESTART_COUNT ?? 0) || 0 } : null;
+    const inSlurm = process.argv.includes("--in-slurm") ? { slurmJobId: slurmJobIdHere(process.env), restartCount: Number(process.env.SLURM_RESTART_COUNT ?? 0) || 0 } : null;
     // On a compute node a warm runner would be the login node's: a Slurm job starts cold.
     const cfg = inSlurm ? { ...loaded, warm: { ...loaded.warm, enabled: false } } : loaded;
     const home = new Home(cfg);

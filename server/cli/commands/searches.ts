@@ -51,7 +51,7 @@ export async function searchesCommand(argv: string[]): Promise<number> {
       console.log(`${s.name}: ${s.status}${s.reason ? ` (${s.reason})` : ""}`);
       console.log(`Budget: ${Math.round(s.budget.wallUsedSeconds)} of ${s.budget.wallBudgetSeconds} s, ${s.budget.trialsBooked} of ${s.spec.budget.maxTrials} trials${s.spec.budget.parallelTrials > 1 ? `, ${s.spec.budget.parallelTrials} at once` : ""}`);
       for (const t of s.trials) {
-        const who = t.proposer.kind === "agent" ? `agent ${t.proposer.name}` : `planner (${t.proposer.sampler})`;
+        const who = t.proposer.kind === "agent" ? `agent ${t.proposer.name}` : `planner (${t.proposer.sampler}${t.proposer.round ? `, round of trials ${t.proposer.round.first}–${t.proposer.round.first + t.proposer.round.size - 1}` : ""})`;
         console.log(`  trial ${t.number}  ${t.status.padEnd(9)}  validation ${metric} ${round(t.validationValue)}  ${paramsWords(t.params)}  — ${who}${t.rejection.length ? `: ${t.rejection.join(" ")}` : ""}`);
       }
       if (s.outcome?.kind === "candidate") console.log(`Chosen: trial ${s.outcome.trialNumber} (validation ${round(s.outcome.validationValue)}, baseline ${round(s.outcome.baselineValidationValue)})`);

@@ -10,7 +10,7 @@ const outputs = (names: readonly string[]) => Object.fromEntries(names.map((s, i
 
 function trialContext(): TrialContext {
   const base = tabularTestContext(2);
-  return { ...base, settings: { ...base.settings, hyperparameters: { GBM: { learning_rate: 0.05 } } }, outputs: outputs(TRIAL.steps.map((s) => s.name)), searchId: "s1", dataExcludeColumns: [], parallelTrials: 1 };
+  return { ...base, settings: { ...base.settings, hyperparameters: { GBM: { learning_rate: 0.05 } } }, outputs: outputs(TRIAL.steps.map((s) => s.name)), searchId: "s1", dataExcludeColumns: [], parallelTrials: 1, slurmArray: null };
 }
 
 describe("a search's trial pipeline", () => {

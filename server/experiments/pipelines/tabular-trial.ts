@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { ZReceipt, ZTraining, type InputOf, type Receipt } from "@/contracts/recipes";
+import { ZSlurmArrayMember, type TSlurmArrayMember } from "@/contracts/worker";
 import type { Db } from "@/server/db/client";
 import { readOutput } from "@/server/jobs/read-output";
 import type { StepJob } from "../chain-jobs";
@@ -43,6 +44,8 @@ export const ZTrialSettings = z.strictObject({
   dataExcludeColumns: z.array(z.string().min(1).max(500)).max(10_000).default([]),
   /** Trials its search runs at once: its training takes that share of the computer's CPUs. */
   parallelTrials: z.int().min(1).default(1),
+  /** On a Slurm computer, its training is this task of its round's job array (search-rounds.ts); null: a job of its own. */
+  slurmArray: ZSlurmArrayMember.nullable().default(null),
 });
 export type TrialSettings = z.infer<typeof ZTrialSettings>;
 
@@ -51,6 +54,7 @@ export interface TrialContext extends Omit<TabularContext, "outputs"> {
   searchId: string;
   dataExcludeColumns: string[];
   parallelTrials: number;
+  slurmArray: TSlurmArrayMember | null;
 }
 
 type Step = StepSpec<TrialStep, TrialContext>;
@@ -137,6 +141,7 @@ const STEPS: readonly Step[] = [
     deadlineSeconds: trialTrainingDeadline,
     // An even share of the computer: trials run at once each start at once, none waits for another's CPUs.
     cpus: (c) => Math.max(1, Math.floor(c.cpus / c.parallelTrials)),
+    slurmArray: (c) => c.slurmArray,
   },
   {
     name: "predict_validation",
@@ -230,7 +235,7 @@ export const TRIAL: Pipeline<TrialStep, TrialContext, TrialResults> = {
   context: (base: ChainBase<TrialStep>, settingsJson: string): TrialContext => {
     const s = ZTrialSettings.parse(JSON.parse(settingsJson));
     const tab = tabularContext({ ...base, outputs: {} }, JSON.stringify(s.experiment));
-    return { ...tab, outputs: base.outputs, searchId: s.searchId, dataExcludeColumns: s.dataExcludeColumns, parallelTrials: s.parallelTrials };
+    return { ...tab, outputs: base.outputs, searchId: s.searchId, dataExcludeColumns: s.dataExcludeColumns, parallelTrials: s.parallelTrials, slurmArray: s.slurmArray };
   },
   learn,
   collect,

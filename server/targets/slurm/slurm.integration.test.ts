@@ -107,6 +107,44 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     await waitFor("Slurm's completion records", () => runs.every(completed), 30_000);
   });
 
+  it("runs a search's round of trials as one Slurm job array, two at a time (--array=0-3%2), each trial booked against the search's budget", async () => {
+    const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
+    const run = await runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--mode", "improve", "--max-trials", "4", "--parallel-trials", "2", "--max-minutes", "8", "--trial-minutes", "2", "--json"]).done;
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { status: string; searchId: string; validation: number };
+    expect(result).toMatchObject({ status: "completed" });
+    expect(result.validation).toBeGreaterThan(0.9);
+
+    const s = await server.client.searches.get.query({ id: result.searchId });
+    expect(s.trials.map((t) => t.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded"]);
+    // One round of four, planned together (the planner saw the others as running) and each booked on its own.
+    for (const t of s.trials) {
+      expect(t.proposer).toMatchObject({ kind: "planner", round: { first: 1, size: 4 } });
+      expect(t.reservedSeconds).toBeGreaterThan(0);
+    }
+    const trains = receiptsIn(workerHome).filter((r) => !before.has(r.jobId) && r.recipe === "tabular" && r.job === "train");
+    expect(trains).toHaveLength(4);
+    const arrayId = trains[0]!.slurm!.jobId.split("_")[0]!;
+    expect(trains.map((r) => r.slurm!.jobId).sort()).toEqual([0, 1, 2, 3].map((i) => `${arrayId}_${i}`));
+    for (const r of trains) {
+      expect(r.state, r.detail ?? "").toBe("succeeded");
+      expect(r.slurm!.array).toBe("0-3%2");
+    }
+    // Slurm ran every task (its completion records name the array and the task) ...
+    const completed = (i: number) => new RegExp(`JobState=COMPLETED .*ArrayJobId=${arrayId} ArrayTaskId=${i} `, "m").test(cluster.completions());
+    await waitFor("Slurm's completion records of the array's tasks", () => [0, 1, 2, 3].every(completed), 30_000);
+    // ... two at a time: trainings overlapped, never three at once.
+    const spans = trains.map((r) => ({ from: Date.parse(r.startedAt!), to: Date.parse(r.endedAt!) }));
+    const overlapping = (t: { from: number; to: number }) => spans.filter((o) => o !== t && o.from < t.to && t.from < o.to);
+    expect(spans.some((t) => overlapping(t).length > 0)).toBe(true);
+    for (const t of spans) {
+      const others = overlapping(t);
+      expect(others.every((a) => others.every((b) => a === b || !(a.from < b.to && b.from < a.to)))).toBe(true);
+    }
+    // Nothing of the search is left in Slurm's queue (a last job may still be completing).
+    await waitFor("Slurm's queue empty", () => cluster.run("squeue", ["-h", "-o", "%i %T %j"]).trim() === "", 30_000);
+  });
+
   it("cancels a training whose job waits in Slurm's queue: scancel removes it, and the job ends cancelled", async () => {
     cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=DOWN"]);
     try {

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import type { TReceipt } from "../../../contracts/worker/receipt";
 import type { TResources } from "../../../contracts/worker/requests";
+import type { TSlurmArrayMember } from "../../../contracts/worker/slurm";
 import { WorkerError } from "../errors";
 import { appendLine, nowIso, readText, writeJsonAtomic } from "../fsx";
 import { newJobId } from "../home";
@@ -27,6 +28,8 @@ export interface NewJob {
   /** The resolved input.json content. */
   input: unknown;
   inputRefs: string[];
+  /** The Slurm job array it goes in (a submitter's round of trials); null: a job of its own. */
+  slurmArray?: TSlurmArrayMember | null;
 }
 
 export function withOpsLock<T>(ctx: Ctx, fn: () => T): T {
@@ -97,6 +100,7 @@ export function createJob(ctx: Ctx, spec: NewJob, reuseJobId?: string): TReceipt
     supervisor: null,
     recipeProcess: null,
     launch: null,
+    slurmArray: spec.slurmArray ?? null,
     slurm: null,
     slurmAttempts: [],
     slurmRetry: null,

@@ -50,6 +50,7 @@ export function submit(ctx: Ctx, req: z.output<typeof ZSubmitRequest>) {
         graceSeconds: req.graceSeconds ?? cfg.defaultGraceSeconds,
         input: resolved,
         inputRefs: refs,
+        slurmArray: req.slurmArray ?? null,
       },
       existing?.jobId,
     );

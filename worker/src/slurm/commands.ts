@@ -73,3 +73,8 @@ export function slurmControllerProblem(settings: TSlurmSettings, cacheFile: stri
 }
 
 const CONTROLLER_CHECK_MS = 10_000;
+
+/** The id squeue shows for the Slurm job this process runs in: an array's task as "<array>_<index>". */
+export function slurmJobIdHere(env: Partial<Record<string, string>>): string {
+  return env.SLURM_ARRAY_JOB_ID && env.SLURM_ARRAY_TASK_ID ? `${env.SLURM_ARRAY_JOB_ID}_${env.SLURM_ARRAY_TASK_ID}` : (env.SLURM_JOB_ID ?? "");
+}

@@ -4,20 +4,26 @@
 // in Slurm, node failure, time limit, a preemption it did not requeue): Slurm has ended its
 // processes, so it ends here too.
 import type { TReceipt } from "../../../contracts/worker/receipt";
-import type { TSlurmSettings } from "../../../contracts/worker/slurm";
+import { SLURM_JOB_ID, type TSlurmSettings } from "../../../contracts/worker/slurm";
 import { nowIso } from "../fsx";
 import type { Home } from "../home";
 import { transition } from "../jobstate";
 import { updateReceipt } from "../receipts";
 import { stoppedBySlurm } from "./attempts";
 import { runSlurm, slurmJobWhere } from "./commands";
+import { slurmArrayName } from "./array";
 import { slurmJobName } from "./submit";
 
-/** A job sbatch took whose id the worker did not record (it stopped in between): found by its name. */
+/**
+ * A job sbatch took whose id the worker did not record (it stopped in between): found by its
+ * name, an array's task by its array's name and its index (`-r`: one line per task).
+ */
 function recordLostId(home: Home, settings: TSlurmSettings, r: TReceipt): TReceipt {
-  const found = runSlurm(settings, "squeue", ["-h", "-n", slurmJobName(r.jobId), "-o", "%i"]);
-  const id = found.ok ? found.stdout.trim().split("\n")[0]?.trim() : "";
-  if (!id || !/^\d+$/.test(id)) return r;
+  const name = r.slurmArray ? slurmArrayName(r.slurmArray.group) : slurmJobName(r.jobId);
+  const found = runSlurm(settings, "squeue", ["-h", "-r", "-n", name, "-o", "%i"]);
+  const ids = found.ok ? found.stdout.split("\n").map((l) => l.trim()) : [];
+  const id = r.slurmArray ? ids.find((l) => l.endsWith(`_${r.slurmArray!.index}`)) : ids[0];
+  if (!id || !SLURM_JOB_ID.test(id)) return r;
   return updateReceipt(home, r.jobId, (x) => (x.slurm ? null : { ...x, slurm: { jobId: id, partition: settings.partition, submittedAt: nowIso() } }));
 }
 

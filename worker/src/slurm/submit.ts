@@ -48,15 +48,9 @@ function partitionMaxMinutes(settings: TSlurmSettings): number | null {
   return r.ok ? slurmMinutes(r.stdout.split("\n")[0] ?? "") : null;
 }
 
-/** sbatch of the job's supervisor; the Slurm job id, or Slurm's refusal in its words. */
-function sbatchJob(home: Home, settings: TSlurmSettings, r: TReceipt): { jobId: string } | { error: string } {
-  const dir = home.jobDir(r.jobId);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const script = path.join(dir, "slurm-job.sh");
-  fs.writeFileSync(script, batchScript([process.execPath, bundleEntry(), "supervise", "--home", home.root, "--job", r.jobId, "--in-slurm"]), { mode: 0o700 });
-  const args = [
-    "--parsable",
-    `--job-name=${slurmJobName(r.jobId)}`,
+/** sbatch's flags every job of this worker gets, a job of its own or an array's task (the resources of `r`). */
+export function sbatchCommonArgs(home: Home, settings: TSlurmSettings, r: Pick<TReceipt, "resources" | "deadlineSeconds" | "graceSeconds">): string[] {
+  return [
     `--partition=${settings.partition}`,
     ...(settings.account ? [`--account=${settings.account}`] : []),
     ...(settings.qos ? [`--qos=${settings.qos}`] : []),
@@ -70,9 +64,16 @@ function sbatchJob(home: Home, settings: TSlurmSettings, r: TReceipt): { jobId: 
     "--requeue",
     `--chdir=${home.root}`,
     `--open-mode=append`,
-    `--output=${path.join(dir, "slurm.log")}`,
-    script,
   ];
+}
+
+/** sbatch of the job's supervisor; the Slurm job id, or Slurm's refusal in its words. */
+function sbatchJob(home: Home, settings: TSlurmSettings, r: TReceipt): { jobId: string } | { error: string } {
+  const dir = home.jobDir(r.jobId);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const script = path.join(dir, "slurm-job.sh");
+  fs.writeFileSync(script, batchScript([process.execPath, bundleEntry(), "supervise", "--home", home.root, "--job", r.jobId, "--in-slurm"]), { mode: 0o700 });
+  const args = ["--parsable", `--job-name=${slurmJobName(r.jobId)}`, ...sbatchCommonArgs(home, settings, r), `--output=${path.join(dir, "slurm.log")}`, script];
   const answer = runSlurm(settings, "sbatch", args, 60_000);
   const jobId = answer.stdout.trim().split(";")[0] ?? "";
   if (!answer.ok || !/^\d+$/.test(jobId)) return { error: `Slurm did not take the job (sbatch ${settings.partition}): ${answer.error || answer.stdout.trim()}` };
@@ -80,7 +81,7 @@ function sbatchJob(home: Home, settings: TSlurmSettings, r: TReceipt): { jobId: 
 }
 
 /** sbatch's words when it could not talk to Slurm's controller (a restart, a busy controller): worth sending again. */
-const UNREACHED = /Unable to contact slurm controller|Socket timed out|Zero Bytes were transmitted|Connection refused|Transport endpoint|did not answer in/i;
+export const slurmUnreached = (error: string) => /Unable to contact slurm controller|Socket timed out|Zero Bytes were transmitted|Connection refused|Transport endpoint|did not answer in/i.test(error);
 
 /**
  * Hands an admitted job to Slurm. A refusal fails the job with Slurm's words; sbatch that
@@ -90,7 +91,7 @@ const UNREACHED = /Unable to contact slurm controller|Socket timed out|Zero Byte
 export function submitToSlurm(home: Home, settings: TSlurmSettings, r: TReceipt): void {
   const sent = sbatchJob(home, settings, r);
   if ("error" in sent) {
-    if (UNREACHED.test(sent.error)) {
+    if (slurmUnreached(sent.error)) {
       updateReceipt(home, r.jobId, (x) => (x.state === "admitted" && !x.slurm ? { ...x, slurmRetry: { error: sent.error, at: nowIso() } } : null));
       return;
     }
