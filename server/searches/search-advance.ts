@@ -232,9 +232,13 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   const trials = await repo.trials(s.id);
   if (s.status === "finalizing") return finalize(db, s, spec, trials, s.reason ?? "");
 
-  const active = trials.filter((t) => ACTIVE_TRIAL_STATES.has(t.status));
-  // A round still being planned starts once it is whole (or the search stops planning).
-  const planning = s.status === "stopping" ? null : openRound(trials);
+  // A round still being planned starts once it is whole (or the search stops planning);
+  // stopped, a round that never started has nothing to run.
+  const planning = openRound(trials);
+  if (s.status === "stopping") {
+    for (const t of heldIn(trials, planning)) await moveTrial(db, t, s, "cancelled", { reason: "the search was stopped before its round of trials started", usedSeconds: 0, endedAt: new Date() });
+  }
+  const active = (await repo.trials(s.id)).filter((t) => ACTIVE_TRIAL_STATES.has(t.status));
   let stillActive = 0;
   for (const t of active) if (await settleTrial(db, s, spec, t, trials, planning)) stillActive++;
   const now = await repo.trials(s.id);
@@ -256,7 +260,7 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   const stop = stopReason(spec, booked, finished, used, longest);
   if (stop) {
     // No more trials can be booked: a round that was being planned starts with what it has.
-    if (planning) return startHeld(db, s, spec, now);
+    if (await startHeld(db, s, spec, now, planning)) return;
     return stillActive ? undefined : finalize(db, s, spec, now, STOP_WORDS[stop]);
   }
   const round = planning ?? (await nextRound(db, s, spec, booked, used, longest, stillActive));
@@ -267,7 +271,7 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   if (typeof booking === "object") {
     // The planner failed: no trial can be booked. Trials running beside finish (and are
     // recorded) before the search ends with why; a round being planned starts with what it has.
-    if (planning) return startHeld(db, s, spec, now);
+    if (await startHeld(db, s, spec, now, planning)) return;
     if (stillActive) return;
     await moveSearch(db, s, "failed", { reason: booking.failed, wallUsedSeconds: used, runningSince: null, endedAt: new Date() });
     changed(s);
@@ -284,10 +288,15 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   }
 }
 
-/** Starts the booked trials of a round that will not be planned further. */
-async function startHeld(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow[]): Promise<void> {
-  for (const t of trials.filter((x) => x.status === "reserved" && !x.experimentId)) await settleTrial(db, s, spec, t, trials);
-  changed(s);
+/** The trials of a round being planned that wait for the rest of it to start. */
+const heldIn = (trials: TrialRow[], round: Round | null) => (round ? trials.filter((t) => t.status === "reserved" && !t.experimentId && roundOf(t)?.first === round.first) : []);
+
+/** Starts the trials of a round that will not be planned further; whether it had any waiting to start. */
+async function startHeld(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow[], round: Round | null): Promise<boolean> {
+  const held = heldIn(trials, round);
+  for (const t of held) await settleTrial(db, s, spec, t, trials);
+  if (held.length) changed(s);
+  return held.length > 0;
 }
 
 /**

@@ -1,24 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { TABULAR_SPACE } from "@/contracts/searches/tabular-space";
 import type { SearchSpec } from "@/contracts/searches/search-spec";
+import { TABULAR_SPACE } from "@/contracts/searches/tabular-space";
 import { finalReserveSeconds, nextReservation, stopReason, trialsWithoutGain, wallUsedSeconds } from "./search-budget";
 import { spaceViolations } from "./proposal-check";
+import { testSearchSpec } from "@/server/testing/search-spec";
 
-const spec = (over: Partial<SearchSpec> = {}): SearchSpec => ({
-  objective: { metric: "accuracy", direction: "higher_is_better", minUsefulGain: 0.01 },
-  target: "species",
-  task: "multiclass",
-  positiveClass: null,
-  excludeColumns: [],
-  split: { strategy: "random" },
-  seed: 1,
-  space: TABULAR_SPACE,
-  featureOptions: [],
-  budget: { maxTrials: 5, maxWallMinutes: 10, perTrialMinutes: 2, parallelTrials: 1 },
-  patience: null,
-  strategy: "tpe",
-  ...over,
-});
+const spec = (over: Partial<SearchSpec> = {}): SearchSpec => testSearchSpec(over);
 
 describe("search budget", () => {
   it("counts wall time only while running", () => {

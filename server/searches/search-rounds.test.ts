@@ -1,23 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { TABULAR_SPACE } from "@/contracts/searches/tabular-space";
 import type { SearchSpec } from "@/contracts/searches/search-spec";
 import { slurmQueueSeconds } from "@/server/experiments/chain-budget";
+import { testSearchSpec } from "@/server/testing/search-spec";
 import { arrayMember, openRound, roundSize } from "./search-rounds";
 
-const spec = (budget: Partial<SearchSpec["budget"]>): SearchSpec => ({
-  objective: { metric: "accuracy", direction: "higher_is_better", minUsefulGain: 0.01 },
-  target: "species",
-  task: "multiclass",
-  positiveClass: null,
-  excludeColumns: [],
-  split: { strategy: "random" },
-  seed: 1,
-  space: TABULAR_SPACE,
-  featureOptions: [],
-  budget: { maxTrials: 20, maxWallMinutes: 60, perTrialMinutes: 2, parallelTrials: 2, ...budget },
-  patience: null,
-  strategy: "tpe",
-});
+const spec = (budget: Partial<SearchSpec["budget"]>): SearchSpec => testSearchSpec({}, { maxTrials: 20, maxWallMinutes: 60, parallelTrials: 2, ...budget });
 const trial = (number: number, round?: { first: number; size: number }) => ({ number, proposer: JSON.stringify({ kind: "planner", sampler: "random", ...(round ? { round } : {}) }) });
 
 describe("a search's rounds of trials (a Slurm job array each)", () => {

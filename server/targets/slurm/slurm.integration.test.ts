@@ -145,6 +145,43 @@ describe("a Slurm cluster as a training computer", { timeout: 600_000 }, () => {
     await waitFor("Slurm's queue empty", () => cluster.run("squeue", ["-h", "-o", "%i %T %j"]).trim() === "", 30_000);
   });
 
+  it("a search stopped while its round is still being planned starts none of it: the round's booked trials end cancelled and no training reaches Slurm", async () => {
+    const before = new Set(receiptsIn(workerHome).map((r) => r.jobId));
+    const projectId = (await server.client.projects.list.query({})).find((p) => p.name === "Default")!.id;
+    const earlier = new Set((await server.client.searches.list.query({ projectId })).map((x) => x.id));
+    const cli = runCli(server.url, ["train", "--data", PENGUINS, "--target", "species", "--computer", "cluster", "--mode", "improve", "--max-trials", "4", "--parallel-trials", "2", "--max-minutes", "8", "--trial-minutes", "2", "--json"]);
+    const booked = await waitFor(
+      "the round's first trial booked",
+      async () => {
+        const mine = (await server.client.searches.list.query({ projectId })).find((x) => !earlier.has(x.id));
+        const s = mine ? await server.client.searches.get.query({ id: mine.id }) : undefined;
+        return s && s.trials.length > 0 ? s : undefined;
+      },
+      120_000,
+      200,
+    );
+    // The planner's next jobs wait in Slurm's queue from now on: the round cannot be whole.
+    cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=DOWN"]);
+    try {
+      const s = await waitFor("trials booked and held", async () => {
+        const now = await server.client.searches.get.query({ id: booked.id });
+        return now.trials.every((t) => t.status === "reserved") ? now : undefined;
+      });
+      expect(s.trials.length).toBeLessThan(4);
+      await server.client.searches.stop.mutate({ id: s.id, revision: s.revision });
+      await waitFor("the held trials cancelled", async () => (await server.client.searches.get.query({ id: s.id })).trials.every((t) => t.status === "cancelled"));
+    } finally {
+      cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=UP"]);
+    }
+    const done = await cli.done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ searchId: booked.id, status: "completed" });
+    const ended = await server.client.searches.get.query({ id: booked.id });
+    expect(ended.reason).toBe("stopped by the user");
+    for (const t of ended.trials) expect(t.reason).toBe("the search was stopped before its round of trials started");
+    expect(receiptsIn(workerHome).filter((r) => !before.has(r.jobId) && r.recipe === "tabular" && r.job === "train")).toEqual([]);
+  });
+
   it("cancels a training whose job waits in Slurm's queue: scancel removes it, and the job ends cancelled", async () => {
     cluster.run("scontrol", ["update", `PartitionName=${cluster.partition}`, "State=DOWN"]);
     try {
