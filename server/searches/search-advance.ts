@@ -25,7 +25,7 @@ import { finalReserveSeconds, gain, longestTrialSeconds, nextReservation, STOP_W
 import { chooseOutcome, ZSearchOutcome } from "./search-outcome";
 import { finalOpId, trialOpId } from "./search-ids";
 import { plannedParams } from "./search-planner";
-import { arrayMember, openRound, roundOf, roundSize, type Round } from "./search-rounds";
+import { arrayMember, heldIn, nextRound, openRound, roundOf, trialSeconds, type Round } from "./search-rounds";
 import { ACTIVE_TRIAL_STATES, moveSearch, moveTrial } from "./search-store";
 import { searchesRepository, type SearchRow, type TrialRow } from "./searches.repository";
 
@@ -83,7 +83,7 @@ async function settleTrial(db: Db, s: SearchRow, spec: SearchSpec, t: TrialRow, 
     return true;
   }
   const ended = exp.endedAt ?? new Date();
-  const used = (ended.getTime() - (t.reservedAt ?? exp.startedAt).getTime()) / 1000;
+  const used = await trialSeconds(db, t, exp, ended);
   const from = t.status === "reserved" ? { ...t, status: "running" } : t;
   if (t.status === "reserved") await moveTrial(db, t, s, "running", { reason: "its experiment started" });
   if (exp.status === "succeeded") {
@@ -288,28 +288,12 @@ export async function advanceSearch(db: Db, id: string): Promise<void> {
   }
 }
 
-/** The trials of a round being planned that wait for the rest of it to start. */
-const heldIn = (trials: TrialRow[], round: Round | null) => (round ? trials.filter((t) => t.status === "reserved" && !t.experimentId && roundOf(t)?.first === round.first) : []);
-
 /** Starts the trials of a round that will not be planned further; whether it had any waiting to start. */
 async function startHeld(db: Db, s: SearchRow, spec: SearchSpec, trials: TrialRow[], round: Round | null): Promise<boolean> {
   const held = heldIn(trials, round);
   for (const t of held) await settleTrial(db, s, spec, t, trials);
   if (held.length) changed(s);
   return held.length > 0;
-}
-
-/**
- * The round the next trial opens, on a computer that queues in Slurm once the last round
- * has ended (`wait` until then); null: book trial by trial.
- */
-async function nextRound(db: Db, s: SearchRow, spec: SearchSpec, booked: number, used: number, longest: number | null, stillActive: number): Promise<Round | null | "wait"> {
-  if (spec.strategy === "agents" || spec.budget.parallelTrials < 2) return null;
-  const target = await targetsService(db).get(s.targetId);
-  if (target.kind !== "slurm") return null;
-  if (stillActive > 0) return "wait";
-  const size = roundSize(spec, booked, used, longest);
-  return size > 1 ? { first: await searchesRepository(db).nextNumber(s.id), size } : null;
 }
 
 export { gain, ZSearchOutcome };

@@ -8,8 +8,13 @@
  */
 import { ZProposer, type SearchSpec } from "@/contracts/searches/search-spec";
 import type { TSlurmArrayMember } from "@/contracts/worker";
+import type { Db } from "@/server/db/client";
+import { slurmQueueSeconds } from "@/server/experiments/chain-budget";
+import { ownOpId } from "@/server/experiments/chain-jobs";
+import { experimentsRepository } from "@/server/experiments/experiments.repository";
+import { targetsService } from "@/server/targets/targets.service";
 import { finalReserveSeconds, nextReservation, wallLeftSeconds } from "./search-budget";
-import type { TrialRow } from "./searches.repository";
+import { searchesRepository, type SearchRow, type TrialRow } from "./searches.repository";
 
 export interface Round {
   /** The number of its first trial. */
@@ -57,4 +62,31 @@ export function arrayMember(searchId: string, t: Planned, trials: readonly Plann
   if (!round) return null;
   const members = trials.filter((x) => roundOf(x)?.first === round.first).map((x) => x.number).sort((a, b) => a - b);
   return { group: `search-${searchId}-round-${round.first}`, size: members.length, limit: parallelTrials, index: members.indexOf(t.number) };
+}
+
+/** The trials of a round being planned that wait for the rest of it to start. */
+export const heldIn = (trials: TrialRow[], round: Round | null) => (round ? trials.filter((t) => t.status === "reserved" && !t.experimentId && roundOf(t)?.first === round.first) : []);
+
+/**
+ * What a trial took, the measure of what the next ones need: from its booking; a round's
+ * trial from its experiment's start, less the time its training waited in Slurm's queue —
+ * its round's planning and its array's `%K` are not its own.
+ */
+export async function trialSeconds(db: Db, t: TrialRow, exp: { opId: string; startedAt: Date }, ended: Date): Promise<number> {
+  if (!roundOf(t)) return (ended.getTime() - (t.reservedAt ?? exp.startedAt).getTime()) / 1000;
+  const [train] = await experimentsRepository(db).jobsByOpIds([ownOpId(exp.opId, "train")]);
+  return Math.max(0, (ended.getTime() - exp.startedAt.getTime()) / 1000 - slurmQueueSeconds(train, ended));
+}
+
+/**
+ * The round the next trial opens, on a computer that queues in Slurm once the last round
+ * has ended (`wait` until then); null: book trial by trial.
+ */
+export async function nextRound(db: Db, s: SearchRow, spec: SearchSpec, booked: number, used: number, longest: number | null, stillActive: number): Promise<Round | null | "wait"> {
+  if (spec.strategy === "agents" || spec.budget.parallelTrials < 2) return null;
+  const target = await targetsService(db).get(s.targetId);
+  if (target.kind !== "slurm") return null;
+  if (stillActive > 0) return "wait";
+  const size = roundSize(spec, booked, used, longest);
+  return size > 1 ? { first: await searchesRepository(db).nextNumber(s.id), size } : null;
 }
