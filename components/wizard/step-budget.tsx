@@ -6,6 +6,14 @@ import { Field } from "@/components/ui/field";
 
 type Props = { draft: TWizardDraftData; update: (p: Partial<TWizardDraftData>) => void; computer: string; dataWhere: string };
 
+/** A number box's value within [min, max]; empty or unreadable reads as min. */
+const clamped = (v: string, min: number, max: number) => Math.min(max, Math.max(min, Number(v) || min));
+
+/** A whole number from 1 to `max`. */
+function WholeNumberField({ max, onValue, ...field }: { id: string; label: string; hint?: string; max: number; value: number; onValue: (n: number) => void }) {
+  return <Field {...field} type="number" min={1} max={max} step={1} onChange={(e) => onValue(Math.round(clamped(e.target.value, 1, max)))} />;
+}
+
 /** An optional number: empty is null; anything else within [min, max]. */
 const optional = (v: string, min: number, max: number, int = false): number | null => {
   if (v.trim() === "") return null;
@@ -20,7 +28,6 @@ const optional = (v: string, min: number, max: number, int = false): number | nu
  * states the computer, the limits and where the data lives.
  */
 export function StepBudget({ draft, update, computer, dataWhere }: Props) {
-  const num = (v: string, min: number, max: number) => Math.min(max, Math.max(min, Number(v) || min));
   const trials = Math.min(draft.maxTrials, SEARCH_LIMITS.maxTrials);
   const parallel = Math.min(trials, draft.parallelTrials);
   return (
@@ -51,30 +58,18 @@ export function StepBudget({ draft, update, computer, dataWhere }: Props) {
           max={1440}
           step={1}
           value={draft.maxMinutes}
-          onChange={(e) => update({ maxMinutes: num(e.target.value, 1, 1440) })}
+          onChange={(e) => update({ maxMinutes: clamped(e.target.value, 1, 1440) })}
         />
         {draft.mode === "improve" && (
           <>
-            <Field
-              id="wizard-trials"
-              label="Max trials"
-              type="number"
-              min={1}
-              max={SEARCH_LIMITS.maxTrials}
-              step={1}
-              value={draft.maxTrials}
-              onChange={(e) => update({ maxTrials: Math.round(num(e.target.value, 1, SEARCH_LIMITS.maxTrials)) })}
-            />
-            <Field
+            <WholeNumberField id="wizard-trials" label="Max trials" max={SEARCH_LIMITS.maxTrials} value={draft.maxTrials} onValue={(maxTrials) => update({ maxTrials })} />
+            <WholeNumberField
               id="wizard-parallel"
               label="Trials at once"
               hint="Each trial at once trains on an even share of the computer's CPUs. 1: one trial after another."
-              type="number"
-              min={1}
               max={SEARCH_LIMITS.maxParallelTrials}
-              step={1}
               value={draft.parallelTrials}
-              onChange={(e) => update({ parallelTrials: Math.round(num(e.target.value, 1, SEARCH_LIMITS.maxParallelTrials)) })}
+              onValue={(parallelTrials) => update({ parallelTrials })}
             />
             <Field
               id="wizard-min-gain"
