@@ -1,24 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TABULAR_SPACE } from "@/contracts/searches/tabular-space";
-import type { SearchSpec } from "@/contracts/searches/search-spec";
+import { testSearchSpec } from "@/server/testing/search-spec";
 import { AGENT_TOOLS } from "./agent-tools";
 import { searchDetail, searchSummary, spaceWords, validationResults, type SearchValidation } from "./search-mappers";
 
-const spec = {
-  objective: { metric: "accuracy", direction: "higher_is_better", minUsefulGain: 0 },
-  target: "species",
-  task: "multiclass",
-  positiveClass: null,
-  excludeColumns: [],
-  split: { strategy: "random" },
-  seed: 42,
-  space: TABULAR_SPACE,
-  featureOptions: [],
-  budget: { maxTrials: 2, maxWallMinutes: 4, perTrialMinutes: 1, parallelTrials: 1 },
-  patience: null,
-  strategy: "agents",
-} satisfies SearchSpec;
+const spec = testSearchSpec(
+  { objective: { metric: "accuracy", direction: "higher_is_better", minUsefulGain: 0 }, seed: 42, strategy: "agents" },
+  { maxTrials: 2, maxWallMinutes: 4, perTrialMinutes: 1 },
+);
 
 const trial = (n: number, status: string, extra: object = {}) => ({
   id: `t${n}`,
